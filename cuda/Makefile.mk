@@ -1,0 +1,18 @@
+# cuda/: kernels, reached only through cuda/*.h.  libtool has no CUDA tag: .cu.lo goes through
+# build-aux/cudalt.sh.  -fmad=false: no contraction to FMA, so results match the CPU codec bit
+# for bit (doc/format.md).
+NVCC_COMPILE = $(top_srcdir)/build-aux/cudalt.sh $@ $(NVCC) $(NVCC_GENCODE) -O3 -fmad=false \
+	-std=c++17 -Xcompiler -Wall $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) $(NVCCFLAGS)
+
+.cu.lo:
+	$(AM_V_GEN)$(NVCC_COMPILE) -c $<
+
+if HAVE_CUDA
+libeccl_la_SOURCES += cuda/device.cu
+libeccl_la_LIBADD += $(CUDA_LDFLAGS) $(CUDA_LIBS) -lstdc++
+else
+libeccl_la_SOURCES += cuda/nocuda.c
+endif
+include_HEADERS += include/eccl_cuda.h
+noinst_HEADERS += cuda/device.h
+EXTRA_DIST += cuda/device.cu cuda/nocuda.c

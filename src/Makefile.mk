@@ -1,0 +1,10 @@
+# src/: the C core (codec, core, later prims/coll/transport/scalapack) and the tools.
+noinst_HEADERS = src/core/internal.h src/codec/format.h src/codec/codec.h
+
+libeccl_la_SOURCES += \
+	src/core/error.c \
+	src/codec/block.c \
+	src/codec/stream.c \
+	src/codec/api.c \
+	src/codec/hom.c
+

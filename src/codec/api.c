@@ -1,0 +1,186 @@
+/*
+ * api.c - the public codec entry points: argument checking, bound resolution, and the tile
+ * functions that plain compression and decompression hand to the stream drivers.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "codec/codec.h"
+
+double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
+
+eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype, double *min,
+                              double *max)
+{
+    if (!min || !max || eccl_dtype_reals(dtype) == 0 || (!data && count > 0))
+        return ECCL_ERR_INVALID_ARG;
+    size_t n = count * eccl_dtype_reals(dtype);
+    double lo = INFINITY, hi = -INFINITY;
+    if (eccl_dtype_is64(dtype)) {
+        const double *x = (const double *)data;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (n > (1u << 20))
+#endif
+        for (size_t i = 0; i < n; i++) {
+            double v = x[i];
+            if (isfinite(v)) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+    } else {
+        const float *x = (const float *)data;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (n > (1u << 20))
+#endif
+        for (size_t i = 0; i < n; i++) {
+            double v = (double)x[i];
+            if (isfinite(v)) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+    }
+    if (lo > hi) lo = hi = 0.0;
+    *min = lo;
+    *max = hi;
+    return ECCL_SUCCESS;
+}
+
+/* Checks a bound and resolves REL's range; *range_used gets the range the header will hold. */
+static eccl_result_t resolve(const eccl_bound_t *bound, const void *data, size_t count,
+                             eccl_dtype_t dtype, double *eb, double *range_used)
+{
+    if (!bound || eccl_dtype_reals(dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    double range = 0.0;
+    switch (bound->mode) {
+    case ECCL_MODE_LOSSLESS: *eb = 0.0; *range_used = 0.0; return ECCL_SUCCESS;
+    case ECCL_MODE_ABS: break;
+    case ECCL_MODE_REL:
+        if (bound->range == ECCL_RANGE_FROM_DATA) {
+            double lo, hi;
+            eccl_result_t rc = eccl_data_range(data, count, dtype, &lo, &hi);
+            if (rc) return rc;
+            range = hi - lo;
+        } else if (bound->range >= 0.0) {
+            range = bound->range;
+        } else {
+            return ECCL_ERR_INVALID_ARG;
+        }
+        break;
+    default: return ECCL_ERR_INVALID_ARG;
+    }
+    if (!(bound->value > 0.0) || !isfinite(bound->value)) return ECCL_ERR_INVALID_ARG;
+    *range_used = range;
+    *eb = eccl_codec_eb_in_force(bound->mode, bound->value, range);
+    return *eb < 0.0 ? ECCL_ERR_INVALID_ARG : ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, size_t count,
+                                 eccl_dtype_t dtype, double *eb_abs)
+{
+    double range;
+    if (!eb_abs) return ECCL_ERR_INVALID_ARG;
+    return resolve(bound, data, count, dtype, eb_abs, &range);
+}
+
+/* ---- compression ---- */
+typedef struct {
+    eccl_qparams_t qp;
+    const unsigned char *x;
+    uint64_t n;
+} compress_ctx_t;
+
+static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
+{
+    const compress_ctx_t *c = (const compress_ctx_t *)vctx;
+    int W = c->qp.is64 ? 8 : 4;
+    uint64_t nb = eccl_fmt_nblocks(c->n), b0 = t << 8, b1 = b0 + 256 < nb ? b0 + 256 : nb;
+    int64_t off = 0;
+    for (uint64_t b = b0; b < b1; b++) {
+        unsigned code;
+        int r = eccl_fmt_block_len(c->n, b);
+        off += eccl_block_encode(&c->qp, c->x + (b << 5) * W, r, payload + off, &code);
+        codes[b - b0] = (unsigned char)code;
+    }
+    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
+    memset(payload + off, 0, (size_t)(padded - off));
+    return padded;
+}
+
+eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
+                            const eccl_bound_t *bound, void *out, size_t out_capacity,
+                            size_t *out_size)
+{
+    eccl_stream_desc_t d;
+    compress_ctx_t c;
+    if (!out || !out_size || (!data && count > 0) || !bound) return ECCL_ERR_INVALID_ARG;
+    if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = resolve(bound, data, count, dtype, &d.eb, &d.range);
+    if (rc) return rc;
+    d.dtype = dtype;
+    d.mode = bound->mode;
+    d.bound = bound->mode == ECCL_MODE_LOSSLESS ? 0.0 : bound->value;
+    d.nsum = 1;
+    d.count = count;
+    eccl_qparams_init(&c.qp, dtype, d.mode, d.eb);
+    c.x = (const unsigned char *)data;
+    c.n = (uint64_t)count * eccl_dtype_reals(dtype);
+    return eccl_stream_write(&d, compress_tile, &c, out, out_capacity, out_size);
+}
+
+/* ---- decompression ---- */
+static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_t t)
+{
+    unsigned char *x = (unsigned char *)vctx;
+    int W = s->qp.is64 ? 8 : 4;
+    const unsigned char *pl = eccl_stream_tile_payload(s, t);
+    uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb;
+    for (uint64_t b = b0; b < b1; b++) {
+        unsigned code = s->codes[b];
+        int r = eccl_fmt_block_len(s->n, b);
+        if (eccl_block_decode(&s->qp, code, pl, r, x + (b << 5) * W)) return ECCL_ERR_CORRUPT;
+        pl += eccl_fmt_block_size(code, r, s->qp.is64);
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_decompress(const void *stream, size_t stream_size, void *data, size_t count,
+                              eccl_dtype_t dtype)
+{
+    eccl_stream_t s;
+    if (!stream || (!data && count > 0)) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
+    if (rc) return rc;
+    if (s.dtype != dtype || s.count != count) return ECCL_ERR_MISMATCH;
+    return eccl_stream_for_tiles(&s, decompress_tile, data);
+}
+
+eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stream_info_t *info)
+{
+    eccl_stream_t s;
+    if (!stream || !info) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
+    if (rc) return rc;
+    memset(info, 0, sizeof *info);
+    info->version_major = ECCL_FORMAT_VERSION_MAJOR;
+    info->version_minor = s.vminor;
+    info->dtype = s.dtype;
+    info->mode = s.mode;
+    info->count = s.count;
+    info->bound = s.bound;
+    info->eb_abs = s.eb;
+    info->range = s.range;
+    info->nsum = s.nsum;
+    info->stream_size = s.size;
+    info->nblocks = s.nb;
+    for (uint64_t b = 0; b < s.nb; b++) {
+        unsigned m = s.codes[b];
+        info->nblocks_zero += m == 0;
+        info->nblocks_raw += eccl_fmt_code_is_raw(m);
+    }
+    info->nblocks_quant = s.nb - info->nblocks_raw;
+    return ECCL_SUCCESS;
+}

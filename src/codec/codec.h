@@ -1,0 +1,114 @@
+/*
+ * codec.h - internal interface of the CPU codec (src/codec/).
+ *
+ * Three levels: blocks (block.c: quantize, encode, decode 32 values), tiles and streams (stream.c:
+ * header, index, checksum, the tile drivers with OpenMP), and the operations built on them
+ * (api.c: eccl_compress/decompress/info, hom.c: homomorphic SUM/MAX/MIN).
+ */
+#ifndef ECCL_CODEC_CODEC_H
+#define ECCL_CODEC_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec/format.h"
+#include "core/internal.h"
+
+/* How values of one stream are quantized: everything a block coder needs. */
+typedef struct eccl_qparams {
+    int is64;     /* element type is binary64 */
+    int lag;      /* prediction distance: 1 real, 2 complex */
+    int quant;    /* 1: QUANT blocks allowed (lossy mode and eb >= 2^-1000) */
+    double eb;    /* eb_abs */
+    double D, R;  /* quantum and its reciprocal (valid when quant) */
+    int64_t qmax; /* QMAX of the element type */
+} eccl_qparams_t;
+
+void eccl_qparams_init(eccl_qparams_t *p, eccl_dtype_t dtype, eccl_mode_t mode, double eb_abs);
+
+/* A block as homomorphic operations see it: integers (QUANT) or exact values (RAW). */
+typedef struct eccl_blockrep {
+    int r;
+    int exact;       /* 0: q[] holds the quantized integers; 1: v[] holds exact encodings */
+    int64_t q[32];
+    uint64_t v[32];  /* binary32 encodings in the low 32 bits when !is64 */
+} eccl_blockrep_t;
+
+/* ---- block.c ---- */
+/* Quantize r values at x (section 8 step 1). Returns 1 if every value is quantizable. */
+int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *q);
+/* Encode integers as a QUANT block; returns the payload size, or -1 when it would exceed r*W. */
+int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, unsigned char *out,
+                            unsigned *code);
+/* Encode exact values (encodings in v[]) as a RAW block; returns the payload size. */
+int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
+                          unsigned *code);
+/* Section 8 for r input values at x; returns the payload size. */
+int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, unsigned char *out,
+                      unsigned *code);
+/* Decode a block of r values into x. The payload holds eccl_fmt_block_size(code) bytes (checked by
+ * the caller). Returns 0, or -1 when the block is not in canonical form (corrupt). */
+int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
+                      void *x);
+/* Read a block into its integer-or-exact representation (same checks as decode). */
+int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
+                    eccl_blockrep_t *b);
+/* Represent r input values: integers if all quantize, else exact encodings. */
+void eccl_block_rep_from_values(const eccl_qparams_t *p, const void *x, int r, eccl_blockrep_t *b);
+/* The value (as binary64) of element i of a representation, and its T encoding. */
+uint64_t eccl_block_rep_bits(const eccl_qparams_t *p, const eccl_blockrep_t *b, int i);
+/* Encode a representation (QUANT when integers and small enough, else RAW). */
+int eccl_block_encode_rep(const eccl_qparams_t *p, const eccl_blockrep_t *b, unsigned char *out,
+                          unsigned *code);
+
+/* ---- stream.c ---- */
+/* A validated stream (pointers into the caller's buffer). */
+typedef struct eccl_stream {
+    const unsigned char *base;
+    uint64_t size;
+    eccl_dtype_t dtype;
+    eccl_mode_t mode;
+    int vminor;
+    uint32_t nsum;
+    uint64_t count, n, nb, nt;
+    double bound, eb, range;
+    eccl_qparams_t qp;
+    const unsigned char *index, *codes, *payload;
+} eccl_stream_t;
+
+/* The fields of a stream to be written. */
+typedef struct eccl_stream_desc {
+    eccl_dtype_t dtype;
+    eccl_mode_t mode;
+    uint32_t nsum;
+    uint64_t count;
+    double bound, eb, range;
+} eccl_stream_desc_t;
+
+/* Parse and fully validate the header, checksum, block codes and tile index. */
+eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s);
+
+/* The tile encoder a writer calls for each tile: write the tile's block codes at `codes` and its
+ * padded payload at `payload` (room for the worst case). Returns the payload size (a multiple of
+ * 16) or a negative eccl_result_t. */
+typedef int64_t (*eccl_tile_encode_fn)(void *ctx, uint64_t tile, unsigned char *codes,
+                                       unsigned char *payload);
+/* Write a whole stream of desc's shape, calling enc for every tile (in parallel with OpenMP). */
+eccl_result_t eccl_stream_write(const eccl_stream_desc_t *desc, eccl_tile_encode_fn enc, void *ctx,
+                                void *out, size_t out_capacity, size_t *out_size);
+
+/* Run fn(ctx, tile) for every tile of a parsed stream (in parallel with OpenMP); returns the
+ * first failure. fn returns an eccl_result_t. */
+typedef eccl_result_t (*eccl_tile_fn)(void *ctx, const eccl_stream_t *s, uint64_t tile);
+eccl_result_t eccl_stream_for_tiles(const eccl_stream_t *s, eccl_tile_fn fn, void *ctx);
+
+/* Payload start of tile t, and of each block within it: the caller walks codes. */
+static inline const unsigned char *eccl_stream_tile_payload(const eccl_stream_t *s, uint64_t t)
+{
+    return s->payload + eccl_ld64(s->index + 8 * t);
+}
+
+size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
+int eccl_dtype_is64(eccl_dtype_t dtype);
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * format.h - constants and pure helpers of the compressed stream (doc/format.md).
+ *
+ * Included by the CPU codec (C11) and by the CUDA codec (the .cu files in cuda/), so that the rules that make
+ * the two byte-identical are written once. Only static inline functions of plain integers and
+ * doubles live here; nothing allocates or touches memory beyond its arguments.
+ */
+#ifndef ECCL_CODEC_FORMAT_H
+#define ECCL_CODEC_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __CUDACC__
+#define ECCL_HD __host__ __device__ __forceinline__
+#else
+#define ECCL_HD static inline
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "eccl's codec assumes a little-endian host (the stream is little-endian)"
+#endif
+
+enum {
+    ECCL_FMT_HEADER_SIZE = 64,
+    ECCL_FMT_BLOCK_LOG2 = 5,
+    ECCL_FMT_BLOCK = 32,             /* reals per block */
+    ECCL_FMT_TILE_LOG2 = 8,
+    ECCL_FMT_TILE_BLOCKS = 256,      /* blocks per tile */
+    ECCL_FMT_TILE_VALUES = 256 * 32, /* reals per tile */
+    ECCL_FMT_FQ32 = 31,              /* planes of a QUANT block with f = 31 */
+    ECCL_FMT_FQ64 = 45,
+    ECCL_FMT_CODE_RAW = 7,           /* c field of RAW blocks */
+    ECCL_FMT_F_ESCAPE = 31
+};
+
+#define ECCL_FMT_QMAX32 ((int64_t)((1 << 30) - 1))
+#define ECCL_FMT_QMAX64 ((int64_t)(((int64_t)1 << 44) - 1))
+#define ECCL_FMT_CLAMP 1125899906842624.0 /* 2^50: clamp for t before rint */
+#define ECCL_FMT_EB_MIN 9.332636185032189e-302 /* 2^-1000: smallest eb_abs that quantizes */
+#define ECCL_FMT_EB_CAP 1.0715086071862673e+301 /* 2^1020: largest eb_abs in force */
+#define ECCL_FMT_CHK_GOLDEN 0x9E3779B97F4A7C15ull
+
+/* Header byte offsets */
+enum {
+    ECCL_HDR_MAGIC = 0, ECCL_HDR_VMAJOR = 4, ECCL_HDR_VMINOR = 5, ECCL_HDR_DTYPE = 6,
+    ECCL_HDR_MODE = 7, ECCL_HDR_BLOCKLOG = 8, ECCL_HDR_TILELOG = 9, ECCL_HDR_FLAGS = 10,
+    ECCL_HDR_NSUM = 12, ECCL_HDR_COUNT = 16, ECCL_HDR_BOUND = 24, ECCL_HDR_EB = 32,
+    ECCL_HDR_RANGE = 40, ECCL_HDR_SIZE = 48, ECCL_HDR_CHECKSUM = 56
+};
+
+/* ---- little-endian loads and stores (the host is little-endian, checked above) ---- */
+ECCL_HD uint32_t eccl_ld32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+ECCL_HD uint64_t eccl_ld64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+ECCL_HD void eccl_st32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
+ECCL_HD void eccl_st64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+ECCL_HD double eccl_u64_as_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+ECCL_HD uint64_t eccl_f64_as_u64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+/* ---- layout (section 2) ---- */
+ECCL_HD uint64_t eccl_fmt_align16(uint64_t x) { return (x + 15u) & ~(uint64_t)15u; }
+ECCL_HD uint64_t eccl_fmt_nblocks(uint64_t n) { return (n + 31u) >> 5; }
+ECCL_HD uint64_t eccl_fmt_ntiles(uint64_t nb) { return (nb + 255u) >> 8; }
+/* offset of the payload, P */
+ECCL_HD uint64_t eccl_fmt_payload_offset(uint64_t nb)
+{
+    return eccl_fmt_align16((uint64_t)ECCL_FMT_HEADER_SIZE + 8u * eccl_fmt_ntiles(nb) + nb);
+}
+/* reals in block b of a stream of n reals */
+ECCL_HD int eccl_fmt_block_len(uint64_t n, uint64_t b)
+{
+    uint64_t start = b << 5;
+    return (n - start >= 32u) ? 32 : (int)(n - start);
+}
+
+/* ---- the quantum (section 3.2) ---- */
+ECCL_HD int eccl_fmt_can_quantize(double eb_abs) { return eb_abs >= ECCL_FMT_EB_MIN; }
+ECCL_HD double eccl_fmt_quantum(double eb_abs)
+{
+    uint64_t u = eccl_f64_as_u64(2.0 * eb_abs);
+    return eccl_u64_as_f64(u & ~(((uint64_t)1 << 44) - 1u));
+}
+
+/* ---- block codes (section 5) ---- */
+ECCL_HD unsigned eccl_fmt_code(unsigned c, unsigned f) { return (c << 5) | f; }
+ECCL_HD int eccl_fmt_code_is_raw(unsigned m) { return (m >> 5) == ECCL_FMT_CODE_RAW; }
+ECCL_HD int eccl_fmt_code_is_verbatim(unsigned m) { return m == 0xFFu; }
+
+/* Number of planes F of a QUANT block code (is64: T = f64). */
+ECCL_HD int eccl_fmt_quant_planes(unsigned m, int is64)
+{
+    unsigned f = m & 31u;
+    return f < 31u ? (int)f : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
+}
+/* Number of planes F of a RAW CODED block code. */
+ECCL_HD int eccl_fmt_raw_planes(unsigned m, int is64)
+{
+    unsigned f = m & 31u;
+    return is64 ? (int)(2u * f) : (int)f;
+}
+
+/* Payload size of a block with code m holding r reals; -1 if the code is invalid for the dtype
+ * (the structural part of validation: canonical-form checks need the payload). */
+ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64)
+{
+    int W = is64 ? 8 : 4;
+    unsigned c = m >> 5;
+    if (c == ECCL_FMT_CODE_RAW) {
+        if (m == 0xFFu) return r * W;
+        int F = eccl_fmt_raw_planes(m, is64);
+        int s = W + (F > 0 ? 4 + 4 * F : 0);
+        return s < r * W ? s : -1;
+    }
+    if (c > (is64 ? 6u : 4u)) return -1;
+    {
+        int F = eccl_fmt_quant_planes(m, is64);
+        int s = (int)c + (F > 0 ? 4 + 4 * F : 0);
+        return s <= r * W ? s : -1;
+    }
+}
+
+/* ---- integers ---- */
+ECCL_HD uint64_t eccl_fmt_zigzag(int64_t v) { return v >= 0 ? (uint64_t)v * 2u : (uint64_t)(-(v + 1)) * 2u + 1u; }
+ECCL_HD int64_t eccl_fmt_unzigzag(uint64_t z) { return (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1); }
+/* bytes needed for z: 0 for z == 0 */
+ECCL_HD int eccl_fmt_bytes_for(uint64_t z)
+{
+    int c = 0;
+    while (z) { c++; z >>= 8; }
+    return c;
+}
+ECCL_HD int eccl_fmt_bitlen64(uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return 64 - __clzll((long long)v);
+#else
+    return v ? 64 - __builtin_clzll(v) : 0;
+#endif
+}
+
+/* ---- checksum (section 9) ---- */
+ECCL_HD uint64_t eccl_fmt_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+ECCL_HD uint64_t eccl_fmt_chk_word(uint32_t w, uint64_t k)
+{
+    return eccl_fmt_mix((uint64_t)w + k * ECCL_FMT_CHK_GOLDEN);
+}
+
+/* ---- RAW keys (section 6.3) ---- */
+ECCL_HD uint32_t eccl_fmt_key32(uint32_t u) { return (u >> 31) ? ~u : (u | 0x80000000u); }
+ECCL_HD uint32_t eccl_fmt_unkey32(uint32_t k) { return (k >> 31) ? (k & 0x7FFFFFFFu) : ~k; }
+ECCL_HD uint64_t eccl_fmt_key64(uint64_t u) { return (u >> 63) ? ~u : (u | 0x8000000000000000ull); }
+ECCL_HD uint64_t eccl_fmt_unkey64(uint64_t k) { return (k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFull) : ~k; }
+
+#endif /* ECCL_CODEC_FORMAT_H */

@@ -1,0 +1,188 @@
+/*
+ * hom.c - homomorphic SUM/MAX/MIN on compressed streams (doc/format.md section 11).
+ *
+ * Each block of each input is read as integers (QUANT) or exact values (RAW); integers combine
+ * exactly in the quantized domain, anything else combines exactly as the element type would.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "codec/codec.h"
+
+static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* op on exact values in the element type; NaN results are the canonical quiet NaN, and
+ * max/min order -0.0 below +0.0, so the result never depends on the operand order. */
+static uint64_t apply_exact(eccl_op_t op, uint64_t ua, uint64_t ub, int is64)
+{
+    if (is64) {
+        double a = eccl_u64_as_f64(ua), b = eccl_u64_as_f64(ub), c;
+        if (op == ECCL_OP_SUM) {
+            c = a + b;
+            return isnan(c) ? 0x7FF8000000000000ull : eccl_f64_as_u64(c);
+        }
+        if (isnan(a) || isnan(b)) return 0x7FF8000000000000ull;
+        if (a == b) { /* equal, possibly zeros of different sign */
+            int pick_a = op == ECCL_OP_MAX ? !(ua >> 63) : (int)(ua >> 63);
+            return pick_a ? ua : ub;
+        }
+        return (op == ECCL_OP_MAX) == (a > b) ? ua : ub;
+    }
+    float a = bits_f32((uint32_t)ua), b = bits_f32((uint32_t)ub);
+    if (op == ECCL_OP_SUM) {
+        float c = a + b;
+        return isnan(c) ? 0x7FC00000u : f32_bits(c);
+    }
+    if (isnan(a) || isnan(b)) return 0x7FC00000u;
+    if (a == b) {
+        int pick_a = op == ECCL_OP_MAX ? !((ua >> 31) & 1u) : (int)((ua >> 31) & 1u);
+        return pick_a ? ua : ub;
+    }
+    return (op == ECCL_OP_MAX) == (a > b) ? ua : ub;
+}
+
+static void combine(const eccl_qparams_t *p, eccl_op_t op, const eccl_blockrep_t *a,
+                    const eccl_blockrep_t *b, eccl_blockrep_t *o)
+{
+    o->r = a->r;
+    if (!a->exact && !b->exact) {
+        int ok = 1;
+        for (int i = 0; i < a->r; i++) {
+            int64_t x = a->q[i], y = b->q[i];
+            int64_t v = op == ECCL_OP_SUM ? x + y : op == ECCL_OP_MAX ? (x > y ? x : y)
+                                                                      : (x < y ? x : y);
+            ok &= v <= p->qmax && v >= -p->qmax;
+            o->q[i] = v;
+        }
+        if (ok) {
+            o->exact = 0;
+            return;
+        }
+    }
+    o->exact = 1;
+    for (int i = 0; i < a->r; i++)
+        o->v[i] = apply_exact(op, eccl_block_rep_bits(p, a, i), eccl_block_rep_bits(p, b, i),
+                              p->is64);
+}
+
+typedef struct {
+    const eccl_stream_t *a, *b; /* b == NULL: the local array x */
+    const unsigned char *x;
+    eccl_op_t op;
+} hom_ctx_t;
+
+static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
+{
+    const hom_ctx_t *h = (const hom_ctx_t *)vctx;
+    const eccl_stream_t *a = h->a;
+    const eccl_qparams_t *p = &a->qp;
+    int W = p->is64 ? 8 : 4;
+    const unsigned char *pa = eccl_stream_tile_payload(a, t);
+    const unsigned char *pb = h->b ? eccl_stream_tile_payload(h->b, t) : NULL;
+    uint64_t b0 = t << 8, b1 = b0 + 256 < a->nb ? b0 + 256 : a->nb;
+    int64_t off = 0;
+    for (uint64_t k = b0; k < b1; k++) {
+        eccl_blockrep_t ra, rb, ro;
+        unsigned code = a->codes[k];
+        int r = eccl_fmt_block_len(a->n, k);
+        if (eccl_block_read(p, code, pa, r, &ra)) return -(int64_t)ECCL_ERR_CORRUPT;
+        pa += eccl_fmt_block_size(code, r, p->is64);
+        if (h->b) {
+            unsigned cb = h->b->codes[k];
+            if (eccl_block_read(p, cb, pb, r, &rb)) return -(int64_t)ECCL_ERR_CORRUPT;
+            pb += eccl_fmt_block_size(cb, r, p->is64);
+        } else {
+            eccl_block_rep_from_values(p, h->x + (k << 5) * W, r, &rb);
+        }
+        combine(p, h->op, &ra, &rb, &ro);
+        off += eccl_block_encode_rep(p, &ro, payload + off, &code);
+        codes[k - b0] = (unsigned char)code;
+    }
+    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
+    memset(payload + off, 0, (size_t)(padded - off));
+    return padded;
+}
+
+static int overlaps(const void *a, size_t an, const void *b, size_t bn)
+{
+    const char *x = (const char *)a, *y = (const char *)b;
+    return an && bn && x < y + bn && y < x + an;
+}
+
+static eccl_result_t check_op(eccl_op_t op, eccl_dtype_t dtype)
+{
+    if (op != ECCL_OP_SUM && op != ECCL_OP_MAX && op != ECCL_OP_MIN) {
+        return (op == ECCL_OP_AVG || op == ECCL_OP_PROD) ? ECCL_ERR_UNSUPPORTED
+                                                         : ECCL_ERR_INVALID_ARG;
+    }
+    if (op != ECCL_OP_SUM && eccl_dtype_reals(dtype) == 2) return ECCL_ERR_UNSUPPORTED;
+    return ECCL_SUCCESS;
+}
+
+static eccl_result_t run(const eccl_stream_t *a, uint32_t nsum, hom_ctx_t *h, void *out,
+                         size_t cap, size_t *out_size)
+{
+    eccl_stream_desc_t d;
+    d.dtype = a->dtype;
+    d.mode = a->mode;
+    d.nsum = nsum;
+    d.count = a->count;
+    d.bound = a->bound;
+    d.eb = a->eb;
+    d.range = a->range;
+    return eccl_stream_write(&d, hom_tile, h, out, cap, out_size);
+}
+
+eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void *local,
+                              size_t count, eccl_dtype_t dtype, eccl_op_t op, void *out,
+                              size_t out_capacity, size_t *out_size)
+{
+    eccl_stream_t a;
+    hom_ctx_t h;
+    if (!stream || !out || !out_size || (!local && count > 0)) return ECCL_ERR_INVALID_ARG;
+    if (overlaps(stream, stream_size, out, out_capacity)) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = eccl_stream_parse(stream, stream_size, &a);
+    if (rc) return rc;
+    if (a.dtype != dtype || a.count != count) return ECCL_ERR_MISMATCH;
+    if ((rc = check_op(op, dtype))) return rc;
+    if (a.nsum == UINT32_MAX && op == ECCL_OP_SUM) return ECCL_ERR_UNSUPPORTED;
+    h.a = &a;
+    h.b = NULL;
+    h.x = (const unsigned char *)local;
+    h.op = op;
+    return run(&a, op == ECCL_OP_SUM ? a.nsum + 1 : a.nsum, &h, out, out_capacity, out_size);
+}
+
+eccl_result_t eccl_hom_combine(const void *sa, size_t a_size, const void *sb, size_t b_size,
+                               eccl_op_t op, void *out, size_t out_capacity, size_t *out_size)
+{
+    eccl_stream_t a, b;
+    hom_ctx_t h;
+    if (!sa || !sb || !out || !out_size) return ECCL_ERR_INVALID_ARG;
+    if (overlaps(sa, a_size, out, out_capacity) || overlaps(sb, b_size, out, out_capacity))
+        return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = eccl_stream_parse(sa, a_size, &a);
+    if (rc) return rc;
+    if ((rc = eccl_stream_parse(sb, b_size, &b))) return rc;
+    if (a.dtype != b.dtype || a.count != b.count || a.mode != b.mode ||
+        eccl_f64_as_u64(a.bound) != eccl_f64_as_u64(b.bound) ||
+        eccl_f64_as_u64(a.eb) != eccl_f64_as_u64(b.eb) ||
+        eccl_f64_as_u64(a.range) != eccl_f64_as_u64(b.range))
+        return ECCL_ERR_MISMATCH;
+    if ((rc = check_op(op, a.dtype))) return rc;
+    uint32_t nsum;
+    if (op == ECCL_OP_SUM) {
+        if (a.nsum > UINT32_MAX - b.nsum) return ECCL_ERR_UNSUPPORTED;
+        nsum = a.nsum + b.nsum;
+    } else {
+        nsum = a.nsum > b.nsum ? a.nsum : b.nsum;
+    }
+    h.a = &a;
+    h.b = &b;
+    h.x = NULL;
+    h.op = op;
+    return run(&a, nsum, &h, out, out_capacity, out_size);
+}

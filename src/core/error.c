@@ -1,0 +1,37 @@
+/* Result strings and the version string. */
+#include "config.h"
+
+#include "core/internal.h"
+
+const char *eccl_strerror(eccl_result_t rc)
+{
+    switch (rc) {
+#define X(name, value, msg) case name: return msg;
+#include "eccl_errors.def"
+#undef X
+    default: return "unknown eccl result code";
+    }
+}
+
+#ifdef HAVE_CUDA
+#define ECCL_CUDA_STR "yes"
+#else
+#define ECCL_CUDA_STR "no"
+#endif
+#ifdef HAVE_NCCL
+#define ECCL_NCCL_STR "yes"
+#else
+#define ECCL_NCCL_STR "no"
+#endif
+#ifdef _OPENMP
+#define ECCL_OMP_STR "yes"
+#else
+#define ECCL_OMP_STR "no"
+#endif
+
+const char *eccl_version_string(void)
+{
+    return PACKAGE_VERSION " (format " ECCL_STR(ECCL_FORMAT_VERSION_MAJOR) "." ECCL_STR(
+        ECCL_FORMAT_VERSION_MINOR) ", cuda: " ECCL_CUDA_STR ", nccl: " ECCL_NCCL_STR
+                           ", openmp: " ECCL_OMP_STR ")";
+}

@@ -1,0 +1,30 @@
+/* Internal helpers shared by every layer of the C core (never installed). */
+#ifndef ECCL_CORE_INTERNAL_H
+#define ECCL_CORE_INTERNAL_H
+
+#include "eccl.h"
+
+#define ECCL_STR_(x) #x
+#define ECCL_STR(x) ECCL_STR_(x)
+
+#if defined(__GNUC__)
+#define ECCL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ECCL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define ECCL_LIKELY(x) (x)
+#define ECCL_UNLIKELY(x) (x)
+#endif
+
+/* The one error idiom (MPICH-style single exit): `rc = f(); ECCL_CHECK(rc);` jumps to fn_exit,
+ * where the function frees what it owns and returns rc. */
+#define ECCL_CHECK(rc_)                                                                            \
+    do {                                                                                           \
+        if (ECCL_UNLIKELY((rc_) != ECCL_SUCCESS)) goto fn_exit;                                    \
+    } while (0)
+#define ECCL_FAIL(rc_, code_)                                                                      \
+    do {                                                                                           \
+        (rc_) = (code_);                                                                           \
+        goto fn_exit;                                                                              \
+    } while (0)
+
+#endif
