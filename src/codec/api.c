@@ -99,10 +99,11 @@ static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsig
     int W = c->qp.is64 ? 8 : 4;
     uint64_t nb = eccl_fmt_nblocks(c->n), b0 = t << 8, b1 = b0 + 256 < nb ? b0 + 256 : nb;
     int64_t off = 0;
+    eccl_pred_t pr = {0, {0, 0}};
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code;
         int r = eccl_fmt_block_len(c->n, b);
-        off += eccl_block_encode(&c->qp, c->x + (b << 5) * W, r, payload + off, &code);
+        off += eccl_block_encode(&c->qp, c->x + (b << 5) * W, r, &pr, payload + off, &code);
         codes[b - b0] = (unsigned char)code;
     }
     int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
@@ -138,11 +139,12 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
     int W = s->qp.is64 ? 8 : 4;
     const unsigned char *pl = eccl_stream_tile_payload(s, t);
     uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb;
+    eccl_pred_t pr = {0, {0, 0}};
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code = s->codes[b];
         int r = eccl_fmt_block_len(s->n, b);
-        if (eccl_block_decode(&s->qp, code, pl, r, x + (b << 5) * W)) return ECCL_ERR_CORRUPT;
-        pl += eccl_fmt_block_size(code, r, s->qp.is64);
+        if (eccl_block_decode(&s->qp, code, pl, r, &pr, x + (b << 5) * W)) return ECCL_ERR_CORRUPT;
+        pl += eccl_stream_block_size(s, b);
     }
     return ECCL_SUCCESS;
 }

@@ -68,40 +68,82 @@ int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *
 
 static inline int prev_index(int i, int lag) { return i >= lag ? i - lag : i - 1; }
 
-/* Write the sign map and F planes of magnitudes mag[1..r-1]. */
-static void write_planes(unsigned char *out, const uint64_t *mag, uint32_t sign, int r, int F)
+/* Write the (optional) sign map and F planes of magnitudes mag[0..r-1]. */
+static int write_planes(unsigned char *out, const uint64_t *mag, uint32_t sign, int r, int F,
+                        int with_sign)
 {
-    eccl_st32(out, sign);
+    int o = 0;
+    if (with_sign) {
+        eccl_st32(out, sign);
+        o = 4;
+    }
     for (int j = 0; j < F; j++) {
         uint32_t w = 0;
-        for (int i = 1; i < r; i++) w |= (uint32_t)((mag[i] >> j) & 1u) << i;
-        eccl_st32(out + 4 + 4 * j, w);
+        for (int i = 0; i < r; i++) w |= (uint32_t)((mag[i] >> j) & 1u) << i;
+        eccl_st32(out + o + 4 * j, w);
     }
+    return o + 4 * F;
 }
 
-int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, unsigned char *out,
-                            unsigned *code)
+/* Deltas of one predictor: magnitudes, sign bits, and the resulting sign mode, planes and size. */
+typedef struct {
+    uint64_t mag[32];
+    uint32_t neg;
+    int F, fc, s, size;
+} deltas_t;
+
+static void finish_deltas(const eccl_qparams_t *p, deltas_t *d, uint64_t all, uint32_t pos,
+                          int r, int extra)
 {
-    uint64_t mag[32], all = 0;
-    uint32_t sign = 0;
-    for (int i = 1; i < r; i++) {
-        int64_t d = q[i] - q[prev_index(i, p->lag)];
-        mag[i] = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
-        sign |= (uint32_t)(d < 0) << i;
-        all |= mag[i];
-    }
     int fb = eccl_fmt_bitlen64(all);
-    int f = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
-    int F = fb <= 30 ? fb : (p->is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
-    uint64_t z = eccl_fmt_zigzag(q[0]);
-    int c = eccl_fmt_bytes_for(z);
+    d->fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
+    d->F = fb <= 30 ? fb : (p->is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
+    if (d->F == 0) d->s = ECCL_FMT_SIGN_MAP;
+    else if (!d->neg) d->s = ECCL_FMT_SIGN_POS;
+    else if (!pos) d->s = ECCL_FMT_SIGN_NEG;
+    else d->s = ECCL_FMT_SIGN_MAP;
+    d->size = extra + (d->F > 0 ? (d->s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * d->F : 0);
+    (void)r;
+}
+
+int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                            unsigned char *out, unsigned *code)
+{
+    deltas_t L, N;
+    uint64_t allL = 0, allN = 0;
+    uint32_t posL = 0, posN = 0;
+    L.neg = N.neg = 0;
+    for (int i = 0; i < r; i++) {
+        int64_t d;
+        if (pred) d = q[i] - (i >= p->lag ? q[i - p->lag] : pred[i]);
+        else d = i == 0 ? 0 : q[i] - q[prev_index(i, p->lag)];
+        L.mag[i] = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+        L.neg |= (uint32_t)(d < 0) << i;
+        posL |= (uint32_t)(d > 0) << i;
+        allL |= L.mag[i];
+        int64_t v = q[i];
+        N.mag[i] = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        N.neg |= (uint32_t)(v < 0) << i;
+        posN |= (uint32_t)(v > 0) << i;
+        allN |= N.mag[i];
+    }
+    int H = pred ? 0 : eccl_fmt_head_bytes(p->is64);
+    finish_deltas(p, &L, allL, posL, r, H);
+    finish_deltas(p, &N, allN, posN, r, 0);
+    int use_none = N.size < L.size;
+    const deltas_t *d = use_none ? &N : &L;
     int W = p->is64 ? 8 : 4;
-    int size = c + (F > 0 ? 4 + 4 * F : 0);
-    if (size > r * W) return -1;
-    for (int k = 0; k < c; k++) out[k] = (unsigned char)(z >> (8 * k));
-    if (F > 0) write_planes(out + c, mag, sign, r, F);
-    *code = eccl_fmt_code((unsigned)c, (unsigned)f);
-    return size;
+    if (d->size > r * W) return -1;
+    int o = 0;
+    if (!use_none && !pred) {
+        uint64_t z = eccl_fmt_zigzag(q[0]);
+        for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
+        o = H;
+    }
+    if (d->F > 0) write_planes(out + o, d->mag, d->neg, r, d->F, d->s == ECCL_FMT_SIGN_MAP);
+    *code = eccl_fmt_quant_code((unsigned)d->s, use_none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
+                                (unsigned)d->fc);
+    return d->size;
 }
 
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
@@ -112,21 +154,20 @@ int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, uns
     uint32_t sign = 0;
     for (int i = 0; i < r; i++)
         key[i] = p->is64 ? eccl_fmt_key64(v[i]) : eccl_fmt_key32((uint32_t)v[i]);
+    mag[0] = 0;
     for (int i = 1; i < r; i++) {
         uint64_t a = key[i], b = key[prev_index(i, p->lag)];
         mag[i] = a >= b ? a - b : b - a;
         sign |= (uint32_t)(a < b) << i;
         all |= mag[i];
     }
-    int fb = eccl_fmt_bitlen64(all);
-    int F = p->is64 ? (fb + 1) & ~1 : fb;
-    int fmax = p->is64 ? 60 : 30;
+    int F = eccl_fmt_bitlen64(all);
     int size = W + (F > 0 ? 4 + 4 * F : 0);
-    if (F <= fmax && size < r * W) {
+    if (F <= (p->is64 ? 62 : 32) && size < r * W) {
         if (p->is64) eccl_st64(out, v[0]);
         else eccl_st32(out, (uint32_t)v[0]);
-        if (F > 0) write_planes(out + W, mag, sign, r, F);
-        *code = eccl_fmt_code(ECCL_FMT_CODE_RAW, (unsigned)(p->is64 ? F / 2 : F));
+        if (F > 0) write_planes(out + W, mag, sign, r, F, 1);
+        *code = eccl_fmt_raw_code((unsigned)F);
         return size;
     }
     for (int i = 0; i < r; i++) {
@@ -149,34 +190,42 @@ static inline uint64_t load_bits(const void *x, int i, int is64)
     return u;
 }
 
-int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, unsigned char *out,
-                      unsigned *code)
+int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
+                      unsigned char *out, unsigned *code)
 {
     if (p->quant) {
         int64_t q[32];
         if (eccl_block_quantize(p, x, r, q)) {
-            int size = eccl_block_encode_quant(p, q, r, out, code);
-            if (size >= 0) return size;
+            int size = eccl_block_encode_quant(p, q, r, pr->have ? pr->q : NULL, out, code);
+            if (size >= 0) {
+                eccl_pred_set(pr, q, r, p->lag);
+                return size;
+            }
         }
     }
     uint64_t v[32];
     for (int i = 0; i < r; i++) v[i] = load_bits(x, i, p->is64);
+    pr->have = 0;
     return eccl_block_encode_raw(p, v, r, out, code);
 }
 
-/* Read sign map and F planes into mag[]/neg; checks the canonical form of section 6.1 except the
- * minimality of F (the caller knows which planes must be nonzero). Returns the OR of all planes
- * through *all_planes, or -1 when a reserved bit is set. */
-static int read_planes(const unsigned char *in, int r, int F, uint64_t *mag, uint32_t *neg,
-                       uint32_t *top1, uint32_t *top2)
+/* Read the optional sign map and F planes into mag[]/neg, checking the canonical form of
+ * section 6.1: reserved bits (positions >= r, and `zero_first` position 0) clear, F minimal,
+ * and the sign mode s consistent with the signs. Returns -1 on a violation. */
+static int read_planes(const unsigned char *in, int r, int F, int fc, unsigned s, int zero_first,
+                       int is64, uint64_t *mag, uint32_t *neg)
 {
-    uint32_t valid = (r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u)) & ~1u;
-    uint32_t s = eccl_ld32(in), nz = 0;
+    uint32_t valid = r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u);
+    if (zero_first) valid &= ~1u;
+    uint32_t sm = 0, nz = 0, w = 0;
+    int o = 0;
+    if (s == ECCL_FMT_SIGN_MAP) {
+        sm = eccl_ld32(in);
+        o = 4;
+    }
     for (int i = 0; i < 32; i++) mag[i] = 0;
-    uint32_t w = 0, wprev = 0;
     for (int j = 0; j < F; j++) {
-        wprev = w;
-        w = eccl_ld32(in + 4 + 4 * j);
+        w = eccl_ld32(in + o + 4 * j);
         if (w & ~valid) return -1;
         nz |= w;
         uint32_t bits = w;
@@ -186,41 +235,56 @@ static int read_planes(const unsigned char *in, int r, int F, uint64_t *mag, uin
             bits &= bits - 1;
         }
     }
-    if (s & ~nz) return -1; /* sign bits only on nonzero deltas, never on reserved positions */
-    *neg = s;
-    *top1 = w;
-    *top2 = wprev;
+    if (fc < 31) {
+        if (w == 0) return -1; /* top plane empty: F not minimal */
+    } else if (is64) {
+        uint64_t all = 0;
+        for (int i = 0; i < r; i++) all |= mag[i];
+        if (eccl_fmt_bitlen64(all) < 31) return -1;
+    }
+    switch (s) {
+    case ECCL_FMT_SIGN_MAP:
+        /* signs only on nonzero deltas, and both signs present (else s would be 1 or 2) */
+        if ((sm & ~nz) || sm == 0 || (nz & ~sm) == 0) return -1;
+        *neg = sm;
+        break;
+    case ECCL_FMT_SIGN_POS: *neg = 0; break;
+    default: *neg = nz; break;
+    }
     return 0;
 }
 
 /* Integers of a QUANT block; -1 if not canonical or out of range. */
 static int read_quant(const eccl_qparams_t *p, unsigned code, const unsigned char *in, int r,
-                      int64_t *q)
+                      const eccl_pred_t *pr, int64_t *q)
 {
-    int c = (int)(code >> 5), f = (int)(code & 31u);
+    unsigned s = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
+    int fc = (int)(code & 31u);
     int F = eccl_fmt_quant_planes(code, p->is64);
-    uint64_t z = 0;
-    for (int k = 0; k < c; k++) z |= (uint64_t)in[k] << (8 * k);
-    if (c > 0 && in[c - 1] == 0) return -1;
-    q[0] = eccl_fmt_unzigzag(z);
-    if (q[0] > p->qmax || q[0] < -p->qmax) return -1;
-    if (F == 0) {
-        for (int i = 1; i < r; i++) q[i] = q[0];
-        return 0;
-    }
+    int head = pred == ECCL_FMT_PRED_LORENZO && !pr->have;
+    int o = 0;
     uint64_t mag[32];
-    uint32_t neg, top1, top2;
-    if (read_planes(in + c, r, F, mag, &neg, &top1, &top2)) return -1;
-    if (f < 31) {
-        if (top1 == 0) return -1;
-    } else {
-        uint64_t all = 0;
-        for (int i = 1; i < r; i++) all |= mag[i];
-        if (eccl_fmt_bitlen64(all) < 31) return -1;
+    uint32_t neg = 0;
+    int64_t q0 = 0;
+    if (head) {
+        int H = eccl_fmt_head_bytes(p->is64);
+        uint64_t z = 0;
+        for (int k = 0; k < H; k++) z |= (uint64_t)in[k] << (8 * k);
+        q0 = eccl_fmt_unzigzag(z);
+        if (q0 > p->qmax || q0 < -p->qmax) return -1;
+        o = H;
     }
-    for (int i = 1; i < r; i++) {
-        int64_t d = (int64_t)mag[i];
-        int64_t v = q[prev_index(i, p->lag)] + ((neg >> i) & 1u ? -d : d);
+    if (F > 0) {
+        if (read_planes(in + o, r, F, fc, s, head, p->is64, mag, &neg)) return -1;
+    } else {
+        for (int i = 0; i < r; i++) mag[i] = 0;
+    }
+    for (int i = 0; i < r; i++) {
+        int64_t d = (neg >> i) & 1u ? -(int64_t)mag[i] : (int64_t)mag[i];
+        int64_t v;
+        if (pred == ECCL_FMT_PRED_NONE) v = d;
+        else if (head) v = i == 0 ? q0 : q[prev_index(i, p->lag)] + d;
+        else v = (i >= p->lag ? q[i - p->lag] : pr->q[i]) + d;
         if (v > p->qmax || v < -p->qmax) return -1;
         q[i] = v;
     }
@@ -236,13 +300,21 @@ static int read_raw(const eccl_qparams_t *p, unsigned code, const unsigned char 
         for (int i = 0; i < r; i++) v[i] = p->is64 ? eccl_ld64(in + 8 * i) : eccl_ld32(in + 4 * i);
         return 0;
     }
-    int F = eccl_fmt_raw_planes(code, p->is64);
+    int F = (int)(code & 63u);
     v[0] = p->is64 ? eccl_ld64(in) : eccl_ld32(in);
     uint64_t key[32], mag[32];
-    uint32_t neg = 0, top1 = 0, top2 = 0;
+    uint32_t neg = 0;
     if (F > 0) {
-        if (read_planes(in + W, r, F, mag, &neg, &top1, &top2)) return -1;
-        if (top1 == 0 && (!p->is64 || top2 == 0)) return -1;
+        uint32_t valid = (r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u)) & ~1u, nz = 0, w = 0;
+        neg = eccl_ld32(in + W);
+        for (int i = 0; i < 32; i++) mag[i] = 0;
+        for (int j = 0; j < F; j++) {
+            w = eccl_ld32(in + W + 4 + 4 * j);
+            if (w & ~valid) return -1;
+            nz |= w;
+            for (uint32_t bits = w; bits; bits &= bits - 1) mag[__builtin_ctz(bits)] |= (uint64_t)1 << j;
+        }
+        if (w == 0 || (neg & ~nz)) return -1;
     } else {
         for (int i = 0; i < 32; i++) mag[i] = 0;
     }
@@ -263,23 +335,25 @@ static int read_raw(const eccl_qparams_t *p, unsigned code, const unsigned char 
 }
 
 int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
-                    eccl_blockrep_t *b)
+                    eccl_pred_t *pr, eccl_blockrep_t *b)
 {
     b->r = r;
     if (eccl_fmt_code_is_raw(code)) {
         b->exact = 1;
+        pr->have = 0;
         return read_raw(p, code, payload, r, b->v);
     }
     b->exact = 0;
-    if (!p->quant) return -1;
-    return read_quant(p, code, payload, r, b->q);
+    if (!p->quant || read_quant(p, code, payload, r, pr, b->q)) return -1;
+    eccl_pred_set(pr, b->q, r, p->lag);
+    return 0;
 }
 
 int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
-                      void *x)
+                      eccl_pred_t *pr, void *x)
 {
     eccl_blockrep_t b;
-    if (eccl_block_read(p, code, payload, r, &b)) return -1;
+    if (eccl_block_read(p, code, payload, r, pr, &b)) return -1;
     for (int i = 0; i < r; i++) {
         uint64_t u = eccl_block_rep_bits(p, &b, i);
         if (p->is64) memcpy((unsigned char *)x + 8 * i, &u, 8);
@@ -313,15 +387,20 @@ uint64_t eccl_block_rep_bits(const eccl_qparams_t *p, const eccl_blockrep_t *b, 
     return u;
 }
 
-int eccl_block_encode_rep(const eccl_qparams_t *p, const eccl_blockrep_t *b, unsigned char *out,
-                          unsigned *code)
+int eccl_block_encode_rep(const eccl_qparams_t *p, const eccl_blockrep_t *b, eccl_pred_t *pr,
+                          unsigned char *out, unsigned *code)
 {
     if (!b->exact) {
-        int size = eccl_block_encode_quant(p, b->q, b->r, out, code);
-        if (size >= 0) return size;
+        int size = eccl_block_encode_quant(p, b->q, b->r, pr->have ? pr->q : NULL, out, code);
+        if (size >= 0) {
+            eccl_pred_set(pr, b->q, b->r, p->lag);
+            return size;
+        }
         uint64_t v[32];
         for (int i = 0; i < b->r; i++) v[i] = eccl_block_rep_bits(p, b, i);
+        pr->have = 0;
         return eccl_block_encode_raw(p, v, b->r, out, code);
     }
+    pr->have = 0;
     return eccl_block_encode_raw(p, b->v, b->r, out, code);
 }

@@ -34,32 +34,49 @@ typedef struct eccl_blockrep {
     uint64_t v[32];  /* binary32 encodings in the low 32 bits when !is64 */
 } eccl_blockrep_t;
 
+/* Lorenzo prediction runs across the blocks of a tile: a QUANT block predicts its first `lag`
+ * values from the last `lag` integers of the previous block when that block is QUANT and in the
+ * same tile. Otherwise (first block of a tile, or after a RAW block) it is a head block. */
+typedef struct eccl_pred {
+    int have;
+    int64_t q[2];
+} eccl_pred_t;
+
+static inline void eccl_pred_set(eccl_pred_t *pr, const int64_t *q, int r, int lag)
+{
+    pr->have = 1;
+    pr->q[0] = q[r - lag];
+    pr->q[1] = q[r - 1];
+}
+
 /* ---- block.c ---- */
 /* Quantize r values at x (section 8 step 1). Returns 1 if every value is quantizable. */
 int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *q);
-/* Encode integers as a QUANT block; returns the payload size, or -1 when it would exceed r*W. */
-int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, unsigned char *out,
-                            unsigned *code);
+/* Encode integers as a QUANT block predicted from pred (NULL: a head block); returns the payload
+ * size, or -1 when it would exceed r*W. */
+int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                            unsigned char *out, unsigned *code);
 /* Encode exact values (encodings in v[]) as a RAW block; returns the payload size. */
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
                           unsigned *code);
-/* Section 8 for r input values at x; returns the payload size. */
-int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, unsigned char *out,
-                      unsigned *code);
-/* Decode a block of r values into x. The payload holds eccl_fmt_block_size(code) bytes (checked by
- * the caller). Returns 0, or -1 when the block is not in canonical form (corrupt). */
+/* Section 8 for r input values at x, updating the tile's predictor state; returns the payload
+ * size. */
+int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
+                      unsigned char *out, unsigned *code);
+/* Decode a block of r values into x, updating pr. The payload holds eccl_fmt_block_size(code)
+ * bytes (checked by the caller). Returns 0, or -1 when the block is not in canonical form. */
 int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
-                      void *x);
+                      eccl_pred_t *pr, void *x);
 /* Read a block into its integer-or-exact representation (same checks as decode). */
 int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
-                    eccl_blockrep_t *b);
+                    eccl_pred_t *pr, eccl_blockrep_t *b);
 /* Represent r input values: integers if all quantize, else exact encodings. */
 void eccl_block_rep_from_values(const eccl_qparams_t *p, const void *x, int r, eccl_blockrep_t *b);
-/* The value (as binary64) of element i of a representation, and its T encoding. */
+/* The T encoding of element i of a representation. */
 uint64_t eccl_block_rep_bits(const eccl_qparams_t *p, const eccl_blockrep_t *b, int i);
-/* Encode a representation (QUANT when integers and small enough, else RAW). */
-int eccl_block_encode_rep(const eccl_qparams_t *p, const eccl_blockrep_t *b, unsigned char *out,
-                          unsigned *code);
+/* Encode a representation (QUANT when integers and small enough, else RAW), updating pr. */
+int eccl_block_encode_rep(const eccl_qparams_t *p, const eccl_blockrep_t *b, eccl_pred_t *pr,
+                          unsigned char *out, unsigned *code);
 
 /* ---- stream.c ---- */
 /* A validated stream (pointers into the caller's buffer). */
@@ -106,6 +123,13 @@ eccl_result_t eccl_stream_for_tiles(const eccl_stream_t *s, eccl_tile_fn fn, voi
 static inline const unsigned char *eccl_stream_tile_payload(const eccl_stream_t *s, uint64_t t)
 {
     return s->payload + eccl_ld64(s->index + 8 * t);
+}
+
+/* Size of block k of a parsed stream given the previous block's code (head rule). */
+static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
+{
+    int head = (k & 255u) == 0 || eccl_fmt_code_is_raw(s->codes[k - 1]);
+    return eccl_fmt_block_size(s->codes[k], eccl_fmt_block_len(s->n, k), s->qp.is64, head);
 }
 
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */

@@ -30,8 +30,7 @@ enum {
     ECCL_FMT_TILE_VALUES = 256 * 32, /* reals per tile */
     ECCL_FMT_FQ32 = 31,              /* planes of a QUANT block with f = 31 */
     ECCL_FMT_FQ64 = 45,
-    ECCL_FMT_CODE_RAW = 7,           /* c field of RAW blocks */
-    ECCL_FMT_F_ESCAPE = 31
+    ECCL_FMT_F_ESCAPE = 31           /* plane code meaning F = FQ */
 };
 
 #define ECCL_FMT_QMAX32 ((int64_t)((1 << 30) - 1))
@@ -81,54 +80,57 @@ ECCL_HD double eccl_fmt_quantum(double eb_abs)
     return eccl_u64_as_f64(u & ~(((uint64_t)1 << 44) - 1u));
 }
 
-/* ---- block codes (section 5) ---- */
-ECCL_HD unsigned eccl_fmt_code(unsigned c, unsigned f) { return (c << 5) | f; }
-ECCL_HD int eccl_fmt_code_is_raw(unsigned m) { return (m >> 5) == ECCL_FMT_CODE_RAW; }
+/* ---- block codes (section 5) ----
+ * m = (s << 6) | (p << 5) | fc.  s < 3: QUANT with sign mode s (0 map, 1 all >= 0, 2 all <= 0),
+ * predictor p (0 Lorenzo, 1 none), plane code fc.  s == 3: RAW, f = m & 63 (63: VERBATIM). */
+enum { ECCL_FMT_SIGN_MAP = 0, ECCL_FMT_SIGN_POS = 1, ECCL_FMT_SIGN_NEG = 2, ECCL_FMT_KIND_RAW = 3 };
+enum { ECCL_FMT_PRED_LORENZO = 0, ECCL_FMT_PRED_NONE = 1 };
+ECCL_HD unsigned eccl_fmt_quant_code(unsigned s, unsigned p, unsigned fc) { return (s << 6) | (p << 5) | fc; }
+ECCL_HD unsigned eccl_fmt_raw_code(unsigned f) { return 0xC0u | f; }
+ECCL_HD int eccl_fmt_code_is_raw(unsigned m) { return (m >> 6) == 3u; }
 ECCL_HD int eccl_fmt_code_is_verbatim(unsigned m) { return m == 0xFFu; }
+ECCL_HD unsigned eccl_fmt_code_sign(unsigned m) { return m >> 6; }
+ECCL_HD unsigned eccl_fmt_code_pred(unsigned m) { return (m >> 5) & 1u; }
+/* Bytes of a head block's first value */
+ECCL_HD int eccl_fmt_head_bytes(int is64) { return is64 ? 6 : 4; }
 
 /* Number of planes F of a QUANT block code (is64: T = f64). */
 ECCL_HD int eccl_fmt_quant_planes(unsigned m, int is64)
 {
-    unsigned f = m & 31u;
-    return f < 31u ? (int)f : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
-}
-/* Number of planes F of a RAW CODED block code. */
-ECCL_HD int eccl_fmt_raw_planes(unsigned m, int is64)
-{
-    unsigned f = m & 31u;
-    return is64 ? (int)(2u * f) : (int)f;
+    unsigned fc = m & 31u;
+    return fc < 31u ? (int)fc : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
 }
 
-/* Payload size of a block with code m holding r reals; -1 if the code is invalid for the dtype
- * (the structural part of validation: canonical-form checks need the payload). */
-ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64)
+/* Payload size of a block with code m holding r reals; `head` says whether the block is the first
+ * of its tile or follows a RAW block (a Lorenzo QUANT block then carries its first value).
+ * Returns -1 if the code is invalid for the dtype (the structural part of validation; the
+ * canonical-form checks need the payload). */
+ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64, int head)
 {
     int W = is64 ? 8 : 4;
-    unsigned c = m >> 5;
-    if (c == ECCL_FMT_CODE_RAW) {
-        if (m == 0xFFu) return r * W;
-        int F = eccl_fmt_raw_planes(m, is64);
-        int s = W + (F > 0 ? 4 + 4 * F : 0);
-        return s < r * W ? s : -1;
+    unsigned s = m >> 6;
+    if (s == 3u) {
+        unsigned f = m & 63u;
+        if (f == 63u) return r * W;
+        if ((int)f > (is64 ? 62 : 32)) return -1;
+        {
+            int size = W + (f > 0 ? 4 + 4 * (int)f : 0);
+            return size < r * W ? size : -1;
+        }
     }
-    if (c > (is64 ? 6u : 4u)) return -1;
     {
         int F = eccl_fmt_quant_planes(m, is64);
-        int s = (int)c + (F > 0 ? 4 + 4 * F : 0);
-        return s <= r * W ? s : -1;
+        int size;
+        if (F == 0 && s != 0u) return -1;
+        size = (head && eccl_fmt_code_pred(m) == ECCL_FMT_PRED_LORENZO) ? eccl_fmt_head_bytes(is64) : 0;
+        size += F > 0 ? (s == 0u ? 4 : 0) + 4 * F : 0;
+        return size <= r * W ? size : -1;
     }
 }
 
 /* ---- integers ---- */
 ECCL_HD uint64_t eccl_fmt_zigzag(int64_t v) { return v >= 0 ? (uint64_t)v * 2u : (uint64_t)(-(v + 1)) * 2u + 1u; }
 ECCL_HD int64_t eccl_fmt_unzigzag(uint64_t z) { return (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1); }
-/* bytes needed for z: 0 for z == 0 */
-ECCL_HD int eccl_fmt_bytes_for(uint64_t z)
-{
-    int c = 0;
-    while (z) { c++; z >>= 8; }
-    return c;
-}
 ECCL_HD int eccl_fmt_bitlen64(uint64_t v)
 {
 #if defined(__CUDA_ARCH__)

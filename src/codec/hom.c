@@ -84,21 +84,21 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned c
     const unsigned char *pb = h->b ? eccl_stream_tile_payload(h->b, t) : NULL;
     uint64_t b0 = t << 8, b1 = b0 + 256 < a->nb ? b0 + 256 : a->nb;
     int64_t off = 0;
+    eccl_pred_t pra = {0, {0, 0}}, prb = {0, {0, 0}}, pro = {0, {0, 0}};
     for (uint64_t k = b0; k < b1; k++) {
         eccl_blockrep_t ra, rb, ro;
         unsigned code = a->codes[k];
         int r = eccl_fmt_block_len(a->n, k);
-        if (eccl_block_read(p, code, pa, r, &ra)) return -(int64_t)ECCL_ERR_CORRUPT;
-        pa += eccl_fmt_block_size(code, r, p->is64);
+        if (eccl_block_read(p, code, pa, r, &pra, &ra)) return -(int64_t)ECCL_ERR_CORRUPT;
+        pa += eccl_stream_block_size(a, k);
         if (h->b) {
-            unsigned cb = h->b->codes[k];
-            if (eccl_block_read(p, cb, pb, r, &rb)) return -(int64_t)ECCL_ERR_CORRUPT;
-            pb += eccl_fmt_block_size(cb, r, p->is64);
+            if (eccl_block_read(p, h->b->codes[k], pb, r, &prb, &rb)) return -(int64_t)ECCL_ERR_CORRUPT;
+            pb += eccl_stream_block_size(h->b, k);
         } else {
             eccl_block_rep_from_values(p, h->x + (k << 5) * W, r, &rb);
         }
         combine(p, h->op, &ra, &rb, &ro);
-        off += eccl_block_encode_rep(p, &ro, payload + off, &code);
+        off += eccl_block_encode_rep(p, &ro, &pro, payload + off, &code);
         codes[k - b0] = (unsigned char)code;
     }
     int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);

@@ -143,7 +143,7 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
         uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb, tsize = 0;
         for (uint64_t k = b0; k < b1; k++) {
             unsigned m = s->codes[k];
-            int bs = eccl_fmt_block_size(m, eccl_fmt_block_len(s->n, k), s->qp.is64);
+            int bs = eccl_stream_block_size(s, k);
             bad |= bs < 0 || (!s->qp.quant && !eccl_fmt_code_is_raw(m));
             tsize += (uint64_t)(bs < 0 ? 0 : bs);
         }
