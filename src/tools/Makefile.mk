@@ -1,0 +1,1 @@
+# src/tools/: command-line tools (eccl-probe).
