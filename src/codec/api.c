@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/fast.h"
+#include <stdlib.h>
 
 double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
 
@@ -87,10 +88,19 @@ eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, si
 }
 
 /* ---- compression ---- */
+/* Whether to use the AVX2 block paths: when the CPU has them and ECCL_CODEC_REFERENCE is not set
+ * (a debugging and testing switch; the outputs are identical either way). */
+static int use_fast(void)
+{
+    const char *e = getenv("ECCL_CODEC_REFERENCE");
+    return eccl_fast_available() && !(e && *e && *e != '0');
+}
+
 typedef struct {
     eccl_qparams_t qp;
     const unsigned char *x;
     uint64_t n;
+    int fast;
 } compress_ctx_t;
 
 static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
@@ -102,8 +112,14 @@ static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsig
     eccl_pred_t pr = {0, {0, 0}};
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code;
-        int r = eccl_fmt_block_len(c->n, b);
-        off += eccl_block_encode(&c->qp, c->x + (b << 5) * W, r, &pr, payload + off, &code);
+        int r = eccl_fmt_block_len(c->n, b), size = ECCL_FAST_DECLINE;
+        const unsigned char *xb = c->x + (b << 5) * W;
+        if (c->fast && r == 32) {
+            size = c->qp.is64 ? eccl_fast_encode_f64(&c->qp, (const double *)xb, &pr, payload + off, &code)
+                              : eccl_fast_encode_f32(&c->qp, (const float *)xb, &pr, payload + off, &code);
+        }
+        if (size < 0) size = eccl_block_encode(&c->qp, xb, r, &pr, payload + off, &code);
+        off += size;
         codes[b - b0] = (unsigned char)code;
     }
     int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
@@ -129,21 +145,35 @@ eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
     eccl_qparams_init(&c.qp, dtype, d.mode, d.eb);
     c.x = (const unsigned char *)data;
     c.n = (uint64_t)count * eccl_dtype_reals(dtype);
+    c.fast = c.qp.quant && use_fast();
     return eccl_stream_write(&d, compress_tile, &c, out, out_capacity, out_size);
 }
 
 /* ---- decompression ---- */
+typedef struct {
+    unsigned char *x;
+    int fast;
+} decompress_ctx_t;
+
 static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_t t)
 {
-    unsigned char *x = (unsigned char *)vctx;
+    const decompress_ctx_t *c = (const decompress_ctx_t *)vctx;
+    unsigned char *x = c->x;
     int W = s->qp.is64 ? 8 : 4;
     const unsigned char *pl = eccl_stream_tile_payload(s, t);
     uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb;
     eccl_pred_t pr = {0, {0, 0}};
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code = s->codes[b];
-        int r = eccl_fmt_block_len(s->n, b);
-        if (eccl_block_decode(&s->qp, code, pl, r, &pr, x + (b << 5) * W)) return ECCL_ERR_CORRUPT;
+        int r = eccl_fmt_block_len(s->n, b), rc = ECCL_FAST_DECLINE;
+        unsigned char *xb = x + (b << 5) * W;
+        if (c->fast && r == 32) {
+            eccl_pred_t keep = pr;
+            rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, code, pl, &pr, (double *)xb)
+                            : eccl_fast_decode_f32(&s->qp, code, pl, &pr, (float *)xb);
+            if (rc) pr = keep; /* declined or rejected: the reference path decides */
+        }
+        if (rc && eccl_block_decode(&s->qp, code, pl, r, &pr, xb)) return ECCL_ERR_CORRUPT;
         pl += eccl_stream_block_size(s, b);
     }
     return ECCL_SUCCESS;
@@ -157,7 +187,8 @@ eccl_result_t eccl_decompress(const void *stream, size_t stream_size, void *data
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
     if (rc) return rc;
     if (s.dtype != dtype || s.count != count) return ECCL_ERR_MISMATCH;
-    return eccl_stream_for_tiles(&s, decompress_tile, data);
+    decompress_ctx_t c = {(unsigned char *)data, s.qp.quant && use_fast()};
+    return eccl_stream_for_tiles(&s, decompress_tile, &c);
 }
 
 eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stream_info_t *info)
