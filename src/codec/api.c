@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "codec/fast.h"
-#include <stdlib.h>
+#include "core/env.h"
 
 double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
 
@@ -18,31 +18,30 @@ eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype
     if (!min || !max || eccl_dtype_reals(dtype) == 0 || (!data && count > 0))
         return ECCL_ERR_INVALID_ARG;
     size_t n = count * eccl_dtype_reals(dtype);
+    int is64 = eccl_dtype_is64(dtype), fast = eccl_fast_available();
     double lo = INFINITY, hi = -INFINITY;
-    if (eccl_dtype_is64(dtype)) {
-        const double *x = (const double *)data;
+    /* chunks of 2^16 reals, reduced in any order: min and max are exact */
+    size_t chunk = (size_t)1 << 16, nchunks = (n + chunk - 1) / chunk;
 #ifdef _OPENMP
-#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (n > (1u << 20))
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (nchunks > 16)
 #endif
-        for (size_t i = 0; i < n; i++) {
-            double v = x[i];
-            if (isfinite(v)) {
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
+    for (size_t c = 0; c < nchunks; c++) {
+        size_t i0 = c * chunk, len = n - i0 < chunk ? n - i0 : chunk;
+        double a = INFINITY, b = -INFINITY;
+        if (fast) {
+            if (is64) eccl_fast_range_f64((const double *)data + i0, len, &a, &b);
+            else eccl_fast_range_f32((const float *)data + i0, len, &a, &b);
+        } else {
+            for (size_t i = i0; i < i0 + len; i++) {
+                double v = is64 ? ((const double *)data)[i] : (double)((const float *)data)[i];
+                if (isfinite(v)) {
+                    a = v < a ? v : a;
+                    b = v > b ? v : b;
+                }
             }
         }
-    } else {
-        const float *x = (const float *)data;
-#ifdef _OPENMP
-#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (n > (1u << 20))
-#endif
-        for (size_t i = 0; i < n; i++) {
-            double v = (double)x[i];
-            if (isfinite(v)) {
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-            }
-        }
+        lo = a < lo ? a : lo;
+        hi = b > hi ? b : hi;
     }
     if (lo > hi) lo = hi = 0.0;
     *min = lo;
@@ -88,12 +87,14 @@ eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, si
 }
 
 /* ---- compression ---- */
-/* Whether to use the AVX2 block paths: when the CPU has them and ECCL_CODEC_REFERENCE is not set
- * (a debugging and testing switch; the outputs are identical either way). */
-static int use_fast(void)
+/* ECCL_CODEC_REFERENCE=1 forces the reference block path (debugging; outputs are identical). */
+ECCL_ENV(env_reference, "ECCL_CODEC_REFERENCE", 0);
+
+static int use_fast(eccl_codec_path_t path)
 {
-    const char *e = getenv("ECCL_CODEC_REFERENCE");
-    return eccl_fast_available() && !(e && *e && *e != '0');
+    if (path == ECCL_PATH_REFERENCE) return 0;
+    if (path == ECCL_PATH_AUTO && eccl_env_long(&env_reference)) return 0;
+    return eccl_fast_available();
 }
 
 typedef struct {
@@ -131,6 +132,14 @@ eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
                             const eccl_bound_t *bound, void *out, size_t out_capacity,
                             size_t *out_size)
 {
+    return eccl_compress_path(data, count, dtype, bound, out, out_capacity, out_size,
+                              ECCL_PATH_AUTO);
+}
+
+eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dtype,
+                                 const eccl_bound_t *bound, void *out, size_t out_capacity,
+                                 size_t *out_size, eccl_codec_path_t path)
+{
     eccl_stream_desc_t d;
     compress_ctx_t c;
     if (!out || !out_size || (!data && count > 0) || !bound) return ECCL_ERR_INVALID_ARG;
@@ -145,7 +154,7 @@ eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
     eccl_qparams_init(&c.qp, dtype, d.mode, d.eb);
     c.x = (const unsigned char *)data;
     c.n = (uint64_t)count * eccl_dtype_reals(dtype);
-    c.fast = c.qp.quant && use_fast();
+    c.fast = c.qp.quant && use_fast(path);
     return eccl_stream_write(&d, compress_tile, &c, out, out_capacity, out_size);
 }
 
@@ -182,12 +191,18 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
 eccl_result_t eccl_decompress(const void *stream, size_t stream_size, void *data, size_t count,
                               eccl_dtype_t dtype)
 {
+    return eccl_decompress_path(stream, stream_size, data, count, dtype, ECCL_PATH_AUTO);
+}
+
+eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void *data, size_t count,
+                                   eccl_dtype_t dtype, eccl_codec_path_t path)
+{
     eccl_stream_t s;
     if (!stream || (!data && count > 0)) return ECCL_ERR_INVALID_ARG;
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
     if (rc) return rc;
     if (s.dtype != dtype || s.count != count) return ECCL_ERR_MISMATCH;
-    decompress_ctx_t c = {(unsigned char *)data, s.qp.quant && use_fast()};
+    decompress_ctx_t c = {(unsigned char *)data, s.qp.quant && use_fast(path)};
     return eccl_stream_for_tiles(&s, decompress_tile, &c);
 }
 

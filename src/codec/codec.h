@@ -132,6 +132,14 @@ static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
     return eccl_fmt_block_size(s->codes[k], eccl_fmt_block_len(s->n, k), s->qp.is64, head);
 }
 
+/* Which block implementation compress/decompress use (tests compare them). */
+typedef enum { ECCL_PATH_AUTO = 0, ECCL_PATH_REFERENCE = 1, ECCL_PATH_FAST = 2 } eccl_codec_path_t;
+eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dtype,
+                                 const eccl_bound_t *bound, void *out, size_t out_capacity,
+                                 size_t *out_size, eccl_codec_path_t path);
+eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void *data,
+                                   size_t count, eccl_dtype_t dtype, eccl_codec_path_t path);
+
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
 int eccl_dtype_is64(eccl_dtype_t dtype);
 

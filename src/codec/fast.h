@@ -8,6 +8,9 @@
 #define ECCL_HAVE_X86_FAST 1
 #else
 #define ECCL_HAVE_X86_FAST 0
+/* Min and max over the finite values of x (+inf/-inf when there are none). */
+void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi);
+void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi);
 #endif
 
 enum { ECCL_FAST_DECLINE = -2 };
@@ -27,4 +30,7 @@ int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned 
                          eccl_pred_t *pr, float *x);
 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, double *x);
+/* Min and max over the finite values of x (+inf/-inf when there are none). */
+void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi);
+void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi);
 #endif
