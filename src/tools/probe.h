@@ -23,6 +23,8 @@ enum {
 
 /* A netCDF variable can have up to NC_MAX_VAR_DIMS (1024) dimensions; real fields have a few. */
 #define PROBE_MAX_DIMS 32
+/* NC_MAX_NAME + 1: a netCDF type name, user-defined ones included. */
+#define PROBE_NC_NAME_MAX 257
 /* _FillValue and missing_value. */
 #define PROBE_MAX_FILLS 2
 
@@ -49,7 +51,7 @@ typedef struct probe_field {
     eccl_dtype_t dtype;
     int ndims;
     size_t dims[PROBE_MAX_DIMS];
-    char nc_type_name[16];   /* netCDF only: the variable's own type, e.g. "short" */
+    char nc_type_name[PROBE_NC_NAME_MAX]; /* netCDF only: the variable's type, e.g. "short" */
     int nfills;              /* netCDF only: distinct _FillValue / missing_value values */
     double fills[PROBE_MAX_FILLS];
 } probe_field_t;

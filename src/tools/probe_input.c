@@ -15,6 +15,11 @@
 
 #include "tools/probe.h"
 
+#ifdef HAVE_NETCDF
+/* probe.h sizes the type name without netcdf.h. */
+_Static_assert(PROBE_NC_NAME_MAX >= NC_MAX_NAME + 1, "PROBE_NC_NAME_MAX too small");
+#endif
+
 /* ---- helpers ---- */
 
 static int out_of_memory(size_t bytes)
@@ -187,10 +192,8 @@ static int nc_shape(int ncid, int varid, const char *path, const char *var, prob
 {
     int status = PROBE_EXIT_USAGE, ndims = 0, dimids[NC_MAX_VAR_DIMS];
     nc_type xtype;
-    char tname[NC_MAX_NAME + 1] = "?";
     if (nc_inq_var(ncid, varid, NULL, &xtype, &ndims, dimids, NULL) != NC_NOERR) goto fn_fail;
-    nc_inq_type(ncid, xtype, tname, NULL);
-    snprintf(f->nc_type_name, sizeof(f->nc_type_name), "%s", tname);
+    if (nc_inq_type(ncid, xtype, f->nc_type_name, NULL) != NC_NOERR) goto fn_fail;
     if (!nc_numeric(xtype)) {
         probe_error("%s:%s has type %s, not a numeric type", path, var, f->nc_type_name);
         goto fn_exit;
@@ -208,6 +211,10 @@ static int nc_shape(int ncid, int varid, const char *path, const char *var, prob
         goto fn_exit;
     }
     if (f->dtype == 0) f->dtype = xtype == NC_FLOAT ? ECCL_FLOAT32 : ECCL_FLOAT64;
+    if (f->count > SIZE_MAX / eccl_dtype_size(f->dtype)) {
+        probe_error("%s:%s: %zu values do not fit in memory", path, var, f->count);
+        goto fn_exit;
+    }
     status = PROBE_OK;
     goto fn_exit;
 fn_fail:

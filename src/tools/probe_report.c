@@ -82,7 +82,8 @@ static void text_results(const probe_result_t *r, const probe_figures_t *g)
     if (isfinite(g->max_over_eb)) printf(" = %.4g x eb_abs", g->max_over_eb);
     printf(", RMSE %.6g, PSNR ", g->rmse);
     if (isfinite(g->psnr)) printf("%.2f dB\n", g->psnr);
-    else printf("inf\n");
+    else if (g->rmse == 0) printf("inf (exact)\n");
+    else printf("n/a (constant data)\n");
     printf("  checks       %zu violations; %zu NaN/inf values, %zu not restored bit for bit\n",
            r->violations, r->nonfinite, r->nonfinite_mismatch);
     printf("  blocks       %llu block%s of 32 values: %.1f%% stored losslessly, %.1f%% all zero\n",
