@@ -55,11 +55,7 @@ const char *probe_type_name(eccl_dtype_t dtype)
 
 const char *probe_mode_name(eccl_mode_t mode)
 {
-    switch (mode) {
-    case ECCL_MODE_ABS: return "abs";
-    case ECCL_MODE_REL: return "rel";
-    default: return "lossless";
-    }
+    return mode == ECCL_MODE_ABS ? "abs" : mode == ECCL_MODE_REL ? "rel" : "lossless";
 }
 
 static int parse_type(const char *s, eccl_dtype_t *dtype)
@@ -157,21 +153,23 @@ fn_exit:
 
 static int handle_option(int c, const char *arg, probe_opts_t *o)
 {
+    int status = PROBE_OK;
     switch (c) {
-    case OPT_TYPE: o->type_given = 1; return parse_type(arg, &o->dtype);
-    case OPT_DIMS: return parse_dims(arg, o);
-    case OPT_ABS: return set_bound(o, ECCL_MODE_ABS, "--abs", arg);
-    case OPT_REL: return set_bound(o, ECCL_MODE_REL, "--rel", arg);
-    case OPT_LOSSLESS: return set_bound(o, ECCL_MODE_LOSSLESS, "--lossless", NULL);
-    case OPT_DECOMPRESSED: o->decompressed_path = arg; return PROBE_OK;
-    case OPT_COMPRESSED: o->compressed_path = arg; return PROBE_OK;
-    case OPT_JSON: o->json = 1; return PROBE_OK;
-    case OPT_THREADS: return parse_positive_int("--threads", arg, 65536, &o->threads);
-    case OPT_REPEAT: return parse_positive_int("--repeat", arg, 1000000, &o->repeat);
-    case 'h': o->show_help = 1; return PROBE_OK;
-    case 'V': o->show_version = 1; return PROBE_OK;
-    default: return PROBE_EXIT_USAGE;
+    case OPT_TYPE: o->type_given = 1; status = parse_type(arg, &o->dtype); break;
+    case OPT_DIMS: status = parse_dims(arg, o); break;
+    case OPT_ABS: status = set_bound(o, ECCL_MODE_ABS, "--abs", arg); break;
+    case OPT_REL: status = set_bound(o, ECCL_MODE_REL, "--rel", arg); break;
+    case OPT_LOSSLESS: status = set_bound(o, ECCL_MODE_LOSSLESS, "--lossless", NULL); break;
+    case OPT_DECOMPRESSED: o->decompressed_path = arg; break;
+    case OPT_COMPRESSED: o->compressed_path = arg; break;
+    case OPT_JSON: o->json = 1; break;
+    case OPT_THREADS: status = parse_positive_int("--threads", arg, 65536, &o->threads); break;
+    case OPT_REPEAT: status = parse_positive_int("--repeat", arg, 1000000, &o->repeat); break;
+    case 'h': o->show_help = 1; break;
+    case 'V': o->show_version = 1; break;
+    default: status = PROBE_EXIT_USAGE; break;
     }
+    return status;
 }
 
 /* getopt's own messages are switched off (opterr = 0) so every error is one "eccl-probe:" line. */

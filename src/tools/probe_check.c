@@ -17,23 +17,23 @@
 
 static int is_fill(const probe_field_t *f, long double x)
 {
-    for (int i = 0; i < f->nfills; i++) {
+    int found = 0;
+    for (int i = 0; i < f->nfills && !found; i++) {
         double v = f->fills[i];
-        if ((long double)v == x || (isnan(v) && isnan(x))) return 1;
+        found = (long double)v == x || (isnan(v) && isnan(x));
     }
-    return 0;
+    return found;
 }
 
 static void report_violation(const probe_result_t *r, size_t i, long double x, long double y,
                              double eb)
 {
-    if (r->violations > PROBE_MAX_REPORTED) return;
-    if (r->violations == PROBE_MAX_REPORTED) {
+    if (r->violations < PROBE_MAX_REPORTED)
+        fprintf(stderr,
+                "eccl-probe:   element %zu: %.17Lg came back as %.17Lg (error %.6Lg, eb_abs %.6g)\n",
+                i, x, y, fabsl(x - y), eb);
+    else if (r->violations == PROBE_MAX_REPORTED)
         fprintf(stderr, "eccl-probe:   (further violations not listed)\n");
-        return;
-    }
-    fprintf(stderr, "eccl-probe:   element %zu: %.17Lg came back as %.17Lg (error %.6Lg, eb_abs %.6g)\n",
-            i, x, y, fabsl(x - y), eb);
 }
 
 static void track_fill_free_range(probe_result_t *r, double x)

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +44,8 @@ static void format_dims(const size_t *dims, int ndims, char *buf, size_t len)
 static size_t dims_product(const size_t *dims, int ndims)
 {
     size_t p = 1;
-    for (int i = 0; i < ndims; i++) {
-        if (dims[i] != 0 && p > SIZE_MAX / dims[i]) return 0;
-        p *= dims[i];
-    }
+    for (int i = 0; i < ndims && p != 0; i++)
+        p = dims[i] != 0 && p > SIZE_MAX / dims[i] ? 0 : p * dims[i];
     return p;
 }
 
@@ -55,22 +54,21 @@ static size_t netcdf_split(const char *arg)
 {
     static const char *const exts[] = {".nc", ".cdf", ".nc4"};
     const char *colon = strrchr(arg, ':');
-    size_t pos = colon ? (size_t)(colon - arg) : 0;
-    for (size_t i = 0; pos && i < sizeof(exts) / sizeof(exts[0]); i++) {
+    size_t pos = colon ? (size_t)(colon - arg) : 0, found = 0;
+    for (size_t i = 0; pos && !found && i < sizeof(exts) / sizeof(exts[0]); i++) {
         size_t el = strlen(exts[i]);
-        if (pos > el && strncasecmp(arg + pos - el, exts[i], el) == 0) return pos;
+        if (pos > el && strncasecmp(arg + pos - el, exts[i], el) == 0) found = pos;
     }
-    return 0;
+    return found;
 }
 
 /* netCDF classic files start with "CDF" 1/2/5, netCDF-4 with the HDF5 signature. */
 static int looks_like_netcdf(const unsigned char *head, size_t n)
 {
     static const unsigned char hdf5[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    if (n >= 4 && head[0] == 'C' && head[1] == 'D' && head[2] == 'F' &&
-        (head[3] == 1 || head[3] == 2 || head[3] == 5))
-        return 1;
-    return n >= 8 && memcmp(head, hdf5, 8) == 0;
+    int classic = n >= 4 && head[0] == 'C' && head[1] == 'D' && head[2] == 'F' &&
+                  (head[3] == 1 || head[3] == 2 || head[3] == 5);
+    return classic || (n >= 8 && memcmp(head, hdf5, 8) == 0);
 }
 
 /* ---- raw binary ---- */
@@ -152,11 +150,13 @@ fn_exit:
 #ifdef HAVE_NETCDF
 static int nc_numeric(nc_type t)
 {
+    int numeric = 0;
     switch (t) {
     case NC_BYTE: case NC_UBYTE: case NC_SHORT: case NC_USHORT: case NC_INT: case NC_UINT:
-    case NC_INT64: case NC_UINT64: case NC_FLOAT: case NC_DOUBLE: return 1;
-    default: return 0;
+    case NC_INT64: case NC_UINT64: case NC_FLOAT: case NC_DOUBLE: numeric = 1; break;
+    default: break;
     }
+    return numeric;
 }
 
 /* "t, urot, ..." so a mistyped variable name can be corrected from the message alone. */
@@ -165,7 +165,7 @@ static void nc_list_vars(int ncid, char *buf, size_t len)
     int nvars = 0;
     size_t used = 0;
     buf[0] = '\0';
-    if (nc_inq_nvars(ncid, &nvars) != NC_NOERR) return;
+    if (nc_inq_nvars(ncid, &nvars) != NC_NOERR) nvars = 0;
     for (int v = 0; v < nvars && used + 1 < len; v++) {
         char name[NC_MAX_NAME + 1];
         if (nc_inq_varname(ncid, v, name) != NC_NOERR) continue;
@@ -249,10 +249,11 @@ fn_exit:
 static void add_fill(probe_field_t *f, double v)
 {
     /* Compare in the type the data was converted to, as the data will be compared. */
+    int seen = 0;
     if (f->dtype == ECCL_FLOAT32) v = (double)(float)v;
     for (int i = 0; i < f->nfills; i++)
-        if (f->fills[i] == v || (v != v && f->fills[i] != f->fills[i])) return;
-    if (f->nfills < PROBE_MAX_FILLS) f->fills[f->nfills++] = v;
+        seen |= f->fills[i] == v || (isnan(v) && isnan(f->fills[i]));
+    if (!seen && f->nfills < PROBE_MAX_FILLS) f->fills[f->nfills++] = v;
 }
 
 static void nc_fills(int ncid, int varid, probe_field_t *f)

@@ -24,9 +24,10 @@ static double fraction(uint64_t part, uint64_t whole)
 
 static int fill_outside(const probe_field_t *f, const probe_result_t *r)
 {
+    int outside = 0;
     for (int i = 0; i < f->nfills; i++)
-        if (f->fills[i] < r->fill_free_min || f->fills[i] > r->fill_free_max) return 1;
-    return 0;
+        outside |= f->fills[i] < r->fill_free_min || f->fills[i] > r->fill_free_max;
+    return outside;
 }
 
 static void compute_figures(const probe_field_t *f, const probe_result_t *r, probe_figures_t *g)
@@ -146,12 +147,8 @@ static void json_key(json_writer_t *w, const char *key)
 /* The shortest %g that reads back as the same double, so numbers survive a round trip. */
 static void json_number(FILE *out, double v)
 {
-    char buf[40];
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    for (int prec = 15; prec <= 17; prec++) {
+    char buf[40] = "null";
+    for (int prec = 15; isfinite(v) && prec <= 17; prec++) {
         snprintf(buf, sizeof(buf), "%.*g", prec, v);
         if (strtod(buf, NULL) == v) break;
     }
@@ -180,18 +177,15 @@ static void json_bool(json_writer_t *w, const char *key, int v)
 static void json_string(json_writer_t *w, const char *key, const char *s, size_t len)
 {
     json_key(w, key);
-    if (!s) {
-        fputs("null", w->out);
-        return;
-    }
-    fputc('"', w->out);
+    if (!s) len = 0;
+    fputs(s ? "\"" : "null", w->out);
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') fprintf(w->out, "\\%c", c);
         else if (c < 0x20) fprintf(w->out, "\\u%04x", c);
         else fputc(c, w->out);
     }
-    fputc('"', w->out);
+    if (s) fputc('"', w->out);
 }
 
 static void json_input(json_writer_t *w, const probe_opts_t *o, const probe_field_t *f,
