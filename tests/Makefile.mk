@@ -14,3 +14,18 @@ check_PROGRAMS += tests/test_fastpath
 TESTS += tests/test_fastpath
 tests_test_fastpath_SOURCES = tests/test_fastpath.c
 tests_test_fastpath_LDADD = $(TEST_LDADD)
+
+# eccl-probe end to end (tests/test_probe.sh): gen_raw writes the fields, cmp_raw checks the
+# reconstructions independently of the probe.  The script finds the programs through
+# top_builddir; extend AM_TESTS_ENVIRONMENT with += rather than redefining it.
+AM_TESTS_ENVIRONMENT = top_builddir=$(top_builddir) top_srcdir=$(top_srcdir) \
+	ECCL_NCARG_DIR='$(ECCL_NCARG_DIR)'; export top_builddir top_srcdir ECCL_NCARG_DIR;
+TEST_EXTENSIONS = .test .sh
+SH_LOG_COMPILER = $(SHELL)
+check_PROGRAMS += tests/gen_raw tests/cmp_raw
+tests_gen_raw_SOURCES = tests/gen_raw.c
+tests_gen_raw_LDADD = -lm
+tests_cmp_raw_SOURCES = tests/cmp_raw.c
+tests_cmp_raw_LDADD = -lm
+TESTS += tests/test_probe.sh
+EXTRA_DIST += tests/test_probe.sh

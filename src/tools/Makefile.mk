@@ -1,1 +1,5 @@
 # src/tools/: command-line tools (eccl-probe).
+bin_PROGRAMS += eccl-probe
+eccl_probe_SOURCES = src/tools/probe.c src/tools/probe_args.c src/tools/probe_input.c \
+	src/tools/probe_check.c src/tools/probe_report.c src/tools/probe.h
+eccl_probe_LDADD = libeccl.la $(NETCDF_LIBS) -lm
