@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mpi.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -174,6 +176,136 @@ eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void
  * Commutative: combine(a, b) and combine(b, a) produce identical bytes. */
 eccl_result_t eccl_hom_combine(const void *a, size_t a_size, const void *b, size_t b_size,
                                eccl_op_t op, void *out, size_t out_capacity, size_t *out_size);
+
+/* ---------------------------------------------------------------------------------------------
+ * Communicators
+ * ------------------------------------------------------------------------------------------- */
+
+/* An MPI communicator wrapped with eccl's buffers, tuning and cost-model state. Opaque. */
+typedef struct eccl_comm *eccl_comm_t;
+
+/* When to compress. AUTO: when the cost model says it pays (small messages, incompressible data
+ * and fast links use the plain MPI collective). ALWAYS: every call uses a compressed algorithm.
+ * NEVER: plain MPI collectives (useful as a baseline). */
+typedef enum eccl_compress_policy {
+    ECCL_COMPRESS_UNSET = 0, ECCL_COMPRESS_AUTO = 1, ECCL_COMPRESS_ALWAYS = 2, ECCL_COMPRESS_NEVER = 3
+} eccl_compress_policy_t;
+
+/* What a call does with an operation/datatype eccl cannot reduce in compressed form (PROD, MAX on
+ * complex, ...) or a forced algorithm whose restriction fails. */
+typedef enum eccl_fallback {
+    ECCL_FALLBACK_UNSET = 0,
+    ECCL_FALLBACK_MPI = 1,   /* run the uncompressed MPI collective (default) */
+    ECCL_FALLBACK_WARN = 2,  /* same, and print a warning once per communicator */
+    ECCL_FALLBACK_ERROR = 3  /* return ECCL_ERR_UNSUPPORTED */
+} eccl_fallback_t;
+
+/* How a SUM's bound is split over the p contributions. HARD (default): E/p each, a guarantee.
+ * STATISTICAL: c*E/sqrt(p) each (c = sum_c), which bounds the error only with high probability
+ * (quantization errors are roughly independent and zero-mean); opt-in only. */
+typedef enum eccl_sum_mode {
+    ECCL_SUM_UNSET = 0, ECCL_SUM_HARD = 1, ECCL_SUM_STATISTICAL = 2
+} eccl_sum_mode_t;
+
+/* Per-communicator configuration. Start from ECCL_CONFIG_INITIALIZER: every field "unset" means
+ * "default" (which environment variables may override, see doc/env.md). */
+typedef struct eccl_config {
+    eccl_bound_t bound;              /* default bound for calls given bound == NULL;
+                                        mode < 0 = unset (default: REL 1e-6) */
+    eccl_compress_policy_t compress; /* default AUTO (env ECCL_COMPRESS) */
+    eccl_fallback_t fallback;        /* default MPI (env ECCL_FALLBACK) */
+    eccl_sum_mode_t sum_mode;        /* default HARD */
+    double sum_c;                    /* STATISTICAL's c; <= 0 = unset (default 2.0) */
+    double alpha;                    /* link latency in seconds; <= 0 = measure at creation */
+    double beta;                     /* seconds per byte; <= 0 = measure at creation */
+    double min_bytes;                /* below this many bytes never compress; < 0 = unset (64 KiB) */
+} eccl_config_t;
+
+#define ECCL_CONFIG_INITIALIZER                                                                    \
+    {{(eccl_mode_t)-1, 0.0, 0.0}, ECCL_COMPRESS_UNSET, ECCL_FALLBACK_UNSET, ECCL_SUM_UNSET, 0.0,   \
+     0.0, 0.0, -1.0}
+
+/* Wrap `comm` (any communicator, row/column sub-communicators included; it is duplicated, so
+ * eccl's messages never mix with the caller's). Collective over comm. Measures the link's latency
+ * and bandwidth unless the config gives them (a few milliseconds).
+ * config may be NULL (all defaults). *out must be freed with eccl_comm_free.
+ * Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY. */
+eccl_result_t eccl_comm_create(MPI_Comm comm, const eccl_config_t *config, eccl_comm_t *out);
+
+/* Force the algorithm of one collective on this communicator ("auto" restores the cost model).
+ * collective: "bcast", "allreduce", "reduce", "reduce_scatter_block", "allgather", "scatter",
+ * "gather", "sendrecv_replace"; algorithm: a name eccl-info lists for it. Takes precedence over
+ * ECCL_<OP>_ALGORITHM. Must be called with the same arguments on every rank (not collective).
+ * Errors: ECCL_ERR_INVALID_ARG (unknown collective or algorithm name). */
+eccl_result_t eccl_comm_set_algorithm(eccl_comm_t comm, const char *collective, const char *algorithm);
+
+/* Free a communicator and its buffers (collective over its MPI communicator); sets *comm = NULL.
+ * A NULL *comm is accepted. */
+eccl_result_t eccl_comm_free(eccl_comm_t *comm);
+
+/* The MPI communicator eccl works on (the duplicate), its size and this process's rank. */
+eccl_result_t eccl_comm_info(eccl_comm_t comm, MPI_Comm *mpi_comm, int *size, int *rank);
+
+/* Message of the last error this communicator returned (static storage of the communicator,
+ * valid until its next call); "" when the last call succeeded. */
+const char *eccl_comm_last_error(eccl_comm_t comm);
+
+/* What the last collective on this communicator did (this rank's view). */
+typedef struct eccl_stats {
+    char algorithm[32];        /* e.g. "ring", "binomial", "mpi" */
+    int compressed;            /* 1 if compressed data crossed the network */
+    eccl_result_t result;
+    double bound_requested;    /* absolute bound of the result (E); 0 for lossless/uncompressed */
+    double eb_per_message;     /* absolute bound each compressed message was made with */
+    uint64_t bytes_raw;        /* what this rank would have sent uncompressed */
+    uint64_t bytes_sent;       /* what it actually sent */
+    double ratio;              /* bytes_raw / bytes_sent (1 when nothing was sent) */
+    double t_total;            /* seconds, wall clock of the call */
+    double t_codec;            /* seconds in compression, decompression and homomorphic ops */
+    double t_network;          /* seconds waiting for the network */
+    double model_ratio;        /* the cost model's inputs: estimated ratio, */
+    double model_t_mpi;        /* predicted time of the plain MPI collective, */
+    double model_t_chosen;     /* and of the chosen algorithm (seconds) */
+    char reason[96];           /* why this algorithm ("forced by ECCL_BCAST_ALGORITHM", ...) */
+} eccl_stats_t;
+
+eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
+
+/* ---------------------------------------------------------------------------------------------
+ * Collectives. MPI argument order; blocking; host memory. `bound` bounds the RESULT (NULL: the
+ * communicator's default), see doc/guarantees.md:
+ *   data movement (bcast, scatter, gather, allgather, sendrecv_replace): |out - in| <= E;
+ *   SUM: |out - exact sum| <= E (+ the rounding of the sum in the element type);
+ *   AVG: |out - exact mean| <= E (idem); MAX/MIN: |out - exact| <= E.
+ * REL bounds use the global range of the data involved (one small MPI_Allreduce), so every rank
+ * works with the same absolute bound. Results of allreduce/allgather/bcast are bitwise identical
+ * on every rank and from run to run. MPI_IN_PLACE is accepted where MPI accepts it.
+ * Counts are elements of dtype. Errors: ECCL_ERR_INVALID_ARG (NULL buffers with count > 0, bad
+ * root, bad dtype/op/bound), ECCL_ERR_UNSUPPORTED (with ECCL_FALLBACK_ERROR), ECCL_ERR_CORRUPT
+ * (a peer's stream failed validation), ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY.
+ * A failing call may leave the output buffers partly written.
+ * ------------------------------------------------------------------------------------------- */
+eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
+                         const eccl_bound_t *bound, eccl_comm_t comm);
+eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                             eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm);
+eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                          eccl_op_t op, int root, const eccl_bound_t *bound, eccl_comm_t comm);
+/* recvcount elements per rank; sendbuf holds size*recvcount. */
+eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t recvcount,
+                                        eccl_dtype_t dtype, eccl_op_t op,
+                                        const eccl_bound_t *bound, eccl_comm_t comm);
+/* count elements per rank; recvbuf holds size*count. */
+eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                             const eccl_bound_t *bound, eccl_comm_t comm);
+eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                           int root, const eccl_bound_t *bound, eccl_comm_t comm);
+eccl_result_t eccl_gather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                          int root, const eccl_bound_t *bound, eccl_comm_t comm);
+/* The shift Cannon's algorithm needs: send buf to dest, replace it with what source sends. */
+eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype, int dest,
+                                    int sendtag, int source, int recvtag,
+                                    const eccl_bound_t *bound, eccl_comm_t comm);
 
 #ifdef __cplusplus
 }

@@ -10,3 +10,39 @@ libeccl_la_SOURCES += \
 	src/codec/block_fast.c \
 	src/codec/hom.c
 
+
+# core, transport, primitives, collectives
+noinst_HEADERS += src/core/comm.h src/core/pool.h src/core/log.h src/transport/transport.h \
+	src/prims/prims.h src/coll/coll.h src/coll/model.h
+libeccl_la_SOURCES += \
+	src/core/comm.c \
+	src/core/pool.c \
+	src/core/log.c \
+	src/transport/mpi.c \
+	src/prims/prims.c \
+	src/coll/algorithms.c \
+	src/coll/dispatch.c \
+	src/coll/bcast/bcast_mpi.c \
+	src/coll/bcast/bcast_binomial.c \
+	src/coll/bcast/bcast_scatter_allgather.c \
+	src/coll/bcast/bcast_pipeline.c \
+	src/coll/allreduce/allreduce_mpi.c \
+	src/coll/allreduce/allreduce_ring.c \
+	src/coll/allreduce/allreduce_recursive_doubling.c \
+	src/coll/allreduce/allreduce_rabenseifner.c \
+	src/coll/allreduce/allreduce_reduce_bcast.c \
+	src/coll/reduce/reduce_mpi.c \
+	src/coll/reduce/reduce_binomial.c \
+	src/coll/reduce_scatter_block/reduce_scatter_block_mpi.c \
+	src/coll/reduce_scatter_block/reduce_scatter_block_ring.c \
+	src/coll/reduce_scatter_block/reduce_scatter_block_recursive_halving.c \
+	src/coll/allgather/allgather_mpi.c \
+	src/coll/allgather/allgather_ring.c \
+	src/coll/allgather/allgather_recursive_doubling.c \
+	src/coll/allgather/allgather_bruck.c \
+	src/coll/scatter/scatter_mpi.c \
+	src/coll/scatter/scatter_binomial.c \
+	src/coll/gather/gather_mpi.c \
+	src/coll/gather/gather_binomial.c \
+	src/coll/sendrecv_replace/sendrecv_replace_mpi.c \
+	src/coll/sendrecv_replace/sendrecv_replace_compressed.c

@@ -29,3 +29,15 @@ tests_cmp_raw_SOURCES = tests/cmp_raw.c
 tests_cmp_raw_LDADD = -lm
 TESTS += tests/test_probe.sh
 EXTRA_DIST += tests/test_probe.sh
+
+# MPI tests: tests/<name>.mpi holds "<ranks> <program> [args]"; mpi_run.sh launches it.
+MPI_LOG_COMPILER = $(SHELL) $(srcdir)/tests/mpi_run.sh
+TEST_EXTENSIONS += .mpi
+AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC;
+COLL_TESTS = tests/coll_np1.mpi tests/coll_np2.mpi tests/coll_np3.mpi tests/coll_np4.mpi \
+	tests/coll_np5.mpi tests/coll_np7.mpi tests/coll_np8.mpi
+TESTS += $(COLL_TESTS)
+EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
+check_PROGRAMS += tests/test_coll
+tests_test_coll_SOURCES = tests/test_coll.c
+tests_test_coll_LDADD = $(TEST_LDADD)

@@ -235,9 +235,9 @@ static int read_planes(const unsigned char *in, int r, int F, int fc, unsigned s
             bits &= bits - 1;
         }
     }
-    if (fc < 31) {
-        if (w == 0) return -1; /* top plane empty: F not minimal */
-    } else if (is64) {
+    if (fc < 31 || !is64) {
+        if (w == 0) return -1; /* top plane empty: F not minimal (f32 with fc = 31: F = 31 exactly) */
+    } else {
         uint64_t all = 0;
         for (int i = 0; i < r; i++) all |= mag[i];
         if (eccl_fmt_bitlen64(all) < 31) return -1;

@@ -170,7 +170,10 @@ ECCL_AVX2 static int read_deltas32(const unsigned char *in, int F, int fc, unsig
         m2 = _mm256_or_si256(m2, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx2), one), sh));
         m3 = _mm256_or_si256(m3, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx3), one), sh));
     }
-    if ((nz & ~valid) || (fc < 31 && w == 0)) return -1;
+    /* F is minimal: the top plane is never empty (f32 fc = 31 means exactly 31 planes; the f64
+     * callers come here only with F = fc <= 30) */
+    if ((nz & ~valid) || w == 0) return -1;
+    (void)fc;
     uint32_t neg;
     if (s == ECCL_FMT_SIGN_MAP) {
         if ((sm & ~nz) || sm == 0 || (nz & ~sm) == 0) return -1;

@@ -140,6 +140,11 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
 eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void *data,
                                    size_t count, eccl_dtype_t dtype, eccl_codec_path_t path);
 
+/* inout[i] = op(inout[i], in[i]) in the element type, with the exact-path semantics of the
+ * homomorphic operations (canonical NaN, max(-0.0, +0.0) = +0.0). */
+void eccl_codec_reduce_values(eccl_dtype_t dtype, eccl_op_t op, void *inout, const void *in,
+                              size_t count);
+
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
 int eccl_dtype_is64(eccl_dtype_t dtype);
 

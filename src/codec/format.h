@@ -35,9 +35,9 @@ enum {
 
 #define ECCL_FMT_QMAX32 ((int64_t)((1 << 30) - 1))
 #define ECCL_FMT_QMAX64 ((int64_t)(((int64_t)1 << 44) - 1))
-#define ECCL_FMT_CLAMP 1125899906842624.0 /* 2^50: clamp for t before rint */
-#define ECCL_FMT_EB_MIN 9.332636185032189e-302 /* 2^-1000: smallest eb_abs that quantizes */
-#define ECCL_FMT_EB_CAP 1.0715086071862673e+301 /* 2^1020: largest eb_abs in force */
+#define ECCL_FMT_CLAMP 0x1p50            /* clamp for t before rint */
+#define ECCL_FMT_EB_MIN 0x1p-1000         /* smallest eb_abs that quantizes */
+#define ECCL_FMT_EB_CAP 0x1p1020          /* largest eb_abs in force */
 #define ECCL_FMT_CHK_GOLDEN 0x9E3779B97F4A7C15ull
 
 /* Header byte offsets */

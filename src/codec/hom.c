@@ -44,6 +44,22 @@ static uint64_t apply_exact(eccl_op_t op, uint64_t ua, uint64_t ub, int is64)
     return (op == ECCL_OP_MAX) == (a > b) ? ua : ub;
 }
 
+void eccl_codec_reduce_values(eccl_dtype_t dtype, eccl_op_t op, void *inout, const void *in,
+                              size_t count)
+{
+    int is64 = eccl_dtype_is64(dtype);
+    size_t n = count * eccl_dtype_reals(dtype);
+    if (is64) {
+        uint64_t *a = inout;
+        const uint64_t *b = in;
+        for (size_t i = 0; i < n; i++) a[i] = apply_exact(op, a[i], b[i], 1);
+    } else {
+        uint32_t *a = inout;
+        const uint32_t *b = in;
+        for (size_t i = 0; i < n; i++) a[i] = (uint32_t)apply_exact(op, a[i], b[i], 0);
+    }
+}
+
 static void combine(const eccl_qparams_t *p, eccl_op_t op, const eccl_blockrep_t *a,
                     const eccl_blockrep_t *b, eccl_blockrep_t *o)
 {

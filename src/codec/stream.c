@@ -103,7 +103,8 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
     if (!buf || !s) return ECCL_ERR_INVALID_ARG;
     memset(s, 0, sizeof *s);
     if (size < ECCL_FMT_HEADER_SIZE || memcmp(b, "ECCL", 4) != 0) return ECCL_ERR_CORRUPT;
-    if (b[ECCL_HDR_VMAJOR] != ECCL_FORMAT_VERSION_MAJOR) return ECCL_ERR_UNSUPPORTED;
+    if (b[ECCL_HDR_VMAJOR] > ECCL_FORMAT_VERSION_MAJOR) return ECCL_ERR_UNSUPPORTED; /* newer */
+    if (b[ECCL_HDR_VMAJOR] != ECCL_FORMAT_VERSION_MAJOR) return ECCL_ERR_CORRUPT;
     s->vminor = b[ECCL_HDR_VMINOR];
     s->dtype = (eccl_dtype_t)b[ECCL_HDR_DTYPE];
     s->mode = (eccl_mode_t)b[ECCL_HDR_MODE];

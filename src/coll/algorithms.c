@@ -1,0 +1,103 @@
+/*
+ * algorithms.c - the list of algorithms is data: this table drives dispatch, the
+ * ECCL_<OP>_ALGORITHM overrides, eccl-info and the test matrix.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/comm.h"
+
+static int pow2_ranks(const eccl_call_t *c) { return (c->size & (c->size - 1)) == 0; }
+
+#define ALGO(coll, op, name, applies, flags, restriction, summary)                                 \
+    {coll, #name, eccl_##op##_##name, eccl_##op##_##name##_cost, applies, flags, restriction, summary}
+
+const eccl_algo_t eccl_algorithms[] = {
+    ALGO(ECCL_COLL_BCAST, bcast, mpi, NULL, 0, NULL, "MPI_Bcast of the uncompressed data"),
+    ALGO(ECCL_COLL_BCAST, bcast, binomial, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "compress once at the root, binomial tree of the compressed stream"),
+    ALGO(ECCL_COLL_BCAST, bcast, scatter_allgather, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "root compresses p pieces, binomial scatter, ring allgather of the streams (van de Geijn)"),
+    ALGO(ECCL_COLL_BCAST, bcast, pipeline, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "chain from the root, chunks compressed separately and forwarded as they arrive"),
+
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, mpi, NULL, 0, NULL, "MPI_Allreduce of the uncompressed data"),
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+         "homomorphic ring reduce-scatter, then ring allgather of the final streams"),
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, recursive_doubling, NULL,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+         "whole-buffer streams combined homomorphically in log2(p) exchanges (gZCCL)"),
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, rabenseifner, NULL,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_REQUANT, NULL, "recursive halving + doubling; compressed while the exchanged halves are large"),
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, reduce_bcast, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION,
+         NULL, "homomorphic binomial reduce to rank 0, then binomial bcast of the result stream"),
+
+    ALGO(ECCL_COLL_REDUCE, reduce, mpi, NULL, 0, NULL, "MPI_Reduce of the uncompressed data"),
+    ALGO(ECCL_COLL_REDUCE, reduce, binomial, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+         "binomial tree, children's streams combined homomorphically"),
+
+    ALGO(ECCL_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_block, mpi, NULL, 0, NULL,
+         "MPI_Reduce_scatter_block of the uncompressed data"),
+    ALGO(ECCL_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_block, ring, NULL,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL, "homomorphic ring"),
+    ALGO(ECCL_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_block, recursive_halving, NULL,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+         "recursive halving of per-rank streams, combined homomorphically"),
+
+    ALGO(ECCL_COLL_ALLGATHER, allgather, mpi, NULL, 0, NULL, "MPI_Allgather of the uncompressed data"),
+    ALGO(ECCL_COLL_ALLGATHER, allgather, ring, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "compress once, forward streams around the ring, decompress p pieces"),
+    ALGO(ECCL_COLL_ALLGATHER, allgather, recursive_doubling, pow2_ranks, ECCL_ALG_COMPRESSED,
+         "power-of-two number of ranks", "exchange growing sets of streams with partners rank^2^k"),
+    ALGO(ECCL_COLL_ALLGATHER, allgather, bruck, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "Bruck's log2(p) steps with sets of streams, any number of ranks"),
+
+    ALGO(ECCL_COLL_SCATTER, scatter, mpi, NULL, 0, NULL, "MPI_Scatter of the uncompressed data"),
+    ALGO(ECCL_COLL_SCATTER, scatter, binomial, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "one stream per destination, binomial tree of stream sets"),
+
+    ALGO(ECCL_COLL_GATHER, gather, mpi, NULL, 0, NULL, "MPI_Gather of the uncompressed data"),
+    ALGO(ECCL_COLL_GATHER, gather, binomial, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "each rank compresses its piece, binomial tree of stream sets to the root"),
+
+    ALGO(ECCL_COLL_SENDRECV_REPLACE, sendrecv_replace, mpi, NULL, 0, NULL,
+         "MPI_Sendrecv_replace of the uncompressed data"),
+    ALGO(ECCL_COLL_SENDRECV_REPLACE, sendrecv_replace, compressed, NULL, ECCL_ALG_COMPRESSED, NULL,
+         "compress, exchange streams, decompress"),
+
+    {ECCL_NCOLLS, NULL, NULL, NULL, NULL, 0, NULL, NULL}};
+
+const char *eccl_coll_name(eccl_coll_t coll)
+{
+    static const char *const names[] = {"bcast",   "allreduce", "reduce", "reduce_scatter_block",
+                                        "allgather", "scatter",  "gather", "sendrecv_replace"};
+    return coll < ECCL_NCOLLS ? names[coll] : "unknown";
+}
+
+const eccl_algo_t *eccl_algo_find(eccl_coll_t coll, const char *name)
+{
+    for (const eccl_algo_t *a = eccl_algorithms; a->name; a++)
+        if (a->coll == coll && !strcmp(a->name, name)) return a;
+    return NULL;
+}
+
+eccl_result_t eccl_comm_set_algorithm(eccl_comm_t comm, const char *collective, const char *algorithm)
+{
+    if (!comm || !collective || !algorithm) return ECCL_ERR_INVALID_ARG;
+    for (int k = 0; k < ECCL_NCOLLS; k++) {
+        if (strcmp(collective, eccl_coll_name((eccl_coll_t)k))) continue;
+        if (!strcmp(algorithm, "auto")) {
+            comm->forced[k] = 0;
+            return ECCL_SUCCESS;
+        }
+        const eccl_algo_t *a = eccl_algo_find((eccl_coll_t)k, algorithm);
+        if (!a)
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s has no algorithm \"%s\"", collective,
+                                   algorithm);
+        comm->forced[k] = (int)(a - eccl_algorithms) + 1;
+        return ECCL_SUCCESS;
+    }
+    return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "no collective called \"%s\"", collective);
+}

@@ -1,0 +1,63 @@
+/* bcast_pipeline.c - a chain from the root; the buffer travels as k chunks, each compressed
+ * separately by the root and forwarded by every rank as soon as it arrives, so compression,
+ * transfer and decompression of different chunks overlap along the chain. */
+#include "config.h"
+
+#include "coll/model.h"
+#include "prims/prims.h"
+
+/* Chunks: the model's best k among powers of two, with chunks of at least one 64 KiB. Every rank
+ * computes it from the same inputs (count, ranks, model, the ratio the root broadcast). */
+static int chunks(const eccl_model_t *m, const eccl_call_t *c, double ratio)
+{
+    double n = mdl_bytes(c, c->count), best = 0;
+    int kbest = 1;
+    if (!(ratio > 0)) ratio = 4.0;
+    for (int k = 1; k <= 4096; k *= 2) {
+        if (k > 1 && n / k < 65536.0) break;
+        double s = n / k, stage = mdl_net(m, s / ratio);
+        double t = (k + c->size - 2) * stage + mdl_compress(m, s) + mdl_decompress(m, s);
+        if (k == 1 || t < best) {
+            best = t;
+            kbest = k;
+        }
+    }
+    return kbest;
+}
+
+eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
+{
+    int p = c->size, vr = (c->rank - c->root + p) % p;
+    int next = vr + 1 < p ? (c->rank + 1) % p : -1, prev = vr > 0 ? (c->rank - 1 + p) % p : -1;
+    int k = chunks(&c->comm->model, c, c->st->model_ratio);
+    size_t lo0, len0;
+    eccl_piece(c->count, k, 0, &lo0, &len0);
+    eccl_cbuf_t buf[2];
+    eccl_req_t req[2] = {ECCL_REQ_NULL, ECCL_REQ_NULL};
+    eccl_result_t rc = eccl_prim_cbuf(c, ECCL_SLOT_WORK, len0, &buf[0]);
+    if (!rc) rc = eccl_prim_cbuf(c, ECCL_SLOT_RECV, len0, &buf[1]);
+    for (int j = 0; j < k && !rc; j++) {
+        size_t lo, len;
+        eccl_piece(c->count, k, j, &lo, &len);
+        eccl_cbuf_t *b = &buf[j & 1];
+        unsigned char *data = (unsigned char *)c->recvbuf + lo * c->esize;
+        if ((rc = eccl_prim_wait(c, &req[j & 1]))) break; /* the send from this buffer is done */
+        rc = prev < 0 ? eccl_prim_compress(c, data, len, b) : eccl_prim_recv_stream(c, prev, b);
+        if (!rc && next >= 0) rc = eccl_prim_isend(c, b->buf, b->size, next, &req[j & 1]);
+        if (!rc && prev >= 0) rc = eccl_prim_decompress(c, b->buf, b->size, data, len);
+    }
+    for (int i = 0; i < 2; i++) {
+        eccl_result_t r2 = eccl_prim_wait(c, &req[i]);
+        rc = rc ? rc : r2;
+    }
+    return rc;
+}
+
+double eccl_bcast_pipeline_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
+{
+    int k = chunks(m, c, ratio);
+    double s = mdl_bytes(c, c->count) / k;
+    double stage = mdl_net(m, s / ratio);
+    double codec = mdl_compress(m, s) > mdl_decompress(m, s) ? mdl_compress(m, s) : mdl_decompress(m, s);
+    return (k + c->size - 2) * (stage > codec ? stage : codec) + mdl_compress(m, s) + mdl_decompress(m, s);
+}

@@ -1,0 +1,64 @@
+/* bcast_scatter_allgather.c - van de Geijn's broadcast on streams: the root compresses p pieces
+ * (one stream each), scatters them down a binomial tree, and a ring allgather forwards the
+ * streams (never recompressed); every rank then decompresses all pieces. */
+#include "config.h"
+
+#include "coll/model.h"
+#include "prims/prims.h"
+
+/* Binomial scatter of a set indexed by relative rank (position t belongs to rank (t+root)%p):
+ * on return, every rank holds at least its own position; the root holds all of them. */
+eccl_result_t eccl_coll_scatter_set(eccl_call_t *c, eccl_set_t *s, int root)
+{
+    int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
+    eccl_result_t rc;
+    while (mask < p) {
+        if (vr & mask) {
+            int hi = vr + mask < p ? vr + mask : p;
+            if ((rc = eccl_prim_set_recv(c, s, vr, hi, (vr - mask + root) % p))) return rc;
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (vr + mask < p) {
+            int lo = vr + mask, hi = lo + mask < p ? lo + mask : p;
+            if ((rc = eccl_prim_set_send(c, s, lo, hi, (lo + root) % p))) return rc;
+        }
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_bcast_scatter_allgather(eccl_call_t *c)
+{
+    int p = c->size, vr = (c->rank - c->root + p) % p;
+    eccl_set_t s;
+    eccl_result_t rc = eccl_prim_set(c, c->count, p, 1, ECCL_SLOT_PIECES, ECCL_SLOT_PIECES2, &s);
+    if (rc) return rc;
+    if (vr == 0 && (rc = eccl_prim_set_compress(c, &s, c->recvbuf, c->count, 0, p))) return rc;
+    if ((rc = eccl_coll_scatter_set(c, &s, c->root))) return rc;
+    /* ring allgather over relative ranks: step k passes piece vr-k to the right */
+    int right = (c->rank + 1) % p, left = (c->rank - 1 + p) % p;
+    for (int k = 0; k < p - 1; k++) {
+        int sp = ((vr - k) % p + p) % p, rp = ((vr - k - 1) % p + p) % p;
+        if (vr == 0) { /* the root has every piece: it only sends */
+            if ((rc = eccl_prim_set_send(c, &s, sp, sp + 1, right))) return rc;
+            continue;
+        }
+        if ((right - c->root + p) % p == 0) { /* the rank left of the root only receives */
+            if ((rc = eccl_prim_set_recv(c, &s, rp, rp + 1, left))) return rc;
+            continue;
+        }
+        if ((rc = eccl_prim_set_sendrecv(c, &s, sp, sp + 1, right, &s, rp, rp + 1, left))) return rc;
+    }
+    if (vr != 0) rc = eccl_prim_set_decompress(c, &s, c->recvbuf, c->count, 0, p);
+    return rc;
+}
+
+double eccl_bcast_scatter_allgather_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
+{
+    int p = c->size;
+    double n = mdl_bytes(c, c->count), nc = n / ratio;
+    return mdl_compress(m, n) + eccl_ceil_log2(p) * m->alpha + (double)(p - 1) / p * nc * m->beta +
+           (p - 1) * mdl_net(m, nc / p) + mdl_decompress(m, n);
+}

@@ -1,0 +1,127 @@
+/*
+ * coll.h - what every collective algorithm sees: the call (arguments as the public operation
+ * took them, plus the bound each message is compressed with), and the algorithm table.
+ *
+ * An algorithm is one file src/coll/<op>/<op>_<algo>.c defining eccl_<op>_<algo>() and its cost
+ * function; it talks only to the primitives (src/prims/prims.h).
+ */
+#ifndef ECCL_COLL_COLL_H
+#define ECCL_COLL_COLL_H
+
+#include "core/comm.h"
+
+typedef enum eccl_coll {
+    ECCL_COLL_BCAST,
+    ECCL_COLL_ALLREDUCE,
+    ECCL_COLL_REDUCE,
+    ECCL_COLL_REDUCE_SCATTER_BLOCK,
+    ECCL_COLL_ALLGATHER,
+    ECCL_COLL_SCATTER,
+    ECCL_COLL_GATHER,
+    ECCL_COLL_SENDRECV_REPLACE,
+    ECCL_NCOLLS
+} eccl_coll_t;
+
+typedef struct eccl_call {
+    eccl_comm_t comm;
+    eccl_coll_t coll;
+    const void *sendbuf; /* MPI_IN_PLACE already resolved to the real buffer */
+    void *recvbuf;       /* bcast and sendrecv_replace: the buffer */
+    size_t count;        /* as given to the public call */
+    eccl_dtype_t dtype;
+    size_t esize;        /* bytes per element */
+    eccl_op_t op;        /* SUM, MAX, MIN (AVG runs as SUM, scaled afterwards) */
+    int root, dest, source, sendtag, recvtag;
+    int size, rank;
+    double E;            /* absolute bound of the result (0: lossless) */
+    eccl_bound_t mbound; /* what each message is compressed with: ABS eb, or LOSSLESS */
+    eccl_stats_t *st;    /* bytes and times accumulate here */
+    int requant;         /* the chosen algorithm has ECCL_ALG_REQUANT */
+    eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no
+                            peer waits forever, and returns this at the end */
+} eccl_call_t;
+
+typedef eccl_result_t (*eccl_algo_fn)(eccl_call_t *call);
+/* Predicted seconds for this call at compression ratio `ratio` (ignored by uncompressed ones). */
+typedef double (*eccl_cost_fn)(const eccl_model_t *m, const eccl_call_t *call, double ratio);
+
+enum {
+    ECCL_ALG_COMPRESSED = 1u << 0, /* moves compressed data */
+    ECCL_ALG_REDUCTION = 1u << 1,  /* (informational) needs a commutative op: SUM, MAX, MIN */
+    ECCL_ALG_REQUANT = 1u << 2,    /* may compress a reduced value once more: the bound is split
+                                      over p + 1 quantizations (MAX/MIN: 2) */
+};
+
+/* Whether an algorithm can run this call (NULL in the table: always). */
+typedef int (*eccl_applies_fn)(const eccl_call_t *call);
+
+typedef struct eccl_algo {
+    eccl_coll_t coll;
+    const char *name;
+    eccl_algo_fn fn;
+    eccl_cost_fn cost;
+    eccl_applies_fn applies;
+    unsigned flags;
+    const char *restriction; /* human-readable form of `applies` ("power-of-two ranks") */
+    const char *summary;
+} eccl_algo_t;
+
+/* The table (src/coll/algorithms.c), terminated by an entry with name == NULL. */
+extern const eccl_algo_t eccl_algorithms[];
+const char *eccl_coll_name(eccl_coll_t coll);
+/* Entry of `coll` called `name`, or NULL. */
+const eccl_algo_t *eccl_algo_find(eccl_coll_t coll, const char *name);
+
+/* ---- helpers shared by algorithms ---- */
+/* Element range [lo, hi) of piece i when n elements are split into p pieces (block partition:
+ * the first n % p pieces get one more). */
+static inline void eccl_piece(size_t n, int p, int i, size_t *lo, size_t *len)
+{
+    size_t q = n / (size_t)p, r = n % (size_t)p, ii = (size_t)i;
+    *lo = ii * q + (ii < r ? ii : r);
+    *len = q + (ii < r ? 1 : 0);
+}
+static inline int eccl_floor_pow2(int p)
+{
+    int k = 1;
+    while (k * 2 <= p) k *= 2;
+    return k;
+}
+static inline int eccl_ceil_log2(int p)
+{
+    int k = 0;
+    while ((1 << k) < p) k++;
+    return k;
+}
+
+/* The algorithm functions, one per file. */
+#define ECCL_DECLARE_ALGO(op, algo)                                                                \
+    eccl_result_t eccl_##op##_##algo(eccl_call_t *call);                                           \
+    double eccl_##op##_##algo##_cost(const eccl_model_t *m, const eccl_call_t *call, double ratio)
+
+ECCL_DECLARE_ALGO(bcast, mpi);
+ECCL_DECLARE_ALGO(bcast, binomial);
+ECCL_DECLARE_ALGO(bcast, scatter_allgather);
+ECCL_DECLARE_ALGO(bcast, pipeline);
+ECCL_DECLARE_ALGO(allreduce, mpi);
+ECCL_DECLARE_ALGO(allreduce, ring);
+ECCL_DECLARE_ALGO(allreduce, recursive_doubling);
+ECCL_DECLARE_ALGO(allreduce, rabenseifner);
+ECCL_DECLARE_ALGO(allreduce, reduce_bcast);
+ECCL_DECLARE_ALGO(reduce, mpi);
+ECCL_DECLARE_ALGO(reduce, binomial);
+ECCL_DECLARE_ALGO(reduce_scatter_block, mpi);
+ECCL_DECLARE_ALGO(reduce_scatter_block, ring);
+ECCL_DECLARE_ALGO(reduce_scatter_block, recursive_halving);
+ECCL_DECLARE_ALGO(allgather, mpi);
+ECCL_DECLARE_ALGO(allgather, ring);
+ECCL_DECLARE_ALGO(allgather, recursive_doubling);
+ECCL_DECLARE_ALGO(allgather, bruck);
+ECCL_DECLARE_ALGO(scatter, mpi);
+ECCL_DECLARE_ALGO(scatter, binomial);
+ECCL_DECLARE_ALGO(gather, mpi);
+ECCL_DECLARE_ALGO(gather, binomial);
+ECCL_DECLARE_ALGO(sendrecv_replace, mpi);
+ECCL_DECLARE_ALGO(sendrecv_replace, compressed);
+
+#endif

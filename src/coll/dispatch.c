@@ -1,0 +1,547 @@
+/*
+ * dispatch.c - the public collectives: check arguments, turn the user's bound on the RESULT into
+ * the bound each message is compressed with, choose the algorithm (explicit environment override,
+ * else the cost model with a sampled compression ratio, else plain MPI), run it, and record what
+ * happened in the communicator's statistics.
+ *
+ * Every rank must take the same decision: decisions depend only on values all ranks share (the
+ * arguments MPI requires to match, the model broadcast at creation) or on data-dependent figures
+ * agreed in one small collective (a broadcast from the root, or an allreduce).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/env.h"
+#include "core/log.h"
+#include "prims/prims.h"
+
+/* ECCL_<OP>_ALGORITHM=<name> forces an algorithm (doc/env.md; names in eccl-info). */
+static eccl_env_t env_algo[ECCL_NCOLLS] = {
+    {"ECCL_BCAST_ALGORITHM", 0, 0, 0, 0},     {"ECCL_ALLREDUCE_ALGORITHM", 0, 0, 0, 0},
+    {"ECCL_REDUCE_ALGORITHM", 0, 0, 0, 0},    {"ECCL_REDUCE_SCATTER_BLOCK_ALGORITHM", 0, 0, 0, 0},
+    {"ECCL_ALLGATHER_ALGORITHM", 0, 0, 0, 0}, {"ECCL_SCATTER_ALGORITHM", 0, 0, 0, 0},
+    {"ECCL_GATHER_ALGORITHM", 0, 0, 0, 0},    {"ECCL_SENDRECV_REPLACE_ALGORITHM", 0, 0, 0, 0}};
+
+/* The ratio assumed where no data can be sampled (pairwise exchanges decide from sizes alone). */
+#define ECCL_ASSUMED_RATIO 4.0
+
+static int op_compressible(const eccl_call_t *c)
+{
+    if (c->op == ECCL_OP_SUM || c->op == ECCL_OP_AVG) return 1;
+    if (c->op == ECCL_OP_MAX || c->op == ECCL_OP_MIN)
+        return c->dtype == ECCL_FLOAT32 || c->dtype == ECCL_FLOAT64;
+    return 0;
+}
+
+static int is_reduction(eccl_coll_t k)
+{
+    return k == ECCL_COLL_ALLREDUCE || k == ECCL_COLL_REDUCE || k == ECCL_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+/* Elements of the buffer the algorithms move (what "bytes" of the model counts). */
+static size_t total_elems(const eccl_call_t *c)
+{
+    switch (c->coll) {
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK:
+    case ECCL_COLL_ALLGATHER:
+    case ECCL_COLL_SCATTER:
+    case ECCL_COLL_GATHER: return c->count * (size_t)c->size;
+    default: return c->count;
+    }
+}
+
+/* The data this rank can sample (NULL if it holds none that matters for the decision). */
+static const void *local_data(const eccl_call_t *c, size_t *n)
+{
+    switch (c->coll) {
+    case ECCL_COLL_BCAST: *n = c->count; return c->rank == c->root ? c->recvbuf : NULL;
+    case ECCL_COLL_SCATTER: *n = c->count * (size_t)c->size; return c->rank == c->root ? c->sendbuf : NULL;
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK: *n = c->count * (size_t)c->size; return c->sendbuf;
+    case ECCL_COLL_SENDRECV_REPLACE: *n = c->count; return c->recvbuf;
+    default: *n = c->count; return c->sendbuf;
+    }
+}
+
+static int rooted(const eccl_call_t *c) { return c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_SCATTER; }
+
+/* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes. */
+static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
+{
+    size_t win = 8192 / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1), nwin = 4;
+    if (n <= win * nwin) {
+        win = n;
+        nwin = 1;
+    }
+    size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
+    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SAMPLE, cap);
+    if (!buf || n == 0) return 1.0;
+    double t0 = eccl_wtime();
+    for (size_t k = 0; k < nwin; k++) {
+        size_t start = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k, size = 0;
+        if (eccl_compress((const unsigned char *)data + start * c->esize, win, c->dtype, &c->mbound,
+                          buf, cap, &size))
+            return 1.0;
+        raw += win * c->esize;
+        comp += size;
+    }
+    c->st->t_codec += eccl_wtime() - t0;
+    return comp ? (double)raw / (double)comp : 1.0;
+}
+
+/* The per-message bound for a result bound E (doc/guarantees.md, collectives). */
+static double message_bound(const eccl_call_t *c, double E)
+{
+    if (!is_reduction(c->coll)) return E;
+    double q = c->requant ? 1.0 : 0.0; /* one more quantization of a reduced value */
+    if (c->op == ECCL_OP_MAX || c->op == ECCL_OP_MIN) return E / (1.0 + q);
+    const double shave = 1.0 - 0x1p-50; /* so that p * (E/p) cannot round above E */
+    double p = (double)c->size;
+    if (c->op == ECCL_OP_AVG) return E * p / (p + q) * shave;
+    if (c->comm->cfg.sum_mode == ECCL_SUM_STATISTICAL) return c->comm->cfg.sum_c * E / sqrt(p + q);
+    return E / (p + q) * shave;
+}
+
+static void set_bound(eccl_call_t *c, double E)
+{
+    c->E = E;
+    double eb = message_bound(c, E);
+    if (E > 0 && eb > 0) {
+        c->mbound.mode = ECCL_MODE_ABS;
+        c->mbound.value = eb;
+    } else {
+        c->mbound.mode = ECCL_MODE_LOSSLESS;
+        c->mbound.value = 0;
+    }
+    c->mbound.range = 0;
+    c->st->bound_requested = E;
+    c->st->eb_per_message = c->mbound.value;
+}
+
+static double result_bound(const eccl_bound_t *b, double range)
+{
+    if (b->mode == ECCL_MODE_LOSSLESS) return 0.0;
+    double E = b->mode == ECCL_MODE_ABS ? b->value : b->value * range;
+    if (!(E >= 0)) return 0.0;
+    return E < 1e301 ? E : 1e301;
+}
+
+/* Cheapest applicable algorithm by the model; `compressed_only` for policy ALWAYS. */
+static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compressed_only,
+                                       double *t_mpi, double *t_best)
+{
+    const eccl_algo_t *best = NULL;
+    *t_mpi = *t_best = INFINITY;
+    for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
+        if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
+        double t = a->cost(&c->comm->model, c, ratio);
+        if (!(a->flags & ECCL_ALG_COMPRESSED)) *t_mpi = t;
+        if (compressed_only && !(a->flags & ECCL_ALG_COMPRESSED)) continue;
+        if (!best || t < *t_best) {
+            best = a;
+            *t_best = t;
+        }
+    }
+    return best;
+}
+
+static int algo_index(const eccl_algo_t *a) { return (int)(a - eccl_algorithms); }
+
+static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t **out)
+{
+    eccl_comm_t comm = c->comm;
+    const eccl_algo_t *mpi = NULL;
+    for (const eccl_algo_t *a = eccl_algorithms; a->name; a++)
+        if (a->coll == c->coll && !(a->flags & ECCL_ALG_COMPRESSED)) mpi = a;
+    const char *forced_name = eccl_env_str(&env_algo[c->coll]);
+    const eccl_algo_t *forced = NULL;
+    if (comm->forced[c->coll]) {
+        forced = &eccl_algorithms[comm->forced[c->coll] - 1];
+    } else if (forced_name && *forced_name && strcmp(forced_name, "auto") != 0) {
+        forced = eccl_algo_find(c->coll, forced_name);
+        if (!forced)
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s=%s: no such algorithm (see eccl-info)",
+                                   env_algo[c->coll].name, forced_name);
+    }
+    size_t n = total_elems(c);
+    double bytes = (double)n * (double)c->esize;
+    int want_compressed = forced ? (forced->flags & ECCL_ALG_COMPRESSED) != 0
+                                 : comm->cfg.compress != ECCL_COMPRESS_NEVER;
+    const char *why = comm->forced[c->coll] ? "forced by eccl_comm_set_algorithm"
+                      : forced                ? "forced by the environment"
+                                              : "auto";
+
+    /* Things compression cannot do: fallback policy. */
+    if (want_compressed && ((is_reduction(c->coll) && !op_compressible(c)) ||
+                            (forced && forced->applies && !forced->applies(c)))) {
+        if (comm->cfg.fallback == ECCL_FALLBACK_ERROR)
+            return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
+                                   "%s cannot run compressed here (%s) and ECCL_FALLBACK=error",
+                                   eccl_coll_name(c->coll),
+                                   forced && forced->applies && !forced->applies(c) ? forced->restriction
+                                                                                     : "operation/datatype");
+        if (comm->cfg.fallback == ECCL_FALLBACK_WARN && !comm->warned && c->rank == 0) {
+            fprintf(stderr, "eccl: warning: %s falls back to uncompressed MPI (%s)\n",
+                    eccl_coll_name(c->coll), forced ? "forced algorithm does not apply" : "operation/datatype");
+            comm->warned = 1;
+        }
+        want_compressed = 0;
+        forced = NULL;
+        why = "fallback: cannot compress this operation";
+    }
+    if (!want_compressed) {
+        *out = forced ? forced : mpi;
+        set_bound(c, 0.0);
+        snprintf(c->st->reason, sizeof c->st->reason, "%s", forced ? why : (comm->cfg.compress == ECCL_COMPRESS_NEVER ? "compression disabled" : why));
+        return ECCL_SUCCESS;
+    }
+    if (!forced && comm->cfg.compress == ECCL_COMPRESS_AUTO && bytes < comm->cfg.min_bytes) {
+        *out = mpi;
+        set_bound(c, 0.0);
+        snprintf(c->st->reason, sizeof c->st->reason, "%.0f bytes < min_bytes %.0f", bytes, comm->cfg.min_bytes);
+        return ECCL_SUCCESS;
+    }
+
+    /* Data-dependent: the range (REL) and the sampled ratio, agreed by all ranks. */
+    int need_ratio = !forced;
+    size_t ln = 0;
+    const void *ld = local_data(c, &ln);
+    double v[3] = {-INFINITY, -INFINITY, -INFINITY}; /* -min, max, -ratio (all reduced by MAX) */
+    if (ld && b->mode == ECCL_MODE_REL) {
+        double lo, hi;
+        eccl_data_range(ld, ln, c->dtype, &lo, &hi);
+        if (ln) {
+            v[0] = -lo;
+            v[1] = hi;
+        }
+    }
+    double range = v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
+    if (need_ratio && ld && c->coll != ECCL_COLL_SENDRECV_REPLACE) {
+        set_bound(c, result_bound(b, range));
+        v[2] = -sample_ratio(c, ld, ln);
+    }
+    if (c->coll == ECCL_COLL_SENDRECV_REPLACE) {
+        /* pairwise: both sides decide from sizes alone; the sender's range bounds its data */
+        set_bound(c, result_bound(b, range));
+        double t_mpi, t_best;
+        const eccl_algo_t *a = forced ? forced : model_choice(c, ECCL_ASSUMED_RATIO, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
+        c->st->model_ratio = ECCL_ASSUMED_RATIO;
+        *out = a;
+        snprintf(c->st->reason, sizeof c->st->reason, "%s (pairwise: assumed ratio %.0f)", why, ECCL_ASSUMED_RATIO);
+        return ECCL_SUCCESS;
+    }
+    if (rooted(c)) {
+        /* the root decides and tells: {algorithm index, E, ratio} */
+        double ctl[3] = {0, 0, 1};
+        if (c->rank == c->root) {
+            double E = result_bound(b, range), ratio = need_ratio ? -v[2] : 0, t_mpi = 0, t_best = 0;
+            set_bound(c, E);
+            const eccl_algo_t *a = forced ? forced : model_choice(c, ratio, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
+            ctl[0] = algo_index(a);
+            ctl[1] = E;
+            ctl[2] = ratio;
+            c->st->model_t_mpi = t_mpi;
+            c->st->model_t_chosen = t_best;
+        }
+        eccl_result_t rc = eccl_tr_bcast_doubles(comm, ctl, 3, c->root);
+        if (rc) return rc;
+        *out = &eccl_algorithms[(int)ctl[0]];
+        set_bound(c, ctl[1]);
+        c->st->model_ratio = ctl[2];
+    } else {
+        if (b->mode == ECCL_MODE_REL || need_ratio) {
+            eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 3, MPI_MAX);
+            if (rc) return rc;
+        }
+        range = v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
+        set_bound(c, result_bound(b, range));
+        double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
+        *out = forced ? forced : model_choice(c, ratio, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
+        c->st->model_ratio = ratio;
+        c->st->model_t_mpi = t_mpi;
+        c->st->model_t_chosen = t_best;
+    }
+    if (!((*out)->flags & ECCL_ALG_COMPRESSED)) set_bound(c, 0.0);
+    snprintf(c->st->reason, sizeof c->st->reason, "%s", forced ? why : "cost model");
+    return ECCL_SUCCESS;
+}
+
+static eccl_result_t check_bound(eccl_comm_t comm, const eccl_bound_t *b)
+{
+    if (b->mode == ECCL_MODE_LOSSLESS) return ECCL_SUCCESS;
+    if (b->mode != ECCL_MODE_ABS && b->mode != ECCL_MODE_REL)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "unknown bound mode %d", (int)b->mode);
+    if (!(b->value > 0) || !isfinite(b->value))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bound value %g must be finite and > 0", b->value);
+    return ECCL_SUCCESS;
+}
+
+/* AVG: the algorithms summed; every rank divides identically. */
+static void scale_avg(eccl_call_t *c, void *buf, size_t count)
+{
+    size_t n = count * (c->dtype >= ECCL_COMPLEX64 ? 2 : 1);
+    if (c->dtype == ECCL_FLOAT32 || c->dtype == ECCL_COMPLEX64) {
+        float *x = buf, p = (float)c->size;
+        for (size_t i = 0; i < n; i++) x[i] /= p;
+    } else {
+        double *x = buf, p = (double)c->size;
+        for (size_t i = 0; i < n; i++) x[i] /= p;
+    }
+}
+
+/* One rank: every collective is a copy (or nothing). */
+static void local(eccl_call_t *c)
+{
+    size_t bytes = c->count * c->esize;
+    switch (c->coll) {
+    case ECCL_COLL_ALLREDUCE:
+    case ECCL_COLL_REDUCE:
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK:
+    case ECCL_COLL_ALLGATHER:
+    case ECCL_COLL_GATHER:
+    case ECCL_COLL_SCATTER:
+        if (c->recvbuf && c->recvbuf != c->sendbuf) memmove(c->recvbuf, c->sendbuf, bytes);
+        break;
+    default: break; /* bcast, and sendrecv_replace with itself or MPI_PROC_NULL */
+    }
+}
+
+static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
+{
+    eccl_comm_t comm = c->comm;
+    eccl_result_t rc;
+    double t0 = eccl_wtime();
+    const eccl_algo_t *a = NULL;
+    eccl_bound_t b = bound ? *bound : comm->cfg.bound;
+    if ((rc = check_bound(comm, &b))) goto fn_exit;
+    eccl_op_t user_op = c->op;
+    if (c->size == 1) {
+        local(c);
+        snprintf(c->st->algorithm, sizeof c->st->algorithm, "local");
+        snprintf(c->st->reason, sizeof c->st->reason, "one rank");
+        goto fn_exit;
+    }
+    if ((rc = choose(c, &b, &a))) goto fn_exit; /* (the bound split knows AVG) */
+    c->requant = (a->flags & ECCL_ALG_REQUANT) != 0;
+    if (c->requant && c->E > 0) set_bound(c, c->E); /* re-split the bound for this algorithm */
+    if (user_op == ECCL_OP_AVG) c->op = ECCL_OP_SUM; /* algorithms sum; every rank divides below */
+    snprintf(c->st->algorithm, sizeof c->st->algorithm, "%s", a->name);
+    c->st->compressed = (a->flags & ECCL_ALG_COMPRESSED) != 0;
+    rc = a->fn(c);
+    if (!rc) rc = c->err; /* a peer's stream failed validation here; the pattern still completed */
+    if (c->st->compressed && c->coll != ECCL_COLL_SENDRECV_REPLACE && rc != ECCL_ERR_MPI) {
+        /* everybody returns the same verdict: one small allreduce, only on the compressed path */
+        double v = (double)rc;
+        eccl_result_t arc = eccl_tr_allreduce_doubles(comm, &v, 1, MPI_MAX);
+        if (arc) rc = arc;
+        else if (v != 0 && !rc) {
+            rc = (eccl_result_t)v;
+            eccl_comm_error(comm, rc, "another rank received a corrupt stream in %s", eccl_coll_name(c->coll));
+        }
+    }
+    if (!rc && user_op == ECCL_OP_AVG) {
+        if (c->coll == ECCL_COLL_ALLREDUCE) scale_avg(c, c->recvbuf, c->count);
+        else if (c->coll == ECCL_COLL_REDUCE && c->rank == c->root) scale_avg(c, c->recvbuf, c->count);
+        else if (c->coll == ECCL_COLL_REDUCE_SCATTER_BLOCK) scale_avg(c, c->recvbuf, c->count);
+    }
+    c->op = user_op;
+fn_exit:
+    c->st->result = rc;
+    c->st->t_total = eccl_wtime() - t0;
+    c->st->ratio = c->st->bytes_sent ? (double)c->st->bytes_raw / (double)c->st->bytes_sent : 1.0;
+    if (!rc) comm->errmsg[0] = '\0';
+    ECCL_LOG(1, c->rank,
+             "%s count %zu %s: %s (%s) E %.3g eb %.3g, sent %llu of %llu bytes (ratio %.2f), "
+             "%.3f ms (codec %.3f, net %.3f), model ratio %.2f t_mpi %.3f ms t_chosen %.3f ms",
+             eccl_coll_name(c->coll), c->count, eccl_dtype_name(c->dtype), c->st->algorithm,
+             c->st->reason, c->st->bound_requested, c->st->eb_per_message,
+             (unsigned long long)c->st->bytes_sent, (unsigned long long)c->st->bytes_raw,
+             c->st->ratio, c->st->t_total * 1e3, c->st->t_codec * 1e3, c->st->t_network * 1e3,
+             c->st->model_ratio, c->st->model_t_mpi * 1e3, c->st->model_t_chosen * 1e3);
+    return rc;
+}
+
+/* Common argument checks; fills the call. */
+static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, size_t count,
+                           eccl_dtype_t dtype, eccl_op_t op, int root)
+{
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+    memset(c, 0, sizeof *c);
+    memset(&comm->last, 0, sizeof comm->last);
+    c->comm = comm;
+    c->coll = coll;
+    c->count = count;
+    c->dtype = dtype;
+    c->op = op;
+    c->root = root;
+    c->size = comm->size;
+    c->rank = comm->rank;
+    c->st = &comm->last;
+    c->esize = eccl_dtype_size(dtype);
+    if (c->esize == 0) return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "unknown datatype %d", (int)dtype);
+    if (is_reduction(coll) && (op < ECCL_OP_SUM || op > ECCL_OP_PROD))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "unknown operation %d", (int)op);
+    if ((coll == ECCL_COLL_BCAST || coll == ECCL_COLL_REDUCE || coll == ECCL_COLL_SCATTER ||
+         coll == ECCL_COLL_GATHER) && (root < 0 || root >= comm->size))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "root %d is not a rank of a communicator of %d",
+                               root, comm->size);
+    if (count > ((size_t)1 << 62) / c->esize / (size_t)comm->size)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "count %zu too large", count);
+    if (is_reduction(coll) && (op == ECCL_OP_MAX || op == ECCL_OP_MIN) && dtype >= ECCL_COMPLEX64)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MAX/MIN are not defined for complex data");
+    return ECCL_SUCCESS;
+}
+
+#define NEED(ptr, what)                                                                            \
+    do {                                                                                           \
+        if (!(ptr) && count > 0)                                                                   \
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s is NULL", what);                \
+    } while (0)
+
+eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
+                         const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_BCAST, count, dtype, ECCL_OP_SUM, root);
+    if (rc) return rc;
+    NEED(buf, "buf");
+    c.recvbuf = buf;
+    c.sendbuf = buf;
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize : 0;
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                             eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_ALLREDUCE, count, dtype, op, 0);
+    if (rc) return rc;
+    NEED(recvbuf, "recvbuf");
+    NEED(sendbuf, "sendbuf");
+    c.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    c.recvbuf = recvbuf;
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = (uint64_t)count * c.esize * 2 * (uint64_t)(c.size - 1) / (uint64_t)c.size;
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                          eccl_op_t op, int root, const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_REDUCE, count, dtype, op, root);
+    if (rc) return rc;
+    if (comm->rank == root) NEED(recvbuf, "recvbuf at the root");
+    NEED(sendbuf, "sendbuf");
+    if (sendbuf == MPI_IN_PLACE && comm->rank != root)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MPI_IN_PLACE is only valid at the root");
+    c.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    c.recvbuf = recvbuf;
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)count * c.esize;
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t recvcount,
+                                        eccl_dtype_t dtype, eccl_op_t op,
+                                        const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    size_t count = recvcount;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_REDUCE_SCATTER_BLOCK, count, dtype, op, 0);
+    if (rc) return rc;
+    NEED(recvbuf, "recvbuf");
+    NEED(sendbuf, "sendbuf");
+    c.recvbuf = recvbuf;
+    c.sendbuf = sendbuf;
+    if (count == 0) return ECCL_SUCCESS;
+    size_t bytes = count * (size_t)comm->size * c.esize;
+    if (sendbuf == MPI_IN_PLACE) {
+        /* the input is recvbuf (size*recvcount); the result goes to its first recvcount */
+        void *tmp = eccl_pool_get(&comm->pool, ECCL_SLOT_TMP, bytes);
+        if (!tmp) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for MPI_IN_PLACE");
+        memcpy(tmp, recvbuf, bytes);
+        c.sendbuf = tmp;
+    }
+    c.st->bytes_raw = (uint64_t)count * c.esize * (uint64_t)(c.size - 1);
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                             const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_ALLGATHER, count, dtype, ECCL_OP_SUM, 0);
+    if (rc) return rc;
+    NEED(recvbuf, "recvbuf");
+    NEED(sendbuf, "sendbuf");
+    c.recvbuf = recvbuf;
+    c.sendbuf = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf + (size_t)comm->rank * count * c.esize
+                                        : sendbuf;
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = (uint64_t)count * c.esize * (uint64_t)(c.size - 1);
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                           int root, const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_SCATTER, count, dtype, ECCL_OP_SUM, root);
+    if (rc) return rc;
+    if (comm->rank == root) NEED(sendbuf, "sendbuf at the root");
+    NEED(recvbuf, "recvbuf");
+    if (recvbuf == MPI_IN_PLACE && comm->rank != root)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MPI_IN_PLACE is only valid at the root");
+    c.sendbuf = sendbuf;
+    c.recvbuf = recvbuf == MPI_IN_PLACE ? NULL : recvbuf; /* NULL: the root keeps its piece */
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize * (uint64_t)(c.size - 1) : 0;
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_gather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                          int root, const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_GATHER, count, dtype, ECCL_OP_SUM, root);
+    if (rc) return rc;
+    if (comm->rank == root) NEED(recvbuf, "recvbuf at the root");
+    NEED(sendbuf, "sendbuf");
+    if (sendbuf == MPI_IN_PLACE && comm->rank != root)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MPI_IN_PLACE is only valid at the root");
+    c.recvbuf = recvbuf;
+    c.sendbuf = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf + (size_t)root * count * c.esize : sendbuf;
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)count * c.esize;
+    return run(&c, bound);
+}
+
+eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype, int dest,
+                                    int sendtag, int source, int recvtag,
+                                    const eccl_bound_t *bound, eccl_comm_t comm)
+{
+    eccl_call_t c;
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_SENDRECV_REPLACE, count, dtype, ECCL_OP_SUM, 0);
+    if (rc) return rc;
+    NEED(buf, "buf");
+    if ((dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->size)) ||
+        (source != MPI_PROC_NULL && (source < 0 || source >= comm->size)))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "dest %d / source %d out of range", dest, source);
+    if (sendtag < 0 || recvtag < 0)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "tags must be >= 0 (MPI_ANY_TAG is not supported)");
+    c.recvbuf = buf;
+    c.sendbuf = buf;
+    c.dest = dest;
+    c.source = source;
+    c.sendtag = sendtag;
+    c.recvtag = recvtag;
+    if (count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = dest == MPI_PROC_NULL ? 0 : (uint64_t)count * c.esize;
+    return run(&c, bound);
+}

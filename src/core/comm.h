@@ -1,0 +1,39 @@
+/* comm.h - what an eccl_comm_t holds (internal). */
+#ifndef ECCL_CORE_COMM_H
+#define ECCL_CORE_COMM_H
+
+#include "core/internal.h"
+#include "core/pool.h"
+
+/* The cost model's machine description: link latency and inverse bandwidth, and the codec's
+ * throughputs in bytes of uncompressed data per second. */
+typedef struct eccl_model {
+    double alpha;   /* s per message */
+    double beta;    /* s per byte */
+    double c_thr;   /* compression */
+    double d_thr;   /* decompression */
+    double h_thr;   /* homomorphic reduce (stream + local -> stream) */
+    double g_thr;   /* local reduction of uncompressed data (the MPI baseline's gamma) */
+} eccl_model_t;
+
+struct eccl_comm {
+    MPI_Comm comm;     /* our duplicate, errors returned */
+    int size, rank;
+    eccl_config_t cfg; /* resolved: no field is unset */
+    eccl_model_t model;
+    eccl_pool_t pool;
+    eccl_stats_t last;
+    char errmsg[256];
+    int warned;        /* a fallback warning was printed */
+    int forced[16];    /* per collective: index+1 in eccl_algorithms, 0 = not forced */
+    long fault_countdown; /* ECCL_FAULT_INJECT: corrupt the n-th message this rank sends */
+    MPI_Op op_max, op_min; /* MAX/MIN with eccl's NaN and signed-zero rules (transport/mpi.c) */
+};
+
+/* Record an error message for eccl_comm_last_error and return rc. */
+eccl_result_t eccl_comm_error(eccl_comm_t comm, eccl_result_t rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+double eccl_wtime(void);
+
+#endif

@@ -1,0 +1,448 @@
+/*
+ * prims.c - the compressed primitives on host memory (prims.h): codec calls timed as codec,
+ * transport calls timed as network, buffers from the communicator's pool.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "codec/codec.h"
+#include "prims/prims.h"
+
+static void add_codec(eccl_call_t *c, double t0) { c->st->t_codec += eccl_wtime() - t0; }
+static void add_net(eccl_call_t *c, double t0) { c->st->t_network += eccl_wtime() - t0; }
+
+static eccl_result_t codec_fail(eccl_call_t *c, eccl_result_t rc, const char *what)
+{
+    return eccl_comm_error(c->comm, rc, "%s: %s", what, eccl_strerror(rc));
+}
+
+/* ---- buffers ---- */
+
+eccl_result_t eccl_prim_cbuf(eccl_call_t *c, int slot, size_t count, eccl_cbuf_t *b)
+{
+    size_t cap = eccl_compress_bound(count, c->dtype);
+    b->buf = eccl_pool_get(&c->comm->pool, slot, cap);
+    b->cap = cap;
+    b->size = 0;
+    return b->buf ? ECCL_SUCCESS : eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory for %zu bytes", cap);
+}
+
+void *eccl_prim_scratch(eccl_call_t *c, size_t bytes)
+{
+    return eccl_pool_get(&c->comm->pool, ECCL_SLOT_TMP, bytes);
+}
+
+eccl_result_t eccl_prim_set(eccl_call_t *c, size_t total, int npieces, int with_own, int slot,
+                            int slot_arena, eccl_set_t *s)
+{
+    size_t lo, len;
+    eccl_piece(total, npieces, 0, &lo, &len); /* piece 0 is the largest */
+    size_t pcap = eccl_compress_bound(len, c->dtype);
+    size_t meta = (size_t)npieces * (sizeof(*s->ptr) + sizeof(*s->size));
+    size_t owncap = with_own ? (size_t)npieces * pcap : 0;
+    /* own streams, then the pointer and size arrays */
+    unsigned char *own = eccl_pool_get(&c->comm->pool, slot, owncap + meta + 64);
+    unsigned char *arena = eccl_pool_get(&c->comm->pool, slot_arena, (size_t)npieces * pcap);
+    if (!own || !arena) return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory for %d pieces", npieces);
+    s->n = npieces;
+    s->own = own;
+    s->arena = arena;
+    s->piece_cap = pcap;
+    s->arena_cap = (size_t)npieces * pcap;
+    s->arena_used = 0;
+    s->ptr = (const unsigned char **)(own + owncap);
+    s->size = (size_t *)(s->ptr + npieces);
+    for (int i = 0; i < npieces; i++) {
+        s->ptr[i] = NULL;
+        s->size[i] = 0;
+    }
+    return ECCL_SUCCESS;
+}
+
+/* ---- codec ---- */
+
+eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count, eccl_cbuf_t *out)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+    add_codec(c, t0);
+    return rc ? codec_fail(c, rc, "compress") : ECCL_SUCCESS;
+}
+
+/* A peer's stream failed validation: remember it, and let the call go on with a substitute so
+ * that no rank waits forever for a message this one will now not send. */
+static eccl_result_t corrupt(eccl_call_t *c, eccl_result_t rc, const char *what)
+{
+    if (rc != ECCL_ERR_CORRUPT && rc != ECCL_ERR_MISMATCH && rc != ECCL_ERR_UNSUPPORTED)
+        return codec_fail(c, rc, what);
+    if (!c->err) {
+        c->err = ECCL_ERR_CORRUPT;
+        eccl_comm_error(c->comm, ECCL_ERR_CORRUPT, "%s: %s", what, eccl_strerror(rc));
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_t size, void *data,
+                                   size_t count)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_decompress(s, size, data, count, c->dtype);
+    add_codec(c, t0);
+    if (rc) {
+        memset(data, 0xFF, count * c->esize); /* NaNs, rather than whatever was half decoded */
+        return corrupt(c, rc, "decompressing a peer's stream");
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t in_size,
+                               const void *local, size_t count, eccl_cbuf_t *out)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap,
+                                       &out->size);
+    add_codec(c, t0);
+    if (rc == ECCL_ERR_CORRUPT || rc == ECCL_ERR_MISMATCH) {
+        eccl_result_t r2 = eccl_prim_compress(c, local, count, out); /* carry on with our own data */
+        return r2 ? r2 : corrupt(c, rc, "homomorphic reduction of a peer's stream");
+    }
+    return rc ? codec_fail(c, rc, "homomorphic reduction of a peer's stream") : ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_combine(eccl_call_t *c, const unsigned char *a, size_t a_size,
+                                const unsigned char *b, size_t b_size, eccl_cbuf_t *out)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_hom_combine(a, a_size, b, b_size, c->op, out->buf, out->cap, &out->size);
+    add_codec(c, t0);
+    if (rc == ECCL_ERR_CORRUPT || rc == ECCL_ERR_MISMATCH) {
+        /* carry on with whichever input is sound (ours, `a`, in every algorithm) */
+        eccl_stream_info_t info;
+        const unsigned char *keep = eccl_stream_info(a, a_size, &info) == ECCL_SUCCESS ? a : b;
+        size_t ksize = keep == a ? a_size : b_size;
+        if (ksize > out->cap) ksize = out->cap;
+        memmove(out->buf, keep, ksize);
+        out->size = ksize;
+        return corrupt(c, rc, "homomorphic combination with a peer's stream");
+    }
+    return rc ? codec_fail(c, rc, "homomorphic combination of streams") : ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_set_compress(eccl_call_t *c, eccl_set_t *s, const void *data, size_t total,
+                                     int lo, int hi)
+{
+    for (int i = lo; i < hi; i++) {
+        size_t off, len;
+        eccl_piece(total, s->n, i, &off, &len);
+        eccl_cbuf_t b = {s->own + (size_t)i * s->piece_cap, s->piece_cap, 0};
+        eccl_result_t rc = eccl_prim_compress(c, (const unsigned char *)data + off * c->esize, len, &b);
+        if (rc) return rc;
+        s->ptr[i] = b.buf;
+        s->size[i] = b.size;
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_set_compress_piece(eccl_call_t *c, eccl_set_t *s, int i, const void *data,
+                                           size_t count)
+{
+    eccl_cbuf_t b = {s->own + (size_t)i * s->piece_cap, s->piece_cap, 0};
+    eccl_result_t rc = eccl_prim_compress(c, data, count, &b);
+    s->ptr[i] = b.buf;
+    s->size[i] = b.size;
+    return rc;
+}
+
+eccl_result_t eccl_prim_set_decompress(eccl_call_t *c, const eccl_set_t *s, void *data,
+                                       size_t total, int lo, int hi)
+{
+    for (int i = lo; i < hi; i++) {
+        size_t off, len;
+        eccl_piece(total, s->n, i, &off, &len);
+        if (!s->ptr[i]) return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "piece %d missing", i);
+        eccl_result_t rc = eccl_prim_decompress(c, s->ptr[i], s->size[i],
+                                                (unsigned char *)data + off * c->esize, len);
+        if (rc) return rc;
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_set_combine(eccl_call_t *c, eccl_set_t *s, const eccl_set_t *t, int lo, int hi)
+{
+    /* the result cannot overwrite its own input: go through the work slot, then copy into place */
+    for (int i = lo; i < hi; i++) {
+        eccl_cbuf_t out;
+        out.buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_WORK, s->piece_cap);
+        out.cap = s->piece_cap;
+        if (!out.buf) return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory to combine");
+        eccl_result_t rc = eccl_prim_combine(c, s->ptr[i], s->size[i], t->ptr[i], t->size[i], &out);
+        if (rc) return rc;
+        unsigned char *dst = s->own + (size_t)i * s->piece_cap;
+        memcpy(dst, out.buf, out.size);
+        s->ptr[i] = dst;
+        s->size[i] = out.size;
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in, size_t count)
+{
+    double t0 = eccl_wtime();
+    eccl_codec_reduce_values(c->dtype, c->op, inout, in, count);
+    add_codec(c, t0);
+    return ECCL_SUCCESS;
+}
+
+/* ---- network ---- */
+
+eccl_result_t eccl_prim_send(eccl_call_t *c, const void *buf, size_t bytes, int peer)
+{
+    eccl_req_t r;
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_isend(c->comm, buf, bytes, peer, ECCL_TAG, &r);
+    if (!rc) rc = eccl_tr_wait(c->comm, &r, NULL);
+    add_net(c, t0);
+    c->st->bytes_sent += bytes;
+    return rc;
+}
+
+eccl_result_t eccl_prim_isend(eccl_call_t *c, const void *buf, size_t bytes, int peer, eccl_req_t *r)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_isend(c->comm, buf, bytes, peer, ECCL_TAG, r);
+    add_net(c, t0);
+    c->st->bytes_sent += bytes;
+    return rc;
+}
+
+eccl_result_t eccl_prim_wait(eccl_call_t *c, eccl_req_t *r)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_wait(c->comm, r, NULL);
+    add_net(c, t0);
+    return rc;
+}
+
+eccl_result_t eccl_prim_recv(eccl_call_t *c, void *buf, size_t bytes, int peer)
+{
+    eccl_req_t r;
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_irecv(c->comm, buf, bytes, peer, ECCL_TAG, &r);
+    if (!rc) rc = eccl_tr_wait(c->comm, &r, NULL);
+    add_net(c, t0);
+    return rc;
+}
+
+eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b)
+{
+    eccl_req_t r;
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_irecv_stream(c->comm, b->buf, b->cap, peer, ECCL_TAG, &r);
+    if (!rc) rc = eccl_tr_wait(c->comm, &r, &b->size);
+    add_net(c, t0);
+    if (rc == ECCL_ERR_CORRUPT) { /* an oversized or inconsistent message: an empty stream */
+        b->size = 0;
+        return corrupt(c, rc, "receiving a peer's stream");
+    }
+    return rc;
+}
+
+eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
+                                        int src, eccl_cbuf_t *rb)
+{
+    eccl_req_t rs, rr;
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_irecv_stream(c->comm, rb->buf, rb->cap, src, ECCL_TAG, &rr);
+    if (!rc) rc = eccl_tr_isend(c->comm, sbuf, sbytes, dest, ECCL_TAG, &rs);
+    if (!rc) rc = eccl_tr_wait(c->comm, &rs, NULL);
+    eccl_result_t rc2 = rc ? rc : eccl_tr_wait(c->comm, &rr, &rb->size);
+    add_net(c, t0);
+    c->st->bytes_sent += sbytes;
+    if (!rc && rc2 == ECCL_ERR_CORRUPT) {
+        rb->size = 0;
+        return corrupt(c, rc2, "receiving a peer's stream");
+    }
+    return rc ? rc : rc2;
+}
+
+eccl_result_t eccl_prim_sendrecv(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
+                                 void *rbuf, size_t rbytes, int src)
+{
+    eccl_req_t rs, rr;
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_irecv(c->comm, rbuf, rbytes, src, ECCL_TAG, &rr);
+    if (!rc) rc = eccl_tr_isend(c->comm, sbuf, sbytes, dest, ECCL_TAG, &rs);
+    if (!rc) rc = eccl_tr_wait(c->comm, &rs, NULL);
+    if (!rc) rc = eccl_tr_wait(c->comm, &rr, NULL);
+    add_net(c, t0);
+    c->st->bytes_sent += sbytes;
+    return rc;
+}
+
+/* ---- sets ---- */
+
+/* Pack pieces [lo, hi) back to back into the pool's send slot. */
+static eccl_result_t set_pack(eccl_call_t *c, const eccl_set_t *s, int lo, int hi,
+                              const unsigned char **out, size_t *bytes)
+{
+    size_t total = 0;
+    for (int i = lo; i < hi; i++) {
+        if (!s->ptr[i]) return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "piece %d missing", i);
+        total += s->size[i];
+    }
+    if (hi - lo == 1) { /* one stream: send it where it is */
+        *out = s->ptr[lo];
+        *bytes = total;
+        return ECCL_SUCCESS;
+    }
+    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SEND, total);
+    if (!buf) return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory to pack %zu bytes", total);
+    size_t off = 0;
+    for (int i = lo; i < hi; i++) {
+        memcpy(buf + off, s->ptr[i], s->size[i]);
+        off += s->size[i];
+    }
+    *out = buf;
+    *bytes = total;
+    return ECCL_SUCCESS;
+}
+
+/* Split a received message of back-to-back streams into pieces [lo, hi): each stream's size is
+ * in its header; anything inconsistent is a corrupt message. */
+static eccl_result_t set_unpack(eccl_call_t *c, eccl_set_t *s, unsigned char *buf, size_t bytes,
+                                int lo, int hi)
+{
+    static const unsigned char invalid[64]; /* not a stream: forwarded and rejected downstream */
+    size_t off = 0;
+    int bad = 0;
+    for (int i = lo; i < hi; i++) {
+        uint64_t sz = 0;
+        if (!bad && bytes - off >= 64) memcpy(&sz, buf + off + 48, 8);
+        if (bad || bytes - off < 64 || sz < 64 || sz > bytes - off || sz > s->piece_cap) {
+            bad = 1;
+            s->ptr[i] = invalid;
+            s->size[i] = sizeof invalid;
+            continue;
+        }
+        s->ptr[i] = buf + off;
+        s->size[i] = (size_t)sz;
+        off += (size_t)sz;
+    }
+    if (bad || off != bytes) return corrupt(c, ECCL_ERR_CORRUPT, "a peer's message of streams");
+    return ECCL_SUCCESS;
+}
+
+/* Room in the arena for up to `pieces` streams. */
+static unsigned char *arena_room(eccl_set_t *s, int pieces, size_t *cap)
+{
+    size_t want = (size_t)pieces * s->piece_cap;
+    if (s->arena_cap - s->arena_used < want) return NULL;
+    *cap = want;
+    return s->arena + s->arena_used;
+}
+
+/* Sets whose worst case fits one transport piece travel as one message; larger ones stream by
+ * stream. Both sides decide from the worst case, which they compute alike. */
+static int set_small(const eccl_set_t *s, int pieces) { return (size_t)pieces * s->piece_cap <= ECCL_TR_PIECE; }
+
+eccl_result_t eccl_prim_set_send(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer)
+{
+    if (!set_small(s, hi - lo)) {
+        for (int i = lo; i < hi; i++) {
+            eccl_result_t rc = eccl_prim_send(c, s->ptr[i], s->size[i], peer);
+            if (rc) return rc;
+        }
+        return ECCL_SUCCESS;
+    }
+    const unsigned char *buf;
+    size_t bytes;
+    eccl_result_t rc = set_pack(c, s, lo, hi, &buf, &bytes);
+    return rc ? rc : eccl_prim_send(c, buf, bytes, peer);
+}
+
+/* One message of at most cap <= ECCL_TR_PIECE bytes, its size from the MPI status. */
+static eccl_result_t recv_msg(eccl_call_t *c, void *buf, size_t cap, int peer, eccl_req_t *r)
+{
+    return eccl_tr_irecv_stream(c->comm, buf, cap, peer, ECCL_TAG, r);
+}
+
+eccl_result_t eccl_prim_set_recv(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer)
+{
+    size_t cap, got = 0;
+    unsigned char *buf = arena_room(s, hi - lo, &cap);
+    if (!buf) return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "set arena exhausted");
+    if (!set_small(s, hi - lo)) {
+        for (int i = lo; i < hi; i++) {
+            eccl_cbuf_t b = {s->arena + s->arena_used, s->piece_cap, 0};
+            eccl_result_t rc = eccl_prim_recv_stream(c, peer, &b);
+            if (rc) return rc;
+            if ((rc = set_unpack(c, s, b.buf, b.size, i, i + 1))) return rc;
+            s->arena_used += b.size;
+        }
+        return ECCL_SUCCESS;
+    }
+    eccl_req_t r;
+    double t0 = eccl_wtime();
+    eccl_result_t rc = recv_msg(c, buf, cap, peer, &r);
+    if (!rc) rc = eccl_tr_wait(c->comm, &r, &got);
+    add_net(c, t0);
+    if (rc == ECCL_ERR_CORRUPT) rc = ECCL_SUCCESS, got = 0; /* set_unpack reports it */
+    if (rc) return rc;
+    s->arena_used += got;
+    return set_unpack(c, s, buf, got, lo, hi);
+}
+
+eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int shi, int dest,
+                                     eccl_set_t *t, int rlo, int rhi, int src)
+{
+    eccl_result_t rc = ECCL_SUCCESS;
+    size_t cap, got = 0;
+    unsigned char *rbuf = arena_room(t, rhi - rlo, &cap);
+    if (!rbuf) return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "set arena exhausted");
+    if (set_small(s, shi - slo) && set_small(t, rhi - rlo)) {
+        const unsigned char *sbuf;
+        size_t sbytes;
+        if ((rc = set_pack(c, s, slo, shi, &sbuf, &sbytes))) return rc;
+        eccl_req_t rs, rr;
+        double t0 = eccl_wtime();
+        rc = recv_msg(c, rbuf, cap, src, &rr);
+        if (!rc) rc = eccl_tr_isend(c->comm, sbuf, sbytes, dest, ECCL_TAG, &rs);
+        if (!rc) rc = eccl_tr_wait(c->comm, &rs, NULL);
+        if (!rc) rc = eccl_tr_wait(c->comm, &rr, &got);
+        add_net(c, t0);
+        c->st->bytes_sent += sbytes;
+        if (rc == ECCL_ERR_CORRUPT) rc = ECCL_SUCCESS, got = 0; /* set_unpack reports it */
+        if (rc) return rc;
+        t->arena_used += got;
+        return set_unpack(c, t, rbuf, got, rlo, rhi);
+    }
+    /* Large: every outgoing message is posted first (nonblocking, so no ring of blocked
+     * senders can form), then the receive runs in its own mode, then the sends complete. */
+    int ns = shi - slo;
+    eccl_req_t *reqs = eccl_pool_get(&c->comm->pool, ECCL_SLOT_REQS, (size_t)(ns + 1) * sizeof *reqs);
+    if (!reqs) return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory for requests");
+    int nreq = 0;
+    double t0 = eccl_wtime();
+    if (set_small(s, ns)) {
+        const unsigned char *sbuf;
+        size_t sbytes;
+        if ((rc = set_pack(c, s, slo, shi, &sbuf, &sbytes))) return rc;
+        rc = eccl_tr_isend(c->comm, sbuf, sbytes, dest, ECCL_TAG, &reqs[nreq++]);
+        c->st->bytes_sent += sbytes;
+    } else {
+        for (int i = slo; i < shi && !rc; i++) {
+            rc = eccl_tr_isend(c->comm, s->ptr[i], s->size[i], dest, ECCL_TAG, &reqs[nreq++]);
+            c->st->bytes_sent += s->size[i];
+        }
+    }
+    add_net(c, t0);
+    if (!rc) rc = eccl_prim_set_recv(c, t, rlo, rhi, src);
+    t0 = eccl_wtime();
+    for (int k = 0; k < nreq; k++) {
+        eccl_result_t r2 = eccl_tr_wait(c->comm, &reqs[k], NULL);
+        rc = rc ? rc : r2;
+    }
+    add_net(c, t0);
+    return rc;
+}

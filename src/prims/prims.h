@@ -1,0 +1,96 @@
+/*
+ * prims.h - the compressed primitives every collective algorithm is written against.
+ *
+ * Streams are eccl compressed streams (doc/format.md): self-describing and self-delimiting (the
+ * header holds the total size), so several can travel back to back in one message. A "set" holds
+ * one stream per piece of a partitioned buffer. Everything is timed into the call's statistics:
+ * codec time, network time, bytes sent. The GPU backend provides the same primitives over device
+ * memory; algorithms do not change.
+ */
+#ifndef ECCL_PRIMS_H
+#define ECCL_PRIMS_H
+
+#include "coll/coll.h"
+#include "transport/transport.h"
+
+/* A buffer holding one stream: capacity, and the stream's size once filled. */
+typedef struct eccl_cbuf {
+    unsigned char *buf;
+    size_t cap, size;
+} eccl_cbuf_t;
+
+/* One stream per piece: piece i lives at ptr[i] (size[i] bytes) or is absent (ptr NULL). */
+typedef struct eccl_set {
+    int n;
+    const unsigned char **ptr;
+    size_t *size;
+    /* storage: own pieces in `own` (slot capacity piece_cap each), received ones in `arena` */
+    unsigned char *own, *arena;
+    size_t piece_cap, arena_cap, arena_used;
+} eccl_set_t;
+
+/* ---- buffers from the communicator's pool (no allocation once warm) ---- */
+/* A stream buffer able to hold `count` elements compressed, in pool slot `slot`. */
+eccl_result_t eccl_prim_cbuf(eccl_call_t *c, int slot, size_t count, eccl_cbuf_t *b);
+/* A set for `npieces` pieces of a partition of `total` elements (eccl_piece): own streams
+ * (when with_own) and the bookkeeping in pool slot `slot`, received streams in `slot_arena`. */
+eccl_result_t eccl_prim_set(eccl_call_t *c, size_t total, int npieces, int with_own, int slot,
+                            int slot_arena, eccl_set_t *s);
+/* Raw scratch of `bytes` in pool slot ECCL_SLOT_TMP. */
+void *eccl_prim_scratch(eccl_call_t *c, size_t bytes);
+
+/* ---- codec on host memory (timed as codec) ---- */
+eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count, eccl_cbuf_t *out);
+eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_t size, void *data,
+                                   size_t count);
+/* out = stream of op(decompress(in), local) (homomorphic). */
+eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t in_size,
+                               const void *local, size_t count, eccl_cbuf_t *out);
+/* out = stream of op(a, b) (homomorphic, commutative byte for byte). */
+eccl_result_t eccl_prim_combine(eccl_call_t *c, const unsigned char *a, size_t a_size,
+                                const unsigned char *b, size_t b_size, eccl_cbuf_t *out);
+/* Compress pieces [lo, hi) of `data` (partitioned into s->n pieces of c's partition of
+ * `total` elements) into the set's own storage. */
+eccl_result_t eccl_prim_set_compress(eccl_call_t *c, eccl_set_t *s, const void *data, size_t total,
+                                     int lo, int hi);
+/* Compress `count` elements at `data` as piece i of the set. */
+eccl_result_t eccl_prim_set_compress_piece(eccl_call_t *c, eccl_set_t *s, int i, const void *data,
+                                           size_t count);
+/* Decompress pieces [lo, hi) of a set into `data`. */
+eccl_result_t eccl_prim_set_decompress(eccl_call_t *c, const eccl_set_t *s, void *data,
+                                       size_t total, int lo, int hi);
+
+/* inout = op(inout, in) elementwise on uncompressed values (timed as codec). */
+eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in, size_t count);
+
+/* ---- network (timed as network) ---- */
+eccl_result_t eccl_prim_send(eccl_call_t *c, const void *buf, size_t bytes, int peer);
+eccl_result_t eccl_prim_recv(eccl_call_t *c, void *buf, size_t bytes, int peer);
+/* Start sending; complete with eccl_prim_wait (the buffer must stay untouched until then). */
+eccl_result_t eccl_prim_isend(eccl_call_t *c, const void *buf, size_t bytes, int peer, eccl_req_t *r);
+eccl_result_t eccl_prim_wait(eccl_call_t *c, eccl_req_t *r);
+/* Receive one stream (size unknown, at most b->cap). */
+eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b);
+/* Send `sbytes` to dest while receiving one stream from src into rb. */
+eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
+                                        int src, eccl_cbuf_t *rb);
+/* Send `sbytes` to dest while receiving exactly `rbytes` from src. */
+eccl_result_t eccl_prim_sendrecv(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
+                                 void *rbuf, size_t rbytes, int src);
+
+/* out[i] = combine(s[i], t[i]) for pieces [lo, hi), results into s's own storage. */
+eccl_result_t eccl_prim_set_combine(eccl_call_t *c, eccl_set_t *s, const eccl_set_t *t, int lo, int hi);
+
+/* ---- sets over the network: pieces [lo, hi) travel as one message of back-to-back streams ---- */
+eccl_result_t eccl_prim_set_send(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer);
+eccl_result_t eccl_prim_set_recv(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer);
+/* Send pieces [slo, shi) of s to dest while receiving pieces [rlo, rhi) of t from src (t may be
+ * s: then the received pieces replace s's pointers). */
+eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int shi, int dest,
+                                     eccl_set_t *t, int rlo, int rhi, int src);
+
+/* Tag for all of eccl's point-to-point traffic of one collective (its own duplicate comm and
+ * MPI's in-order delivery keep calls apart). */
+#define ECCL_TAG 0x4ECC
+
+#endif

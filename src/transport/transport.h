@@ -1,0 +1,65 @@
+/*
+ * transport.h - how bytes move between ranks (host memory over MPI). The only layer below the
+ * primitives that talks to MPI; the GPU transports (host-staged, NCCL) provide the same calls.
+ *
+ * Messages larger than ECCL_TR_PIECE bytes travel as several MPI messages in order.
+ */
+#ifndef ECCL_TRANSPORT_H
+#define ECCL_TRANSPORT_H
+
+#include "core/comm.h"
+
+#define ECCL_TR_PIECE ((size_t)1 << 30)
+#define ECCL_TR_MAX_PIECES 64
+
+typedef struct eccl_req {
+    int n;                 /* MPI requests in use */
+    MPI_Request r[ECCL_TR_MAX_PIECES];
+    /* receive of a size known only from the first piece (see eccl_tr_irecv_stream) */
+    unsigned char *buf;
+    size_t cap;
+    int peer, tag, stream;
+    void *owned;           /* a buffer to free on completion (fault injection) */
+} eccl_req_t;
+
+#define ECCL_REQ_NULL {0, {MPI_REQUEST_NULL}, NULL, 0, 0, 0, 0, NULL}
+
+/* Send `bytes` bytes (any size up to ECCL_TR_PIECE * ECCL_TR_MAX_PIECES). */
+eccl_result_t eccl_tr_isend(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag,
+                            eccl_req_t *req);
+/* Receive exactly `bytes` bytes. */
+eccl_result_t eccl_tr_irecv(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag,
+                            eccl_req_t *req);
+/* Receive an eccl stream of unknown size (at most cap bytes): its total size is read from the
+ * header of the first piece. */
+eccl_result_t eccl_tr_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int peer, int tag,
+                                   eccl_req_t *req);
+/* Complete a request; for a stream receive, *got is the stream's size (NULL: not needed). */
+eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got);
+
+/* ---- the uncompressed MPI collectives ("mpi" algorithms and fallbacks) ---- */
+MPI_Datatype eccl_tr_mpi_type(eccl_dtype_t dtype);
+eccl_result_t eccl_tr_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root);
+eccl_result_t eccl_tr_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count,
+                                eccl_dtype_t dt, eccl_op_t op);
+eccl_result_t eccl_tr_reduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count,
+                             eccl_dtype_t dt, eccl_op_t op, int root);
+eccl_result_t eccl_tr_reduce_scatter_block(eccl_comm_t c, const void *sbuf, void *rbuf,
+                                           size_t count, eccl_dtype_t dt, eccl_op_t op);
+eccl_result_t eccl_tr_allgather(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count,
+                                eccl_dtype_t dt);
+eccl_result_t eccl_tr_scatter(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count,
+                              eccl_dtype_t dt, int root);
+eccl_result_t eccl_tr_gather(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count,
+                             eccl_dtype_t dt, int root);
+eccl_result_t eccl_tr_sendrecv_replace(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt,
+                                       int dest, int sendtag, int source, int recvtag);
+/* The MPI operations behind MAX/MIN (NaN propagates, max(-0.0, +0.0) = +0.0, identical bits in
+ * any order: the same rules as the compressed path). Created per communicator. */
+eccl_result_t eccl_tr_ops_create(eccl_comm_t c);
+void eccl_tr_ops_free(eccl_comm_t c);
+/* Small control exchanges of doubles. */
+eccl_result_t eccl_tr_allreduce_doubles(eccl_comm_t c, double *v, int n, MPI_Op op);
+eccl_result_t eccl_tr_bcast_doubles(eccl_comm_t c, double *v, int n, int root);
+
+#endif

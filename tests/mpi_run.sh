@@ -1,0 +1,13 @@
+#!/bin/sh
+# mpi_run.sh FILE.mpi - the automake log compiler of MPI tests. FILE.mpi holds one line:
+#   <ranks> <program> [arguments...]
+# and the test runs `$MPIEXEC -n <ranks> $top_builddir/tests/<program> [arguments]`.
+# Skips (77) when configure found no MPI launcher. Oversubscription is fine: the sizes are small.
+spec=$(cat "$1") || exit 99
+set -- $spec
+np=$1; prog=$2; shift 2
+if [ -z "$MPIEXEC" ]; then
+    echo "SKIP: no MPI launcher (configure found no mpiexec)"
+    exit 77
+fi
+exec timeout "${ECCL_TEST_TIMEOUT:-900}" "$MPIEXEC" -n "$np" "$top_builddir/tests/$prog" "$@"
