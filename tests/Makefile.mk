@@ -8,3 +8,12 @@ check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
 tests_test_codec_LDADD = $(TEST_LDADD)
+
+# The Fortran module: a Fortran program plus C helpers that report the C layout of the bind(C) types.
+if HAVE_FORTRAN
+check_PROGRAMS += tests/test_fortran
+TESTS += tests/test_fortran
+tests_test_fortran_SOURCES = tests/test_fortran.F90 tests/test_fortran_layout.c
+tests_test_fortran_LDADD = libeccl.la
+tests/test_fortran.$(OBJEXT): fortran/eccl.lo
+endif
