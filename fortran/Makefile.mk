@@ -1,0 +1,58 @@
+# fortran/: the Fortran 2008 module `eccl` (doc/fortran.md), compiled into libeccl.la itself.
+#
+# The parameters come from the C definitions: fortran/gen_constants (built for the build machine)
+# writes fortran/eccl_constants.inc into the build tree, and eccl.F90 #includes it.  The module
+# file goes to the build tree's fortran/ and is installed into $(includedir) (eccl.pc: fmoddir).
+EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
+
+# The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
+# Fortran source even when the module is not built.  With the module, $(FC) links it, so
+# libgfortran becomes a dependency of the shared library and C programs link as before; that
+# link needs FC's OpenMP flag for the C objects.
+if HAVE_FORTRAN
+libeccl_la_LINK = $(LIBTOOL) $(AM_V_lt) --tag=FC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link \
+	$(FCLD) $(AM_FCFLAGS) $(FCFLAGS) $(OPENMP_FCFLAGS) $(libeccl_la_LDFLAGS) $(LDFLAGS) -o $@
+else
+libeccl_la_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link \
+	$(CCLD) $(AM_CFLAGS) $(CFLAGS) $(libeccl_la_LDFLAGS) $(LDFLAGS) -o $@
+endif
+
+if HAVE_FORTRAN
+libeccl_la_SOURCES += fortran/eccl.F90
+AM_FCFLAGS += $(ECCL_FCFLAGS) $(FC_MODOUT)fortran $(FC_MODINC)fortran -I$(top_builddir)/fortran
+
+BUILT_SOURCES += fortran/eccl_constants.inc
+CLEANFILES += fortran/eccl_constants.inc fortran/gen_constants \
+	fortran/eccl.$(FC_MODEXT)
+ECCL_FMOD = fortran/eccl.$(FC_MODEXT)
+
+fortran/gen_constants: fortran/gen_constants.c include/eccl.h include/eccl_errors.def
+	@$(MKDIR_P) fortran
+	$(AM_V_CCLD)$(CC_FOR_BUILD) -I$(top_srcdir)/include -o $@ $(top_srcdir)/fortran/gen_constants.c
+
+fortran/eccl_constants.inc: fortran/gen_constants
+	$(AM_V_GEN)./fortran/gen_constants > $@.tmp && mv $@.tmp $@
+
+# automake tracks neither the #include nor .mod files: a user of the module depends on eccl.lo.
+fortran/eccl.lo: fortran/eccl_constants.inc
+else
+ECCL_FMOD =
+endif
+
+install-data-local: install-eccl-fmod
+uninstall-local: uninstall-eccl-fmod
+
+install-eccl-fmod:
+	@for m in $(ECCL_FMOD); do \
+	  echo " $(MKDIR_P) '$(DESTDIR)$(includedir)'"; $(MKDIR_P) "$(DESTDIR)$(includedir)" || exit 1; \
+	  echo " $(INSTALL_DATA) $$m '$(DESTDIR)$(includedir)'"; \
+	  $(INSTALL_DATA) "$$m" "$(DESTDIR)$(includedir)" || exit 1; \
+	done
+
+uninstall-eccl-fmod:
+	@for m in $(ECCL_FMOD); do \
+	  f=`basename "$$m"`; echo " rm -f '$(DESTDIR)$(includedir)/$$f'"; \
+	  rm -f "$(DESTDIR)$(includedir)/$$f"; \
+	done
+
+.PHONY: install-eccl-fmod uninstall-eccl-fmod

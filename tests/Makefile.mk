@@ -41,3 +41,12 @@ EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
 check_PROGRAMS += tests/test_coll
 tests_test_coll_SOURCES = tests/test_coll.c
 tests_test_coll_LDADD = $(TEST_LDADD)
+
+# The Fortran module: a Fortran program plus C helpers that report the C layout of the bind(C) types.
+if HAVE_FORTRAN
+check_PROGRAMS += tests/test_fortran
+TESTS += tests/test_fortran
+tests_test_fortran_SOURCES = tests/test_fortran.F90 tests/test_fortran_layout.c
+tests_test_fortran_LDADD = libeccl.la
+tests/test_fortran.$(OBJEXT): fortran/eccl.lo
+endif
