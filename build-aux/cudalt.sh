@@ -22,8 +22,8 @@ case $lo in
     *) echo "$0: output '$lo' does not end in .lo" >&2; exit 2 ;;
 esac
 
-dir=`dirname "$lo"`
-base=`basename "$lo" .lo`
+dir=$(dirname "$lo")
+base=$(basename "$lo" .lo)
 pic_dir="$dir/.libs"
 mkdir -p "$pic_dir"
 
