@@ -154,12 +154,13 @@ configure_dir() {
     sed -n '/ configured:$/,$p' "$dir/configure.out"
 }
 
+# make_in DIR WHAT-TO-LOOK-AT [make args...]
 make_in() {
-    local dir=$1
-    shift
+    local dir=$1 hint=$2
+    shift 2
     say "make${*:+ $*} in $dir"
     if ! make -C "$dir" -j"$JOBS" "$@"; then
-        explain "make $* in $dir (the compiler or make error is just above)"
+        explain "make${*:+ $*} in $dir ($hint)"
         return 1
     fi
 }
@@ -167,7 +168,7 @@ make_in() {
 build_main() {
     ensure_configure_script
     configure_dir build CC="$MPICC" FC="$MPIFC" || return 1
-    make_in build || return 1
+    make_in build "the compiler or make error is just above" || return 1
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -254,7 +255,8 @@ cmd_test() {
     }
     if [[ $main_ok == yes ]]; then
         clear_results build
-        make_in build check || step_failed "make check in ./build (failed tests are listed below)"
+        make_in build "the failed tests' logs are printed at the end" check ||
+            step_failed "make check in ./build"
     fi
 
     # 2. sanitizers on the CPU codec.  CUDA is left out: nvcc code is not instrumented, and the
@@ -268,19 +270,30 @@ cmd_test() {
         step_failed "configure of the sanitizer build in ./build-asan"
     fi
     if [[ $asan_ok == yes ]]; then
-        local codec_tests
+        make_in build-asan "the compiler or make error is just above" || {
+            asan_ok=no
+            step_failed "sanitizer build in ./build-asan"
+        }
+    fi
+    if [[ $asan_ok == yes ]]; then
+        # The Makefile is up to date now, so make prints nothing but the list.
+        local codec_tests=
         # shellcheck disable=SC2016  # $(CODEC_TESTS) is for make to expand
-        codec_tests=$(make -s -C build-asan -f Makefile \
-            -f <(printf 'quickstart-codec-tests:\n\t@echo $(CODEC_TESTS)\n') quickstart-codec-tests)
+        if ! codec_tests=$(make -s --no-print-directory -C build-asan -f Makefile \
+            -f <(printf 'quickstart-codec-tests:\n\t@echo $(CODEC_TESTS)\n') quickstart-codec-tests); then
+            codec_tests=
+        fi
+        codec_tests=$(printf '%s\n' "$codec_tests" | tail -n 1)
         if [[ -z $codec_tests ]]; then
-            explain "CODEC_TESTS is empty or not defined in tests/Makefile.mk"
+            explain "could not read CODEC_TESTS (make variable of tests/Makefile.mk) in ./build-asan"
             step_failed "sanitizer build: no CODEC_TESTS"
         else
             clear_results build-asan
             say "sanitizer build: running $codec_tests"
             (
                 export ECCL_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-                make_in build-asan check TESTS="$codec_tests"
+                make_in build-asan "the failed tests' logs are printed at the end" \
+                    check TESTS="$codec_tests"
             ) || step_failed "sanitizer build: make check of the codec tests in ./build-asan"
         fi
     fi
@@ -303,7 +316,8 @@ cmd_test() {
     # 4. distcheck on request
     if [[ $distcheck == yes ]]; then
         if [[ $main_ok == yes ]]; then
-            make_in build distcheck || step_failed "make distcheck in ./build"
+            make_in build "its output above names the missing or leftover file" distcheck ||
+                step_failed "make distcheck in ./build"
         else
             step_failed "make distcheck not run (the build failed)"
         fi
