@@ -255,7 +255,7 @@ cmd_test() {
     }
     if [[ $main_ok == yes ]]; then
         clear_results build
-        make_in build "the failed tests' logs are printed at the end" check ||
+        make_in build "a build error above, or the failed tests' logs at the end" check ||
             step_failed "make check in ./build"
     fi
 
@@ -292,7 +292,7 @@ cmd_test() {
             say "sanitizer build: running $codec_tests"
             (
                 export ECCL_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-                make_in build-asan "the failed tests' logs are printed at the end" \
+                make_in build-asan "a build error above, or the failed tests' logs at the end" \
                     check TESTS="$codec_tests"
             ) || step_failed "sanitizer build: make check of the codec tests in ./build-asan"
         fi
