@@ -1,0 +1,380 @@
+#!/usr/bin/env bash
+# quickstart.sh - build eccl from this source tree and run its demo or its test suite.
+#
+#   ./quickstart.sh demo               build in ./build, run examples/demo on 4 MPI ranks
+#   ./quickstart.sh test [--distcheck] build, make check, sanitizer build of the codec tests,
+#                                      libFuzzer run (when the fuzz target exists), totals
+#
+# Written for Debian 12: missing packages are installed with apt-get (as root, or through sudo).
+# Everything else is the ordinary autotools sequence; README.md explains it for clusters.
+set -Eeuo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: ./quickstart.sh demo
+       ./quickstart.sh test [--distcheck]
+       ./quickstart.sh --help
+
+demo   installs the Debian packages eccl needs (when missing), builds eccl in ./build
+       (CC=mpicc.mpich FC=mpifort.mpich) and runs
+           mpiexec.mpich -n 4 ./build/examples/demo
+       which broadcasts a 32 MiB float64 field plainly and compressed, checks the error bound
+       on every rank and prints bytes, ratio, largest error and times.
+
+test   as demo for the packages and ./build (plus clang for the sanitizer and fuzzing), then
+         1. make check in ./build (every test);
+         2. an AddressSanitizer + UndefinedBehaviorSanitizer build in ./build-asan
+            (--disable-fortran --without-cuda) running the codec tests (CODEC_TESTS);
+         3. make fuzz in ./build for FUZZ_SECONDS seconds, when that target exists;
+         4. with --distcheck: make distcheck in ./build (slow; not run by default).
+       The last line is "N passed, M failed" over all automake test results of both builds
+       (a fuzz run counts as one test); the exit status is nonzero when anything failed.
+
+environment:
+  FUZZ_SECONDS      libFuzzer run time (default 60)
+  JOBS              parallel make jobs (default: nproc)
+  OMP_NUM_THREADS   OpenMP threads per rank for the demo (default: cores / 4, at least 1)
+EOF
+}
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$ROOT"
+
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+DEMO_RANKS=4
+
+PKGS_BUILD=(mpich libmpich-dev libscalapack-mpich-dev libopenblas-dev gfortran autoconf automake
+    libtool autoconf-archive pkg-config libnetcdf-dev netcdf-bin libncarg-data make gcc libc6-dev)
+PKGS_TEST=(clang libclang-rt-14-dev)
+
+# The MPICH tools by their flavour-specific names: on Debian, libscalapack-mpich pulls in Open MPI,
+# and plain mpicc/mpiexec may then be Open MPI's (doc: BLACS-INTEROP.md, trap 1).
+MPICC=mpicc.mpich
+MPIFC=mpifort.mpich
+MPIEXEC=mpiexec.mpich
+
+FAILED_STEPS=()
+
+say() { printf '==> %s\n' "$*"; }
+# One line that says what failed and what to look at.
+explain() { printf 'quickstart: FAILED: %s\n' "$*" >&2; }
+die() {
+    explain "$@"
+    exit 1
+}
+trap 'explain "unexpected error at quickstart.sh line $LINENO: $BASH_COMMAND"' ERR
+
+# ---------------------------------------------------------------------------------------------
+# Packages
+# ---------------------------------------------------------------------------------------------
+ensure_packages() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        say "not a Debian system (no dpkg-query): assuming the equivalents of these are installed:"
+        say "  $*"
+        return 0
+    fi
+    local p status missing=()
+    for p in "$@"; do
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        [[ $status == "install ok installed" ]] || missing+=("$p")
+    done
+    if ((${#missing[@]} == 0)); then
+        say "Debian packages: all ${#} present"
+        return 0
+    fi
+    local cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+    local -a sudo=()
+    if ((EUID != 0)); then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            printf 'quickstart: missing Debian packages: %s\n' "${missing[*]}" >&2
+            printf 'quickstart: not root and no sudo; as root, run:\n  %s\n' "$cmd" >&2
+            exit 1
+        fi
+    fi
+    say "installing missing Debian packages: ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update ||
+        die "apt-get update (network or apt sources problem; command: $cmd)"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${missing[@]}" || die "apt-get install ${missing[*]} (see apt's message above)"
+}
+
+check_tools() {
+    local t
+    for t in "$MPICC" "$MPIEXEC" autoreconf make; do
+        command -v "$t" >/dev/null 2>&1 ||
+            die "'$t' not found on PATH although its package is installed (check PATH)"
+    done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Build
+# ---------------------------------------------------------------------------------------------
+ensure_configure_script() {
+    local need=no f
+    if [[ ! -x configure ]]; then
+        need=yes
+    else
+        for f in configure.ac Makefile.am m4/eccl_*.m4; do
+            [[ -e $f && $f -nt configure ]] && need=yes
+        done
+    fi
+    if [[ $need == yes ]]; then
+        say "generating the build system (./autogen.sh)"
+        ./autogen.sh >autogen.log 2>&1 || {
+            tail -n 30 autogen.log >&2
+            die "./autogen.sh (autoconf/automake/libtool; full log: $ROOT/autogen.log)"
+        }
+        rm -f autogen.log
+    fi
+    if [[ -f config.status ]]; then
+        die "the source tree itself is configured (config.status in $ROOT), which blocks the" \
+            "out-of-tree builds: run 'make distclean' in $ROOT first"
+    fi
+}
+
+# configure_dir DIR [configure args...]: configure a VPATH build in DIR unless it already is.
+configure_dir() {
+    local dir=$1
+    shift
+    if [[ -f $dir/config.status && -f $dir/Makefile ]]; then
+        say "reusing the configured build in $dir"
+        return 0
+    fi
+    mkdir -p "$dir"
+    say "configuring in $dir: ../configure $*"
+    if ! (cd "$dir" && ../configure "$@" >configure.out 2>&1); then
+        tail -n 40 "$dir/configure.out" >&2
+        explain "configure in $dir (output: $dir/configure.out, details: $dir/config.log)"
+        return 1
+    fi
+    # configure's closing summary ("eccl X.Y.Z configured:" and what follows)
+    sed -n '/ configured:$/,$p' "$dir/configure.out"
+}
+
+# make_in DIR WHAT-TO-LOOK-AT [make args...]
+make_in() {
+    local dir=$1 hint=$2
+    shift 2
+    say "make${*:+ $*} in $dir"
+    if ! make -C "$dir" -j"$JOBS" "$@"; then
+        explain "make${*:+ $*} in $dir ($hint)"
+        return 1
+    fi
+}
+
+build_main() {
+    ensure_configure_script
+    configure_dir build CC="$MPICC" FC="$MPIFC" || return 1
+    make_in build "the compiler or make error is just above" || return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Test results
+# ---------------------------------------------------------------------------------------------
+# Remove earlier results, so that totals only count this run.
+clear_results() {
+    local dir=$1 trs
+    [[ -d $dir ]] || return 0
+    while IFS= read -r -d '' trs; do
+        rm -f "$trs" "${trs%.trs}.log"
+    done < <(find "$dir" -name '*.trs' -print0)
+}
+
+N_PASS=0 N_FAIL=0 N_SKIP=0
+# Counts :test-result: lines in DIR's .trs files and prints the log tail of each failed test.
+collect_results() {
+    local dir=$1 trs res
+    [[ -d $dir ]] || return 0
+    while IFS= read -r -d '' trs; do
+        local failed=no
+        while IFS= read -r res; do
+            case $res in
+                PASS | XFAIL) N_PASS=$((N_PASS + 1)) ;;
+                SKIP) N_SKIP=$((N_SKIP + 1)) ;;
+                FAIL | XPASS | ERROR)
+                    N_FAIL=$((N_FAIL + 1))
+                    failed=yes
+                    ;;
+            esac
+        done < <(sed -n 's/^:test-result: *\([A-Z]*\).*/\1/p' "$trs")
+        if [[ $failed == yes ]]; then
+            local log=${trs%.trs}.log
+            printf '\n---- %s failed; last lines of %s ----\n' "${trs%.trs}" "$log"
+            if [[ -f $log ]]; then tail -n 40 "$log"; else echo "(no log)"; fi
+            printf -- '---- end of %s ----\n' "$log"
+        fi
+    done < <(find "$dir" -path "$dir/eccl-*" -prune -o -name '*.trs' -print0 | sort -z)
+}
+
+step_failed() {
+    FAILED_STEPS+=("$1")
+}
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------------------------
+cmd_demo() {
+    ensure_packages "${PKGS_BUILD[@]}"
+    check_tools
+    build_main || exit 1
+    [[ -x build/examples/demo ]] || die "build/examples/demo was not built (is examples/Makefile.mk included?)"
+    if [[ -z ${OMP_NUM_THREADS:-} ]]; then
+        # DEMO_RANKS processes share the machine: give each its share of the cores.
+        local t=$((JOBS / DEMO_RANKS))
+        ((t >= 1)) || t=1
+        export OMP_NUM_THREADS=$t
+    fi
+    say "running: $MPIEXEC -n $DEMO_RANKS ./build/examples/demo  (OMP_NUM_THREADS=$OMP_NUM_THREADS)"
+    echo
+    local rc=0
+    "$MPIEXEC" -n "$DEMO_RANKS" ./build/examples/demo || rc=$?
+    if ((rc != 0)); then
+        if ((rc == 1)); then
+            explain "the demo found elements outside the error bound (exit 1): please report this"
+        else
+            explain "the demo exited with status $rc (MPI or eccl error, message above)"
+        fi
+        exit "$rc"
+    fi
+}
+
+cmd_test() {
+    local distcheck=$1
+    ensure_packages "${PKGS_BUILD[@]}" "${PKGS_TEST[@]}"
+    check_tools
+    local t_start=$SECONDS
+
+    # 1. the full build and every test
+    local main_ok=yes
+    build_main || {
+        main_ok=no
+        step_failed "build in ./build"
+    }
+    if [[ $main_ok == yes ]]; then
+        clear_results build
+        make_in build "a build error above, or the failed tests' logs at the end" check ||
+            step_failed "make check in ./build"
+    fi
+
+    # 2. sanitizers on the CPU codec.  CUDA is left out: nvcc code is not instrumented, and the
+    # CUDA runtime and ASan need special settings to coexist.  Only the codec tests run: MPI
+    # programs make LeakSanitizer report MPICH's own allocations.
+    local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+    local asan_ok=yes
+    if ! configure_dir build-asan CC="$MPICC" CFLAGS="-O1 -g $san" LDFLAGS="$san" \
+        --disable-fortran --without-cuda; then
+        asan_ok=no
+        step_failed "configure of the sanitizer build in ./build-asan"
+    fi
+    if [[ $asan_ok == yes ]]; then
+        make_in build-asan "the compiler or make error is just above" || {
+            asan_ok=no
+            step_failed "sanitizer build in ./build-asan"
+        }
+    fi
+    if [[ $asan_ok == yes ]]; then
+        # The Makefile is up to date now, so make prints nothing but the list.
+        local codec_tests=
+        # shellcheck disable=SC2016  # $(CODEC_TESTS) is for make to expand
+        if ! codec_tests=$(make -s --no-print-directory -C build-asan -f Makefile \
+            -f <(printf 'quickstart-codec-tests:\n\t@echo $(CODEC_TESTS)\n') quickstart-codec-tests); then
+            codec_tests=
+        fi
+        codec_tests=$(printf '%s\n' "$codec_tests" | tail -n 1)
+        if [[ -z $codec_tests ]]; then
+            explain "could not read CODEC_TESTS (make variable of tests/Makefile.mk) in ./build-asan"
+            step_failed "sanitizer build: no CODEC_TESTS"
+        else
+            clear_results build-asan
+            say "sanitizer build: running $codec_tests"
+            (
+                export ECCL_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+                make_in build-asan "a build error above, or the failed tests' logs at the end" \
+                    check TESTS="$codec_tests"
+            ) || step_failed "sanitizer build: make check of the codec tests in ./build-asan"
+        fi
+    fi
+
+    # 3. libFuzzer, when tests/fuzz provides the target
+    local fuzz_pass=0 fuzz_fail=0
+    if [[ $main_ok == yes ]] && grep -q '^fuzz:' build/Makefile; then
+        say "fuzzing for ${FUZZ_SECONDS}s (make fuzz in ./build)"
+        export FUZZ_SECONDS
+        if make -C build fuzz FUZZ_SECONDS="$FUZZ_SECONDS"; then
+            fuzz_pass=1
+        else
+            fuzz_fail=1
+            explain "make fuzz in ./build (libFuzzer's crash report and reproducer are above)"
+        fi
+    else
+        say "no 'fuzz' target in build/Makefile: fuzzing skipped"
+    fi
+
+    # 4. distcheck on request
+    if [[ $distcheck == yes ]]; then
+        if [[ $main_ok == yes ]]; then
+            make_in build "its output above names the missing or leftover file" distcheck ||
+                step_failed "make distcheck in ./build"
+        else
+            step_failed "make distcheck not run (the build failed)"
+        fi
+    fi
+
+    # totals
+    collect_results build
+    collect_results build-asan
+    N_PASS=$((N_PASS + fuzz_pass))
+    N_FAIL=$((N_FAIL + fuzz_fail))
+    echo
+    say "test run took $((SECONDS - t_start)) s"
+    local s
+    for s in "${FAILED_STEPS[@]+"${FAILED_STEPS[@]}"}"; do
+        printf 'failed step: %s\n' "$s"
+    done
+    printf '%d skipped\n' "$N_SKIP"
+    printf '%d passed, %d failed\n' "$N_PASS" "$N_FAIL"
+    if ((N_FAIL > 0 || ${#FAILED_STEPS[@]} > 0)); then
+        exit 1
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+main() {
+    local cmd=${1:-}
+    case $cmd in
+        -h | --help | help)
+            usage
+            ;;
+        demo)
+            (($# == 1)) || die "'demo' takes no options (got: ${*:2}); see --help"
+            cmd_demo
+            ;;
+        test)
+            local distcheck=no a
+            for a in "${@:2}"; do
+                case $a in
+                    --distcheck) distcheck=yes ;;
+                    -h | --help)
+                        usage
+                        exit 0
+                        ;;
+                    *) die "unknown option '$a' for test; see --help" ;;
+                esac
+            done
+            cmd_test "$distcheck"
+            ;;
+        "")
+            usage >&2
+            exit 2
+            ;;
+        *)
+            usage >&2
+            die "unknown command '$cmd' (use demo or test)"
+            ;;
+    esac
+}
+
+main "$@"
