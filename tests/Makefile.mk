@@ -1,10 +1,17 @@
 # tests/: the specification.  `make check` runs everything; each program exits 0 (pass),
 # 77 (skip, with a message) or 1 (fail).
-noinst_HEADERS += tests/testutil.h
+noinst_HEADERS += tests/testutil.h tests/ref_decoder.h
 TEST_LDADD = libeccl.la -lm
 
-CODEC_TESTS = tests/test_codec
+# The independent implementation of doc/format.md (tests/ref_decoder.c), used by several tests.
+check_LTLIBRARIES += tests/libecclref.la
+tests_libecclref_la_SOURCES = tests/ref_decoder.c
+REF_LDADD = tests/libecclref.la $(TEST_LDADD)
+
+CODEC_TESTS = tests/test_codec tests/test_refdecode
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
 tests_test_codec_LDADD = $(TEST_LDADD)
+tests_test_refdecode_SOURCES = tests/test_refdecode.c
+tests_test_refdecode_LDADD = $(REF_LDADD)
