@@ -1,6 +1,6 @@
 # tests/: the specification.  `make check` runs everything; each program exits 0 (pass),
 # 77 (skip, with a message) or 1 (fail).
-noinst_HEADERS += tests/testutil.h tests/ref_decoder.h
+noinst_HEADERS += tests/testutil.h tests/ref_decoder.h tests/golden_inputs.h
 TEST_LDADD = libeccl.la -lm
 
 # The independent implementation of doc/format.md (tests/ref_decoder.c), used by several tests.
@@ -8,10 +8,12 @@ check_LTLIBRARIES += tests/libecclref.la
 tests_libecclref_la_SOURCES = tests/ref_decoder.c
 REF_LDADD = tests/libecclref.la $(TEST_LDADD)
 
-CODEC_TESTS = tests/test_codec tests/test_refdecode
+CODEC_TESTS = tests/test_codec tests/test_refdecode tests/test_golden
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
 tests_test_codec_LDADD = $(TEST_LDADD)
 tests_test_refdecode_SOURCES = tests/test_refdecode.c
 tests_test_refdecode_LDADD = $(REF_LDADD)
+tests_test_golden_SOURCES = tests/test_golden.c
+tests_test_golden_LDADD = $(REF_LDADD)
