@@ -8,7 +8,7 @@ check_LTLIBRARIES += tests/libecclref.la
 tests_libecclref_la_SOURCES = tests/ref_decoder.c
 REF_LDADD = tests/libecclref.la $(TEST_LDADD)
 
-CODEC_TESTS = tests/test_codec tests/test_refdecode tests/test_golden
+CODEC_TESTS = tests/test_codec tests/test_refdecode tests/test_golden tests/test_corrupt
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
@@ -17,3 +17,5 @@ tests_test_refdecode_SOURCES = tests/test_refdecode.c
 tests_test_refdecode_LDADD = $(REF_LDADD)
 tests_test_golden_SOURCES = tests/test_golden.c
 tests_test_golden_LDADD = $(REF_LDADD)
+tests_test_corrupt_SOURCES = tests/test_corrupt.c
+tests_test_corrupt_LDADD = $(REF_LDADD)
