@@ -13,7 +13,7 @@ check_LTLIBRARIES += tests/libecclref.la
 tests_libecclref_la_SOURCES = tests/ref_decoder.c
 REF_LDADD = tests/libecclref.la $(TEST_LDADD)
 
-CODEC_TESTS = tests/test_codec tests/test_refdecode tests/test_golden tests/test_corrupt tests/test_hom
+CODEC_TESTS = tests/test_codec tests/test_refdecode tests/test_golden tests/test_corrupt tests/test_hom tests/test_api
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
@@ -26,3 +26,5 @@ tests_test_corrupt_SOURCES = tests/test_corrupt.c
 tests_test_corrupt_LDADD = $(REF_LDADD)
 tests_test_hom_SOURCES = tests/test_hom.c
 tests_test_hom_LDADD = $(REF_LDADD)
+tests_test_api_SOURCES = tests/test_api.c
+tests_test_api_LDADD = $(REF_LDADD)
