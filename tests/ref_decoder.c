@@ -899,6 +899,14 @@ int ref_hom(const void *a, size_t a_size, const void *b, size_t b_size, const vo
         say(why, "op %d on dtype %u", op, ha.dtype);
         return REF_UNSUPPORTED;
     }
+    uint32_t nb_sum = b ? hb.nsum : 1, nsum;
+    if (op == 0 && ha.nsum > UINT32_MAX - nb_sum) {
+        /* SPEC GAP: section 3 has no word on an nsum that no longer fits 32 bits; eccl.h neither.
+         * Refused like the library does (UNSUPPORTED), before any payload is read. */
+        say(why, "nsum %u + %u overflows", ha.nsum, nb_sum);
+        return REF_UNSUPPORTED;
+    }
+    nsum = op == 0 ? ha.nsum + nb_sum : (ha.nsum > nb_sum ? ha.nsum : nb_sum);
     ba = (inblock_t *)calloc(ha.nb ? ha.nb : 1, sizeof *ba);
     bb = b ? (inblock_t *)calloc(ha.nb ? ha.nb : 1, sizeof *bb) : NULL;
     if (!ba || (b && !bb)) {
@@ -914,8 +922,7 @@ int ref_hom(const void *a, size_t a_size, const void *b, size_t b_size, const vo
     {
         hom_ctx hc = {ba, bb, (const unsigned char *)local, op};
         ref_header ho = ha;
-        uint32_t nb_sum = b ? hb.nsum : 1;
-        ho.nsum = op == 0 ? ha.nsum + nb_sum : (ha.nsum > nb_sum ? ha.nsum : nb_sum);
+        ho.nsum = nsum;
         rc = write_stream(&ho, hom_fn, &hc, out, out_size);
     }
 done:
