@@ -93,6 +93,9 @@ static const golden_case golden_cases[] = {
     {"constant-f64", ECCL_FLOAT64, {ECCL_MODE_ABS, 1e-6, 0.0}, 64, g_constant},
     {"alternating-f32-none", ECCL_FLOAT32, {ECCL_MODE_ABS, 0.5, 0.0}, 7, g_alternating},
     {"complex128-abs1e-2", ECCL_COMPLEX128, {ECCL_MODE_ABS, 1e-2, 0.0}, 33, g_complex128},
+    /* G8: 64 float32 zeros: block 1 has size 0 with both predictors, and section 8 keeps
+     * Lorenzo on a tie (code 0x00, not the zero block 0x20) */
+    {"zeros-2-blocks-tie", ECCL_FLOAT32, {ECCL_MODE_ABS, 1e-3, 0.0}, 64, g_zeros},
 };
 #define GOLDEN_NCASES (sizeof golden_cases / sizeof *golden_cases)
 

@@ -66,6 +66,11 @@ static const char *const golden_hex[] = {
     "00000000000000000303030000000000000000000000a8aaaaaab8b8bab8fcfd"
     "fffd54575557aaaaaaaabaac2eaefffd7fff5557d55502000000020000000300"
     "00000100000000000000000000000000",
+    /* zeros-2-blocks-tie: codes 0x20 (block 0, head: none 0 bytes < Lorenzo 4) and 0x00
+     * (block 1: both 0 bytes, the tie keeps Lorenzo); no payload: stream_size = P = 80 */
+    "4543434c0100010105080000010000004000000000000000fca9f1d24d62503f"
+    "fca9f1d24d62503f00000000000000005000000000000000cadc9aae420bd66f"
+    "00000000000000002000000000000000",
 };
 
 /* 100000 float32 of g_large at ABS 1e-4 (13 tiles) */
@@ -396,8 +401,9 @@ int main(int argc, char **argv)
 {
     /* `test_golden --print` prints the current bytes in the form of golden_hex[] */
     print_mode = argc > 1 && strcmp(argv[1], "--print") == 0;
-    TU_CHECK(sizeof golden_hex / sizeof *golden_hex == GOLDEN_NCASES, "one golden per case");
-    for (size_t c = 0; c < GOLDEN_NCASES; c++) run_case(c, &golden_cases[c]);
+    size_t nhex = sizeof golden_hex / sizeof *golden_hex;
+    TU_CHECK(nhex == GOLDEN_NCASES, "one golden per case");
+    for (size_t c = 0; c < GOLDEN_NCASES && c < nhex; c++) run_case(c, &golden_cases[c]);
     run_large();
     return tu_finish("test_golden");
 }
