@@ -1,24 +1,32 @@
 # tests/: the specification.  `make check` runs everything; each program exits 0 (pass),
 # 77 (skip, with a message) or 1 (fail).
-noinst_HEADERS += tests/testutil.h
+noinst_HEADERS += tests/testutil.h tests/ref_decoder.h tests/golden_inputs.h tests/fuzz/fuzz_target.h
 TEST_LDADD = libeccl.la -lm
 
-CODEC_TESTS = tests/test_codec
+# With more runnable threads than cores (make -j check, or a loaded machine), OpenMP's default
+# spinning barriers make the many small calls of the tests ten times slower; wait passively unless
+# the caller chose otherwise.
+AM_TESTS_ENVIRONMENT = : $${OMP_WAIT_POLICY:=PASSIVE}; export OMP_WAIT_POLICY;
+
+# The independent implementation of doc/format.md (tests/ref_decoder.c), used by several tests.
+check_LTLIBRARIES += tests/libecclref.la
+tests_libecclref_la_SOURCES = tests/ref_decoder.c
+REF_LDADD = tests/libecclref.la $(TEST_LDADD)
+
+CODEC_TESTS = tests/test_codec tests/test_fastpath tests/test_refdecode tests/test_golden tests/test_corrupt \
+	tests/test_hom tests/test_api tests/test_fuzz_smoke
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
 tests_test_codec_LDADD = $(TEST_LDADD)
 
-CODEC_TESTS += tests/test_fastpath
-check_PROGRAMS += tests/test_fastpath
-TESTS += tests/test_fastpath
 tests_test_fastpath_SOURCES = tests/test_fastpath.c
 tests_test_fastpath_LDADD = $(TEST_LDADD)
 
 # eccl-probe end to end (tests/test_probe.sh): gen_raw writes the fields, cmp_raw checks the
 # reconstructions independently of the probe.  The script finds the programs through
 # top_builddir; extend AM_TESTS_ENVIRONMENT with += rather than redefining it.
-AM_TESTS_ENVIRONMENT = top_builddir=$(top_builddir) top_srcdir=$(top_srcdir) \
+AM_TESTS_ENVIRONMENT += top_builddir=$(top_builddir) top_srcdir=$(top_srcdir) \
 	ECCL_NCARG_DIR='$(ECCL_NCARG_DIR)'; export top_builddir top_srcdir ECCL_NCARG_DIR;
 TEST_EXTENSIONS = .test .sh
 SH_LOG_COMPILER = $(SHELL)
@@ -50,3 +58,44 @@ tests_test_fortran_SOURCES = tests/test_fortran.F90 tests/test_fortran_layout.c
 tests_test_fortran_LDADD = libeccl.la
 tests/test_fortran.$(OBJEXT): fortran/eccl.lo
 endif
+
+tests_test_refdecode_SOURCES = tests/test_refdecode.c
+tests_test_refdecode_LDADD = $(REF_LDADD)
+tests_test_golden_SOURCES = tests/test_golden.c
+tests_test_golden_LDADD = $(REF_LDADD)
+tests_test_corrupt_SOURCES = tests/test_corrupt.c
+tests_test_corrupt_LDADD = $(REF_LDADD)
+tests_test_hom_SOURCES = tests/test_hom.c
+tests_test_hom_LDADD = $(REF_LDADD)
+tests_test_api_SOURCES = tests/test_api.c
+tests_test_api_LDADD = $(REF_LDADD)
+tests_test_fuzz_smoke_SOURCES = tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_decompress.c
+tests_test_fuzz_smoke_LDADD = $(REF_LDADD)
+tests_test_fuzz_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+
+# ---- libFuzzer (not part of `make check`): FUZZ_SECONDS=60 make fuzz; see tests/fuzz/README.md.
+# The library sources are compiled straight into the fuzzer with its instrumentation (no libtool
+# rebuild); the seed corpus is tests/fuzz/corpus, new inputs go to tests/fuzz/work/corpus.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer -ffp-contract=off -std=c11
+FUZZ_ARGS ?=
+FUZZ_SRCS = $(top_srcdir)/tests/fuzz/fuzz_decompress.c $(top_srcdir)/tests/ref_decoder.c \
+	$(wildcard $(top_srcdir)/src/codec/*.c) $(top_srcdir)/src/core/error.c
+EXTRA_DIST += tests/fuzz/README.md tests/fuzz/corpus tests/fuzz/regress
+
+tests/fuzz/fuzz_decompress_libfuzzer: $(FUZZ_SRCS) $(top_srcdir)/tests/ref_decoder.h \
+		$(top_srcdir)/tests/fuzz/fuzz_target.h $(top_srcdir)/src/codec/format.h \
+		$(top_srcdir)/src/codec/codec.h $(top_srcdir)/include/eccl.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DECCL_LIBFUZZER -I$(top_builddir) -I$(top_srcdir)/include \
+		-I$(top_srcdir)/src -I$(top_srcdir)/tests -I$(top_srcdir) $(FUZZ_SRCS) -lm -o $@
+
+fuzz: tests/fuzz/fuzz_decompress_libfuzzer
+	@$(MKDIR_P) tests/fuzz/work/corpus tests/fuzz/work/crashes
+	cd tests/fuzz/work && ../fuzz_decompress_libfuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=crashes/ -print_final_stats=1 $(FUZZ_ARGS) corpus $(abs_top_srcdir)/tests/fuzz/corpus
+
+CLEANFILES += tests/fuzz/fuzz_decompress_libfuzzer
+.PHONY: fuzz

@@ -16,6 +16,12 @@
 
 #include "eccl.h"
 
+#if defined(__GNUC__)
+#define TU_UNUSED __attribute__((unused))
+#else
+#define TU_UNUSED
+#endif
+
 static int tu_failures = 0;
 static long tu_checks = 0;
 
@@ -41,7 +47,7 @@ static long tu_checks = 0;
                  eccl_strerror(rc_), (int)(expect));                                               \
     } while (0)
 
-static int tu_finish(const char *name)
+static TU_UNUSED int tu_finish(const char *name)
 {
     printf("%s: %ld checks, %d failures\n", name, tu_checks, tu_failures);
     return tu_failures ? 1 : 0;
@@ -49,15 +55,15 @@ static int tu_finish(const char *name)
 
 /* ---- deterministic random numbers (splitmix64) ---- */
 typedef struct { uint64_t s; } tu_rng;
-static uint64_t tu_next(tu_rng *r)
+static TU_UNUSED uint64_t tu_next(tu_rng *r)
 {
     uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-static double tu_uniform(tu_rng *r) { return (double)(tu_next(r) >> 11) * 0x1.0p-53; }
-static double tu_normal(tu_rng *r)
+static TU_UNUSED double tu_uniform(tu_rng *r) { return (double)(tu_next(r) >> 11) * 0x1.0p-53; }
+static TU_UNUSED double tu_normal(tu_rng *r)
 {
     double u = tu_uniform(r), v = tu_uniform(r);
     if (u < 1e-300) u = 1e-300;
@@ -69,11 +75,11 @@ enum {
     TU_SMOOTH, TU_RANDOM, TU_CONSTANT, TU_ZEROS, TU_ALTERNATING, TU_HUGE, TU_DENORMAL,
     TU_NANINF, TU_RANDOMWALK, TU_NORMAL, TU_MIXED_SCALE, TU_NPATTERNS
 };
-static const char *tu_pattern_name[] = {"smooth", "random", "constant", "zeros", "alternating",
+static TU_UNUSED const char *tu_pattern_name[] = {"smooth", "random", "constant", "zeros", "alternating",
                                         "huge", "denormal", "nan-inf", "random-walk", "normal",
                                         "mixed-scale"};
 
-static double tu_value(int pattern, size_t i, size_t n, tu_rng *r, int is64)
+static TU_UNUSED double tu_value(int pattern, size_t i, size_t n, tu_rng *r, int is64)
 {
     double maxv = is64 ? DBL_MAX : FLT_MAX;
     double tiny = is64 ? 4.9406564584124654e-324 : 1.40129846e-45;
@@ -112,7 +118,7 @@ static double tu_value(int pattern, size_t i, size_t n, tu_rng *r, int is64)
 }
 
 /* Fill n reals of float (is64 = 0) or double. */
-static void tu_fill(void *buf, size_t n, int is64, int pattern, uint64_t seed)
+static TU_UNUSED void tu_fill(void *buf, size_t n, int is64, int pattern, uint64_t seed)
 {
     tu_rng r = {seed * 7919u + (uint64_t)pattern};
     double walk = 0.0;
@@ -137,7 +143,7 @@ static void tu_fill(void *buf, size_t n, int is64, int pattern, uint64_t seed)
 
 /* Element-by-element check of a reconstruction: returns the number of violations and the max
  * error (long double). NaN and inf must come back bit for bit; lossless requires equal bits. */
-static size_t tu_check_bound(const void *orig, const void *rec, size_t n, int is64, double eb,
+static TU_UNUSED size_t tu_check_bound(const void *orig, const void *rec, size_t n, int is64, double eb,
                              int lossless, long double *maxerr)
 {
     size_t bad = 0;
@@ -182,7 +188,7 @@ static size_t tu_check_bound(const void *orig, const void *rec, size_t n, int is
     return bad;
 }
 
-static void *tu_malloc(size_t bytes)
+static TU_UNUSED void *tu_malloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
