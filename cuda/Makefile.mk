@@ -2,7 +2,8 @@
 # build-aux/cudalt.sh.  -fmad=false: no contraction to FMA, so results match the CPU codec bit
 # for bit (doc/format.md).
 NVCC_COMPILE = $(top_srcdir)/build-aux/cudalt.sh $@ $(NVCC) $(NVCC_GENCODE) -O3 -fmad=false \
-	-std=c++17 -Xcompiler -Wall $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) $(NVCCFLAGS)
+	-std=c++17 -Xcompiler -Wall $(AM_CPPFLAGS) $(MPI_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+	$(NVCCFLAGS)
 
 .cu.lo:
 	$(AM_V_GEN)$(NVCC_COMPILE) -c $<

@@ -97,7 +97,8 @@ typedef enum eccl_op {
  * ------------------------------------------------------------------------------------------- */
 
 /* Worst-case compressed size in bytes of `count` elements of `dtype`: eccl_compress never writes
- * more. Returns 0 for an unknown dtype or when the size would not fit in size_t. */
+ * more. Returns 0 for an unknown dtype, or when count * element size reaches 2^62 bytes (the
+ * format's limit) or the size would not fit in size_t. */
 size_t eccl_compress_bound(size_t count, eccl_dtype_t dtype);
 
 /* Minimum and maximum over the finite real components of data (NaN and +-inf skipped; each
@@ -124,7 +125,8 @@ eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, si
  * Uses OpenMP threads (when built with --enable-openmp) as the caller's OpenMP settings allow.
  * Errors: ECCL_ERR_INVALID_ARG (NULL pointers, bad bound, unknown dtype),
  *         ECCL_ERR_BUFFER_TOO_SMALL (out_capacity too small: eccl_compress_bound() always
- *         suffices; *out_size then holds that bound), ECCL_ERR_NO_MEMORY. */
+ *         suffices; *out_size then holds that bound; out may be NULL with out_capacity 0 to ask),
+ *         ECCL_ERR_NO_MEMORY. */
 eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
                             const eccl_bound_t *bound, void *out, size_t out_capacity,
                             size_t *out_size);
@@ -163,17 +165,20 @@ eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stre
  * quantized domain (no decompress-operate-compress), doc/format.md section 11.
  * `local` holds the stream's count elements of its dtype (count and dtype must match).
  * op: ECCL_OP_SUM (integer-domain sum: errors add, nsum grows by 1), ECCL_OP_MAX/ECCL_OP_MIN
- * (error stays within eb_abs; real dtypes only). The stream must be lossy (ABS or REL); on a
- * LOSSLESS stream the result is the exact value of op applied in the element type.
- * out may not overlap stream. Errors: as eccl_decompress, plus ECCL_ERR_UNSUPPORTED (op not
- * SUM/MAX/MIN, or MAX/MIN on complex), ECCL_ERR_BUFFER_TOO_SMALL (eccl_compress_bound suffices). */
+ * (error stays within eb_abs; real dtypes only). On a LOSSLESS stream the result is op applied
+ * exactly as the element type would (canonical NaN, max(-0.0, +0.0) = +0.0).
+ * out may not overlap the inputs. Errors: as eccl_decompress, plus ECCL_ERR_INVALID_ARG (NULL
+ * pointers, overlapping out, unknown op), ECCL_ERR_UNSUPPORTED (AVG or PROD, MAX/MIN on complex, a
+ * stream whose nsum would overflow), ECCL_ERR_BUFFER_TOO_SMALL (*out_size then holds
+ * eccl_compress_bound, which always suffices; out may be NULL with out_capacity 0 to ask). */
 eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void *local,
                               size_t count, eccl_dtype_t dtype, eccl_op_t op, void *out,
                               size_t out_capacity, size_t *out_size);
 
-/* Homomorphic combination of two streams of the same dtype, count and eb_abs (ECCL_ERR_MISMATCH
- * otherwise): the stream of op(a, b); nsum adds (SUM) or takes the maximum (MAX/MIN).
- * Commutative: combine(a, b) and combine(b, a) produce identical bytes. */
+/* Homomorphic combination of two streams whose dtype, count, mode, bound, range and eb_abs are
+ * equal (ECCL_ERR_MISMATCH otherwise): the stream of op(a, b); nsum adds (SUM) or takes the
+ * maximum (MAX/MIN). Commutative: combine(a, b) and combine(b, a) produce identical bytes.
+ * Errors: as eccl_hom_reduce. */
 eccl_result_t eccl_hom_combine(const void *a, size_t a_size, const void *b, size_t b_size,
                                eccl_op_t op, void *out, size_t out_capacity, size_t *out_size);
 

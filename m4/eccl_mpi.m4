@@ -30,6 +30,13 @@ AC_DEFUN([ECCL_MPI_CHECK], [
 #error not openmpi
 #endif]])], [ECCL_MPI_FLAVOR=openmpi])])
   AC_MSG_RESULT([$ECCL_MPI_FLAVOR])
+  # Where mpi.h lives, for compilers that are not the MPI wrapper (nvcc): ask the preprocessor.
+  AC_MSG_CHECKING([the directory of mpi.h])
+  eccl_mpi_h=`echo '#include <mpi.h>' | $CC $CPPFLAGS -E -x c - 2>/dev/null | sed -n 's|^# *[[0-9]]* "\(.*\)/mpi\.h".*|\1|p' | head -n 1`
+  MPI_CPPFLAGS=
+  test -n "$eccl_mpi_h" && MPI_CPPFLAGS="-I$eccl_mpi_h"
+  AC_MSG_RESULT([${eccl_mpi_h:-not found}])
+  AC_SUBST([MPI_CPPFLAGS])
   AC_LANG_POP([C])
   AC_SUBST([ECCL_MPI_FLAVOR])
   AC_DEFINE_UNQUOTED([ECCL_MPI_FLAVOR], ["$ECCL_MPI_FLAVOR"], [MPI implementation eccl was built with])

@@ -876,8 +876,10 @@ static void hom_fn(void *vctx, const ref_header *h, uint64_t k, rep_t *o)
             if (v > h->qmax || v < -h->qmax) o->qok = 0;
             o->q[i] = v;
         }
-        o->u[i] = apply_T(h, c->op, a->u[i], b->u[i]);
     }
+    /* section 11: integers that fit stay exact values T(Q*D) even when they must be stored RAW */
+    for (int i = 0; i < o->r; i++)
+        o->u[i] = o->qok ? quant_value(h, o->q[i]) : apply_T(h, c->op, a->u[i], b->u[i]);
 }
 
 int ref_hom(const void *a, size_t a_size, const void *b, size_t b_size, const void *local,

@@ -142,8 +142,12 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
 {
     eccl_stream_desc_t d;
     compress_ctx_t c;
-    if (!out || !out_size || (!data && count > 0) || !bound) return ECCL_ERR_INVALID_ARG;
+    if (!out_size || (!data && count > 0) || !bound || (!out && out_capacity > 0)) return ECCL_ERR_INVALID_ARG;
     if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    if (!out) { /* a size query */
+        *out_size = eccl_compress_bound(count, dtype);
+        return ECCL_ERR_BUFFER_TOO_SMALL;
+    }
     eccl_result_t rc = resolve(bound, data, count, dtype, &d.eb, &d.range);
     if (rc) return rc;
     d.dtype = dtype;
@@ -226,7 +230,7 @@ eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stre
     info->nblocks = s.nb;
     for (uint64_t b = 0; b < s.nb; b++) {
         unsigned m = s.codes[b];
-        info->nblocks_zero += m == 0;
+        info->nblocks_zero += m == 0x20u; /* predictor none, no planes: r zeros */
         info->nblocks_raw += eccl_fmt_code_is_raw(m);
     }
     info->nblocks_quant = s.nb - info->nblocks_raw;

@@ -141,6 +141,10 @@ static eccl_result_t check_op(eccl_op_t op, eccl_dtype_t dtype)
 static eccl_result_t run(const eccl_stream_t *a, uint32_t nsum, hom_ctx_t *h, void *out,
                          size_t cap, size_t *out_size)
 {
+    if (!out) { /* a size query */
+        *out_size = eccl_compress_bound(a->count, a->dtype);
+        return ECCL_ERR_BUFFER_TOO_SMALL;
+    }
     eccl_stream_desc_t d;
     d.dtype = a->dtype;
     d.mode = a->mode;
@@ -158,7 +162,7 @@ eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void
 {
     eccl_stream_t a;
     hom_ctx_t h;
-    if (!stream || !out || !out_size || (!local && count > 0)) return ECCL_ERR_INVALID_ARG;
+    if (!stream || !out_size || (!local && count > 0) || (!out && out_capacity > 0)) return ECCL_ERR_INVALID_ARG;
     if (overlaps(stream, stream_size, out, out_capacity)) return ECCL_ERR_INVALID_ARG;
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &a);
     if (rc) return rc;
@@ -177,7 +181,7 @@ eccl_result_t eccl_hom_combine(const void *sa, size_t a_size, const void *sb, si
 {
     eccl_stream_t a, b;
     hom_ctx_t h;
-    if (!sa || !sb || !out || !out_size) return ECCL_ERR_INVALID_ARG;
+    if (!sa || !sb || !out_size || (!out && out_capacity > 0)) return ECCL_ERR_INVALID_ARG;
     if (overlaps(sa, a_size, out, out_capacity) || overlaps(sb, b_size, out, out_capacity))
         return ECCL_ERR_INVALID_ARG;
     eccl_result_t rc = eccl_stream_parse(sa, a_size, &a);
