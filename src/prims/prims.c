@@ -154,6 +154,16 @@ eccl_result_t eccl_prim_set_compress_piece(eccl_call_t *c, eccl_set_t *s, int i,
     return rc;
 }
 
+void eccl_prim_set_keep(eccl_set_t *s, int i)
+{
+    unsigned char *own = s->own + (size_t)i * s->piece_cap;
+    if (s->ptr[i] && s->ptr[i] != own) memmove(own, s->ptr[i], s->size[i]);
+    for (int k = 0; k < s->n; k++)
+        if (k != i) s->ptr[k] = NULL, s->size[k] = 0;
+    if (s->ptr[i]) s->ptr[i] = own;
+    s->arena_used = 0;
+}
+
 eccl_result_t eccl_prim_set_decompress(eccl_call_t *c, const eccl_set_t *s, void *data,
                                        size_t total, int lo, int hi)
 {

@@ -56,6 +56,9 @@ eccl_result_t eccl_prim_set_compress(eccl_call_t *c, eccl_set_t *s, const void *
 /* Compress `count` elements at `data` as piece i of the set. */
 eccl_result_t eccl_prim_set_compress_piece(eccl_call_t *c, eccl_set_t *s, int i, const void *data,
                                            size_t count);
+/* Keep only piece i (moved into the set's own storage, which it must have) and empty the
+ * arena, so that a later exchange of the other pieces has room. */
+void eccl_prim_set_keep(eccl_set_t *s, int i);
 /* Decompress pieces [lo, hi) of a set into `data`. */
 eccl_result_t eccl_prim_set_decompress(eccl_call_t *c, const eccl_set_t *s, void *data,
                                        size_t total, int lo, int hi);

@@ -37,6 +37,9 @@ eccl_result_t eccl_bcast_scatter_allgather(eccl_call_t *c)
     if (rc) return rc;
     if (vr == 0 && (rc = eccl_prim_set_compress(c, &s, c->recvbuf, c->count, 0, p))) return rc;
     if ((rc = eccl_coll_scatter_set(c, &s, c->root))) return rc;
+    /* the ring below passes every piece to every rank, so a rank keeps only its own from the
+     * scatter (the others of its subtree come round again) */
+    if (vr != 0) eccl_prim_set_keep(&s, vr);
     /* ring allgather over relative ranks: step k passes piece vr-k to the right */
     int right = (c->rank + 1) % p, left = (c->rank - 1 + p) % p;
     for (int k = 0; k < p - 1; k++) {
