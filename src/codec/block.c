@@ -23,46 +23,17 @@ void eccl_qparams_init(eccl_qparams_t *p, eccl_dtype_t dtype, eccl_mode_t mode, 
     p->qmax = p->is64 ? ECCL_FMT_QMAX64 : ECCL_FMT_QMAX32;
 }
 
-/* |x - y| <= eb, decided exactly. fl(x - y) is exact except when the operands are far apart;
- * only when the rounded difference equals eb can rounding change the answer, and then the exact
- * error term of the subtraction (Knuth's TwoSum) decides. */
-static inline int within(double x, double y, double eb)
-{
-    double d = x - y;
-    double s = fabs(d);
-    if (s < eb) return 1;
-    if (!(s == eb)) return 0;
-    double ny = -y;
-    double bv = d - x;
-    double err = (x - (d - bv)) + (ny - bv);
-    return d > 0 ? err <= 0.0 : err >= 0.0;
-}
-
 static inline double load_real(const void *x, int i, int is64)
 {
     if (is64) return ((const double *)x)[i];
     return (double)((const float *)x)[i];
 }
 
-/* Quantize one value: returns 1 if quantizable, the integer in *q (always within +-2^50). */
-static inline int quantize1(const eccl_qparams_t *p, double x, int64_t *q)
-{
-    double t = x * p->R;
-    if (!(t <= ECCL_FMT_CLAMP)) t = (t > ECCL_FMT_CLAMP) ? ECCL_FMT_CLAMP : -ECCL_FMT_CLAMP;
-    if (t < -ECCL_FMT_CLAMP) t = -ECCL_FMT_CLAMP;
-    double qd = rint(t);
-    int ok = fabs(qd) <= (double)p->qmax;
-    double rec = qd * p->D;
-    ok &= within(x, rec, p->eb);
-    if (!p->is64) ok &= within(x, (double)(float)rec, p->eb);
-    *q = (int64_t)qd;
-    return ok;
-}
-
 int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *q)
 {
     int ok = 1;
-    for (int i = 0; i < r; i++) ok &= quantize1(p, load_real(x, i, p->is64), &q[i]);
+    for (int i = 0; i < r; i++)
+        ok &= eccl_fmt_quantize(load_real(x, i, p->is64), p->R, p->D, p->eb, p->qmax, p->is64, &q[i]);
     return ok;
 }
 
@@ -85,26 +56,12 @@ static int write_planes(unsigned char *out, const uint64_t *mag, uint32_t sign, 
     return o + 4 * F;
 }
 
-/* Deltas of one predictor: magnitudes, sign bits, and the resulting sign mode, planes and size. */
+/* Deltas of one predictor: magnitudes, sign bits, and the resulting encoding choice. */
 typedef struct {
     uint64_t mag[32];
     uint32_t neg;
-    int F, fc, s, size;
+    eccl_fmt_choice_t c;
 } deltas_t;
-
-static void finish_deltas(const eccl_qparams_t *p, deltas_t *d, uint64_t all, uint32_t pos,
-                          int r, int extra)
-{
-    int fb = eccl_fmt_bitlen64(all);
-    d->fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
-    d->F = fb <= 30 ? fb : (p->is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
-    if (d->F == 0) d->s = ECCL_FMT_SIGN_MAP;
-    else if (!d->neg) d->s = ECCL_FMT_SIGN_POS;
-    else if (!pos) d->s = ECCL_FMT_SIGN_NEG;
-    else d->s = ECCL_FMT_SIGN_MAP;
-    d->size = extra + (d->F > 0 ? (d->s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * d->F : 0);
-    (void)r;
-}
 
 int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                             unsigned char *out, unsigned *code)
@@ -128,22 +85,22 @@ int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, co
         allN |= N.mag[i];
     }
     int H = pred ? 0 : eccl_fmt_head_bytes(p->is64);
-    finish_deltas(p, &L, allL, posL, r, H);
-    finish_deltas(p, &N, allN, posN, r, 0);
-    int use_none = N.size < L.size;
+    L.c = eccl_fmt_choose(allL, L.neg, posL, p->is64, H);
+    N.c = eccl_fmt_choose(allN, N.neg, posN, p->is64, 0);
+    int use_none = N.c.size < L.c.size;
     const deltas_t *d = use_none ? &N : &L;
     int W = p->is64 ? 8 : 4;
-    if (d->size > r * W) return -1;
+    if (d->c.size > r * W) return -1;
     int o = 0;
     if (!use_none && !pred) {
         uint64_t z = eccl_fmt_zigzag(q[0]);
         for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
         o = H;
     }
-    if (d->F > 0) write_planes(out + o, d->mag, d->neg, r, d->F, d->s == ECCL_FMT_SIGN_MAP);
-    *code = eccl_fmt_quant_code((unsigned)d->s, use_none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
-                                (unsigned)d->fc);
-    return d->size;
+    if (d->c.F > 0) write_planes(out + o, d->mag, d->neg, r, d->c.F, d->c.s == ECCL_FMT_SIGN_MAP);
+    *code = eccl_fmt_quant_code((unsigned)d->c.s, use_none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
+                                (unsigned)d->c.fc);
+    return d->c.size;
 }
 
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,

@@ -23,24 +23,8 @@ int eccl_fast_available(void) { return __builtin_cpu_supports("avx2") != 0; }
 
 /* ---- shared pieces ---- */
 
-/* Sign mode, plane count and size of one predictor's deltas (block.c finish_deltas). */
-typedef struct {
-    int F, fc, s, size;
-} choice_t;
-
-static inline choice_t choose(uint64_t all, uint32_t neg, uint32_t pos, int is64, int extra)
-{
-    choice_t c;
-    int fb = eccl_fmt_bitlen64(all);
-    c.fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
-    c.F = fb <= 30 ? fb : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
-    if (c.F == 0) c.s = ECCL_FMT_SIGN_MAP;
-    else if (!neg) c.s = ECCL_FMT_SIGN_POS;
-    else if (!pos) c.s = ECCL_FMT_SIGN_NEG;
-    else c.s = ECCL_FMT_SIGN_MAP;
-    c.size = extra + (c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * c.F : 0);
-    return c;
-}
+typedef eccl_fmt_choice_t choice_t;
+#define choose eccl_fmt_choose
 
 /* ================================ float32 ================================ */
 

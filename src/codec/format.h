@@ -140,6 +140,70 @@ ECCL_HD int eccl_fmt_bitlen64(uint64_t v)
 #endif
 }
 
+/* ---- quantization (section 8 step 1), shared by every implementation ---- */
+
+/* |x - y| <= eb, decided exactly. fl(x - y) is exact except when the operands are far apart;
+ * only when the rounded difference equals eb can rounding change the answer, and then the exact
+ * error term of the subtraction (Knuth's TwoSum) decides. Needs IEEE binary64 without FMA
+ * contraction (-ffp-contract=off, nvcc -fmad=false). */
+ECCL_HD int eccl_fmt_within(double x, double y, double eb)
+{
+    double d = x - y;
+    double s = d < 0 ? -d : d;
+    if (s < eb) return 1;
+    if (!(s == eb)) return 0;
+    double ny = -y;
+    double bv = d - x;
+    double err = (x - (d - bv)) + (ny - bv);
+    return d > 0 ? err <= 0.0 : err >= 0.0;
+}
+
+ECCL_HD double eccl_fmt_rint(double t)
+{
+#ifdef __CUDA_ARCH__
+    return rint(t);
+#else
+    return __builtin_rint(t);
+#endif
+}
+
+/* Quantize one value x (converted exactly to binary64): 1 if quantizable, the integer in *q
+ * (always within +-2^50, so any cast of it is defined). */
+ECCL_HD int eccl_fmt_quantize(double x, double R, double D, double eb, int64_t qmax, int is64,
+                              int64_t *q)
+{
+    double t = x * R;
+    if (!(t <= ECCL_FMT_CLAMP)) t = (t > ECCL_FMT_CLAMP) ? ECCL_FMT_CLAMP : -ECCL_FMT_CLAMP;
+    if (t < -ECCL_FMT_CLAMP) t = -ECCL_FMT_CLAMP;
+    double qd = eccl_fmt_rint(t);
+    double aq = qd < 0 ? -qd : qd;
+    int ok = aq <= (double)qmax;
+    double rec = qd * D;
+    ok &= eccl_fmt_within(x, rec, eb);
+    if (!is64) ok &= eccl_fmt_within(x, (double)(float)rec, eb);
+    *q = (int64_t)qd;
+    return ok;
+}
+
+/* The encoding of one predictor's deltas: sign mode, planes and payload size (section 8). */
+typedef struct {
+    int F, fc, s, size;
+} eccl_fmt_choice_t;
+
+ECCL_HD eccl_fmt_choice_t eccl_fmt_choose(uint64_t all, uint32_t neg, uint32_t pos, int is64, int extra)
+{
+    eccl_fmt_choice_t c;
+    int fb = eccl_fmt_bitlen64(all);
+    c.fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
+    c.F = fb <= 30 ? fb : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
+    if (c.F == 0) c.s = ECCL_FMT_SIGN_MAP;
+    else if (!neg) c.s = ECCL_FMT_SIGN_POS;
+    else if (!pos) c.s = ECCL_FMT_SIGN_NEG;
+    else c.s = ECCL_FMT_SIGN_MAP;
+    c.size = extra + (c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * c.F : 0);
+    return c;
+}
+
 /* ---- checksum (section 9) ---- */
 ECCL_HD uint64_t eccl_fmt_mix(uint64_t z)
 {
