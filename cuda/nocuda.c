@@ -17,3 +17,41 @@ eccl_result_t eccl_cuda_device_check(int device, char *name, size_t name_len)
     if (name && name_len) name[0] = '\0';
     return ECCL_ERR_UNSUPPORTED;
 }
+
+eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_codec_t *codec)
+{
+    (void)max_count;
+    if (codec) *codec = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_cuda_codec_free(eccl_cuda_codec_t *codec)
+{
+    if (codec) *codec = NULL;
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t codec, const void *d_data, size_t count,
+                                 eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                 size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                 cudaStream_t stream)
+{
+    (void)codec, (void)d_data, (void)count, (void)dtype, (void)bound, (void)d_out;
+    (void)out_capacity, (void)d_size, (void)h_size, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream,
+                                   size_t stream_capacity, void *d_data, size_t count,
+                                   eccl_dtype_t dtype, int check, cudaStream_t stream)
+{
+    (void)codec, (void)d_stream, (void)stream_capacity, (void)d_data, (void)count, (void)dtype;
+    (void)check, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream)
+{
+    (void)codec, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}

@@ -10,6 +10,10 @@
 
 #include "eccl.h"
 
+/* The CUDA stream type, declared without the CUDA headers (the same typedef as CUDA's). */
+struct CUstream_st;
+typedef struct CUstream_st *cudaStream_t;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,6 +27,42 @@ eccl_result_t eccl_cuda_device_count(int *count);
  * ECCL_ERR_NO_DEVICE when it does not exist or is too old, ECCL_ERR_UNSUPPORTED without the
  * CUDA backend. When name is not NULL, up to name_len bytes of the device name are copied. */
 eccl_result_t eccl_cuda_device_check(int device, char *name, size_t name_len);
+
+/* ---------------------------------------------------------------------------------------------
+ * The GPU codec: the same stream format as eccl_compress (byte for byte), on device memory.
+ * All calls are ordered on the given stream and do not synchronise the host unless documented
+ * (h_size requests, eccl_cuda_codec_check). A codec owns device scratch: use one per stream at
+ * a time. Pointers must be device memory, 16-byte aligned.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct eccl_cuda_codec *eccl_cuda_codec_t;
+
+/* Create a codec on the current device (scratch for streams of up to max_count elements of an
+ * 8-byte type is allocated now; larger ones grow it once, which synchronises). Errors:
+ * ECCL_ERR_NO_DEVICE, ECCL_ERR_CUDA, ECCL_ERR_NO_MEMORY, ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_codec_t *codec);
+eccl_result_t eccl_cuda_codec_free(eccl_cuda_codec_t *codec);
+
+/* Compress count elements at d_data into d_out (out_capacity >= eccl_compress_bound(count,
+ * dtype)). The stream size goes to *d_size (device memory; NULL: not needed) and, when h_size is
+ * not NULL, to *h_size on the host (this synchronises the stream). REL with
+ * ECCL_RANGE_FROM_DATA computes the range on the device. Errors: ECCL_ERR_INVALID_ARG,
+ * ECCL_ERR_BUFFER_TOO_SMALL, ECCL_ERR_CUDA. */
+eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t codec, const void *d_data, size_t count,
+                                 eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                 size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                 cudaStream_t stream);
+
+/* Decompress the stream at d_stream (at most stream_capacity bytes readable) into count elements
+ * of dtype at d_data. Validation happens on the device: errors (ECCL_ERR_CORRUPT,
+ * ECCL_ERR_MISMATCH, ECCL_ERR_UNSUPPORTED) are reported by eccl_cuda_codec_check, and by this call
+ * when `check` is nonzero (which synchronises the stream). */
+eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream,
+                                   size_t stream_capacity, void *d_data, size_t count,
+                                   eccl_dtype_t dtype, int check, cudaStream_t stream);
+
+/* Synchronise the stream and return (and clear) the first error the device detected since the
+ * last check. */
+eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -99,3 +99,12 @@ fuzz: tests/fuzz/fuzz_decompress_libfuzzer
 
 CLEANFILES += tests/fuzz/fuzz_decompress_libfuzzer
 .PHONY: fuzz
+
+# The GPU codec against the CPU codec (skips, exit 77, without the CUDA backend or a GPU).
+if HAVE_CUDA
+check_PROGRAMS += tests/test_cuda_codec
+TESTS += tests/test_cuda_codec
+tests_test_cuda_codec_SOURCES = tests/test_cuda_codec.c
+tests_test_cuda_codec_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_test_cuda_codec_LDADD = $(TEST_LDADD) $(CUDA_LDFLAGS) $(CUDA_LIBS)
+endif

@@ -1,0 +1,34 @@
+#!/bin/bash
+# gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
+# leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
+# `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
+#   what: build, test, bench, all (default: all)
+set -u
+out=${OUT:-$PWD/gpu-logs}
+mkdir -p "$out"
+jobs=$(nproc)
+what=${*:-all}
+summary=()
+step() { # name command...
+    local name=$1; shift
+    local t0=$SECONDS
+    if "$@" > "$out/$name.log" 2>&1; then summary+=("$(printf '%-22s ok     %4ds' "$name" $((SECONDS - t0)))")
+    else summary+=("$(printf '%-22s FAILED %4ds  (see %s.log)' "$name" $((SECONDS - t0)) "$name")"); tail -30 "$out/$name.log"; fi
+}
+build() {
+    ./autogen.sh && mkdir -p build-gpu && cd build-gpu &&
+        ../configure CC=mpicc FC=mpifort --with-cuda --with-cuda-arch="${CUDA_ARCH:-90}" &&
+        make -j"$jobs"
+}
+case " $what " in *" build "*|*" all "*) step build build ;; esac
+cd build-gpu 2>/dev/null || { echo "no build-gpu"; exit 1; }
+case " $what " in *" test "*|*" all "*)
+    step test_cuda_codec ./tests/test_cuda_codec ;;
+esac
+case " $what " in *" bench "*|*" all "*)
+    step bench_cuda_codec ./bench/bench_cuda_codec --mib 1024 --small-kib 1024 --iters 10 ;;
+esac
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
+echo
+for l in "${summary[@]}"; do echo "$l"; done
+[ -f "$out/bench_cuda_codec.log" ] && tail -12 "$out/bench_cuda_codec.log"

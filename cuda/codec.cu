@@ -1,0 +1,236 @@
+// codec.cu - the host side of the CUDA codec: argument checks, the stream layout, launches, the
+// device scratch (look-back status, counters, error word) and error reporting.
+#include "config.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eccl_cuda.h" /* before kernels.h: the result codes come from eccl.h here */
+#include "cuda/kernels.h"
+
+struct eccl_cuda_codec {
+    int device;
+    eccl_dev_scratch *s;        // device
+    size_t tiles_cap;           // status entries allocated
+    unsigned long long tile_base, done_base;
+    unsigned epoch;
+    int *h_err;                 // pinned
+    unsigned long long *h_size; // pinned
+};
+
+#define CU(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            (void)cudaGetLastError();                                                              \
+            return ECCL_ERR_CUDA;                                                                  \
+        }                                                                                          \
+    } while (0)
+
+static size_t scratch_bytes(size_t tiles) { return sizeof(eccl_dev_scratch) + tiles * sizeof(unsigned long long); }
+static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
+static size_t reals_of(eccl_dtype_t dt) { return dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1; }
+
+static eccl_result_t reserve(eccl_cuda_codec_t c, size_t tiles)
+{
+    if (tiles <= c->tiles_cap && c->s) return ECCL_SUCCESS;
+    size_t cap = tiles > 2 * c->tiles_cap ? tiles : 2 * c->tiles_cap;
+    if (cap < 64) cap = 64;
+    eccl_dev_scratch *ns = NULL;
+    CU(cudaDeviceSynchronize());
+    CU(cudaMalloc((void **)&ns, scratch_bytes(cap)));
+    CU(cudaMemset(ns, 0, scratch_bytes(cap)));
+    if (c->s) CU(cudaFree(c->s));
+    c->s = ns;
+    c->tiles_cap = cap;
+    c->tile_base = c->done_base = 0;
+    c->epoch = 0;
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_codec_t *out)
+{
+    if (!out) return ECCL_ERR_INVALID_ARG;
+    *out = NULL;
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        (void)cudaGetLastError();
+        return ECCL_ERR_NO_DEVICE;
+    }
+    eccl_cuda_codec_t c = (eccl_cuda_codec_t)calloc(1, sizeof *c);
+    if (!c) return ECCL_ERR_NO_MEMORY;
+    cudaGetDevice(&c->device);
+    eccl_result_t rc = ECCL_SUCCESS;
+    size_t tiles = (max_count * 2 + ECCL_FMT_TILE_VALUES - 1) / ECCL_FMT_TILE_VALUES + 1;
+    if (cudaMallocHost((void **)&c->h_err, sizeof(int)) != cudaSuccess ||
+        cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
+        cudaFuncSetAttribute(eccl_compress_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             8 * 32 * 32 * 8) != cudaSuccess ||
+        cudaFuncSetAttribute(eccl_decompress_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             256 * 32 * 8 + 16) != cudaSuccess)
+        rc = ECCL_ERR_CUDA;
+    if (!rc) rc = reserve(c, tiles);
+    if (rc) {
+        (void)cudaGetLastError();
+        eccl_cuda_codec_free(&c);
+        return rc;
+    }
+    *out = c;
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_codec_free(eccl_cuda_codec_t *codec)
+{
+    if (!codec) return ECCL_ERR_INVALID_ARG;
+    eccl_cuda_codec_t c = *codec;
+    if (!c) return ECCL_SUCCESS;
+    if (c->s) cudaFree(c->s);
+    if (c->h_err) cudaFreeHost(c->h_err);
+    if (c->h_size) cudaFreeHost(c->h_size);
+    free(c);
+    *codec = NULL;
+    return ECCL_SUCCESS;
+}
+
+// The next look-back epoch; when the 16-bit epoch wraps, old status words are cleared so that a
+// word from 65535 launches ago can never pass for a current one.
+static eccl_result_t next_epoch(eccl_cuda_codec_t c, cudaStream_t st)
+{
+    if (++c->epoch > 0xFFFFu) {
+        CU(cudaMemsetAsync(c->s->status, 0, c->tiles_cap * sizeof(unsigned long long), st));
+        c->epoch = 1;
+    }
+    return ECCL_SUCCESS;
+}
+
+static eccl_result_t read_size(eccl_cuda_codec_t c, const unsigned long long *d, size_t *h, cudaStream_t st)
+{
+    CU(cudaMemcpyAsync(c->h_size, d, sizeof *c->h_size, cudaMemcpyDeviceToHost, st));
+    CU(cudaStreamSynchronize(st));
+    *h = (size_t)*c->h_size;
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_data, size_t count,
+                                            eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                            size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                            cudaStream_t st)
+{
+    if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
+    size_t cap = eccl_compress_bound(count, dtype);
+    if (cap == 0) return ECCL_ERR_INVALID_ARG;
+    if (((uintptr_t)d_out & 15u) || ((uintptr_t)d_data & 15u)) return ECCL_ERR_INVALID_ARG;
+    if (out_capacity < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
+    eccl_comp_args a;
+    memset(&a, 0, sizeof a);
+    a.x = d_data;
+    a.n = (uint64_t)count * reals_of(dtype);
+    a.nb = eccl_fmt_nblocks(a.n);
+    a.nt = eccl_fmt_ntiles(a.nb);
+    a.P = eccl_fmt_payload_offset(a.nb);
+    a.out = (unsigned char *)d_out;
+    a.h.dtype = (unsigned char)dtype;
+    a.h.mode = (unsigned char)bound->mode;
+    a.h.nsum = 1;
+    a.h.count = count;
+    switch (bound->mode) {
+    case ECCL_MODE_LOSSLESS: break;
+    case ECCL_MODE_ABS:
+    case ECCL_MODE_REL: {
+        if (!(bound->value > 0) || bound->value != bound->value || bound->value > 1.7976931348623157e308)
+            return ECCL_ERR_INVALID_ARG;
+        a.h.bound = bound->value;
+        if (bound->mode == ECCL_MODE_ABS) {
+            a.h.eb = bound->value < ECCL_FMT_EB_CAP ? bound->value : ECCL_FMT_EB_CAP;
+        } else if (bound->range == ECCL_RANGE_FROM_DATA) {
+            a.rel_range_on_device = 1;
+        } else {
+            if (!(bound->range >= 0)) return ECCL_ERR_INVALID_ARG;
+            a.h.range = bound->range;
+            double e = bound->value * bound->range;
+            a.h.eb = e < ECCL_FMT_EB_CAP ? e : ECCL_FMT_EB_CAP;
+        }
+        break;
+    }
+    default: return ECCL_ERR_INVALID_ARG;
+    }
+    eccl_result_t rc = reserve(c, a.nt);
+    if (rc) return rc;
+    a.s = c->s;
+    a.d_size = d_size ? d_size : &c->s->total_size;
+    if (a.rel_range_on_device) {
+        static const unsigned long long init[2] = {~0ull, 0ull};
+        CU(cudaMemcpyAsync(c->s->rkey, init, sizeof init, cudaMemcpyHostToDevice, st));
+        unsigned blocks = (unsigned)((a.n + 1023) / 1024);
+        if (blocks > 1024) blocks = 1024;
+        if (blocks == 0) blocks = 1;
+        eccl_range_kernel<<<blocks, 256, 0, st>>>(d_data, a.n, is64_of(dtype), c->s);
+        CU(cudaGetLastError());
+    }
+    if (a.nt == 0) {
+        eccl_compress_empty_kernel<<<1, 1, 0, st>>>(a);
+    } else {
+        if ((rc = next_epoch(c, st))) return rc;
+        a.epoch = c->epoch;
+        a.tile_base = c->tile_base;
+        a.done_base = c->done_base;
+        a.stage_per_warp = 32 * 32 * (is64_of(dtype) ? 8 : 4);
+        size_t smem = (size_t)8 * a.stage_per_warp;
+        eccl_compress_kernel<<<(unsigned)a.nt, ECCL_CTA, smem, st>>>(a);
+        c->tile_base += a.nt;
+        c->done_base += a.nt;
+    }
+    CU(cudaGetLastError());
+    if (h_size) return read_size(c, a.d_size, h_size, st);
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t st)
+{
+    if (!c) return ECCL_ERR_INVALID_ARG;
+    CU(cudaMemcpyAsync(c->h_err, &c->s->error, sizeof(int), cudaMemcpyDeviceToHost, st));
+    CU(cudaStreamSynchronize(st));
+    int e = *c->h_err;
+    if (e) CU(cudaMemsetAsync(&c->s->error, 0, sizeof(int), st));
+    return (eccl_result_t)e;
+}
+
+extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                              void *d_data, size_t count, eccl_dtype_t dtype, int check,
+                                              cudaStream_t st)
+{
+    if (!c || !d_stream || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
+    if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    if (((uintptr_t)d_stream & 15u) || ((uintptr_t)d_data & 15u)) return ECCL_ERR_INVALID_ARG;
+    eccl_decomp_args a;
+    memset(&a, 0, sizeof a);
+    a.in = (const unsigned char *)d_stream;
+    a.in_cap = stream_capacity;
+    a.x = d_data;
+    a.count = count;
+    a.dtype = (int)dtype;
+    a.n = (uint64_t)count * reals_of(dtype);
+    a.nb = eccl_fmt_nblocks(a.n);
+    a.nt = eccl_fmt_ntiles(a.nb);
+    a.P = eccl_fmt_payload_offset(a.nb);
+    eccl_result_t rc = reserve(c, a.nt);
+    if (rc) return rc;
+    a.s = c->s;
+    if (stream_capacity < a.P) {
+        if (check) return ECCL_ERR_CORRUPT;
+        int e = ECCL_ERR_CORRUPT; /* reported through the error word like any device-side finding */
+        CU(cudaMemcpyAsync(&c->s->error, &e, sizeof e, cudaMemcpyHostToDevice, st));
+        return ECCL_SUCCESS;
+    }
+    if (a.nt == 0) {
+        eccl_decompress_empty_kernel<<<1, 1, 0, st>>>(a);
+    } else {
+        a.done_base = c->done_base;
+        size_t smem = (size_t)256 * 32 * (is64_of(dtype) ? 8 : 4) + 16;
+        eccl_decompress_kernel<<<(unsigned)a.nt, ECCL_CTA, smem, st>>>(a);
+        c->done_base += a.nt;
+    }
+    CU(cudaGetLastError());
+    return check ? eccl_cuda_codec_check(c, st) : ECCL_SUCCESS;
+}

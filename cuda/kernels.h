@@ -1,0 +1,40 @@
+// kernels.h - the kernels of cuda/ and their arguments (host and device see this; no MPI, no
+// eccl_comm_t: kernels know nothing of collectives).
+#ifndef ECCL_CUDA_KERNELS_H
+#define ECCL_CUDA_KERNELS_H
+
+#include <stdint.h>
+
+#include "cuda/codec_dev.cuh"
+
+struct eccl_comp_args {
+    const void *x;          // count elements of the dtype (n reals)
+    uint64_t n, nb, nt, P;  // reals, blocks, tiles, payload offset
+    unsigned char *out;     // capacity >= eccl_compress_bound, 16-byte aligned
+    eccl_dev_header h;      // header fields (eb and range replaced on the device for REL-from-data)
+    int rel_range_on_device;
+    int stage_per_warp;     // bytes of shared staging per warp (32 blocks of 32 * W)
+    eccl_dev_scratch *s;
+    unsigned long long tile_base, done_base; // counter values before this launch
+    unsigned epoch;         // look-back epoch of this launch (1..65535)
+    unsigned long long *d_size; // optional: the stream size, written by the last CTA
+};
+
+struct eccl_decomp_args {
+    const unsigned char *in; // the stream, 16-byte aligned
+    uint64_t in_cap;         // bytes readable at `in`
+    void *x;                 // count elements of dtype
+    uint64_t count;
+    int dtype;
+    uint64_t n, nb, nt, P;
+    eccl_dev_scratch *s;
+    unsigned long long done_base;
+};
+
+__global__ void eccl_compress_kernel(eccl_comp_args a);
+__global__ void eccl_compress_empty_kernel(eccl_comp_args a);
+__global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, eccl_dev_scratch *s);
+__global__ void eccl_decompress_kernel(eccl_decomp_args a);
+__global__ void eccl_decompress_empty_kernel(eccl_decomp_args a);
+
+#endif

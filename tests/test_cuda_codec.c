@@ -1,0 +1,159 @@
+/*
+ * test_cuda_codec.c - the GPU codec against the CPU codec (the specification's reference): the
+ * same bytes for the same input and parameters, the same values when decoding, the same verdict
+ * on corrupted streams. Skips with a message when there is no CUDA backend or no GPU.
+ */
+#include "config.h"
+
+#include <cuda_runtime_api.h>
+
+#include "eccl_cuda.h"
+#include "testutil.h"
+
+static const eccl_dtype_t dtypes[] = {ECCL_FLOAT32, ECCL_FLOAT64, ECCL_COMPLEX64, ECCL_COMPLEX128};
+
+static void fix_checksum(unsigned char *s, size_t size)
+{
+    uint64_t sum = 0;
+    for (uint64_t k = 0; k < size / 4; k++) {
+        uint32_t w;
+        memcpy(&w, s + 4 * k, 4);
+        if (k == 14 || k == 15) w = 0;
+        uint64_t z = (uint64_t)w + k * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        sum += z ^ (z >> 31);
+    }
+    memcpy(s + 56, &sum, 8);
+}
+
+typedef struct {
+    eccl_cuda_codec_t codec;
+    void *dx, *dy, *ds;
+    size_t cap_elems, cap_stream;
+} gpu_t;
+
+static void gpu_reserve(gpu_t *g, size_t count, eccl_dtype_t dt)
+{
+    size_t bytes = count * eccl_dtype_size(dt) + 64, sb = eccl_compress_bound(count, dt);
+    if (bytes > g->cap_elems) {
+        cudaFree(g->dx);
+        cudaFree(g->dy);
+        if (cudaMalloc(&g->dx, bytes) || cudaMalloc(&g->dy, bytes)) exit(99);
+        g->cap_elems = bytes;
+    }
+    if (sb > g->cap_stream) {
+        cudaFree(g->ds);
+        if (cudaMalloc(&g->ds, sb)) exit(99);
+        g->cap_stream = sb;
+    }
+}
+
+static long streams, bytes_compared;
+
+static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, int pat, tu_rng *rng)
+{
+    int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
+    size_t reals = count * (dt >= ECCL_COMPLEX64 ? 2 : 1), esz = eccl_dtype_size(dt);
+    size_t cap = eccl_compress_bound(count, dt), size = 0, gsize = 0;
+    void *x = tu_malloc(count * esz), *y = tu_malloc(count * esz), *z = tu_malloc(count * esz);
+    unsigned char *s = tu_malloc(cap), *gs = tu_malloc(cap);
+    tu_fill(x, reals, is64, pat, count + 17);
+    gpu_reserve(g, count, dt);
+    cudaMemcpy(g->dx, x, count * esz, cudaMemcpyHostToDevice);
+    eccl_result_t rc = eccl_compress(x, count, dt, b, s, cap, &size);
+    TU_CHECK(rc == ECCL_SUCCESS, "cpu compress: %s", eccl_strerror(rc));
+    rc = eccl_cuda_compress(g->codec, g->dx, count, dt, b, g->ds, g->cap_stream, NULL, &gsize, NULL);
+    TU_CHECK(rc == ECCL_SUCCESS, "gpu compress: %s", eccl_strerror(rc));
+    cudaMemcpy(gs, g->ds, gsize < cap ? gsize : cap, cudaMemcpyDeviceToHost);
+    int same = gsize == size && memcmp(s, gs, size) == 0;
+    if (!same) {
+        size_t k = 0;
+        while (k < size && k < gsize && s[k] == gs[k]) k++;
+        TU_CHECK(0, "GPU stream differs from the CPU's: %s %s mode %d %g n=%zu: sizes %zu/%zu, first difference at byte %zu",
+                 eccl_dtype_name(dt), tu_pattern_name[pat], b->mode, b->value, count, gsize, size, k);
+    }
+    streams++;
+    bytes_compared += (long)size;
+    /* decode the CPU stream on the GPU: the values must equal the CPU's decode bit for bit */
+    rc = eccl_decompress(s, size, y, count, dt);
+    TU_CHECK(rc == ECCL_SUCCESS, "cpu decompress: %s", eccl_strerror(rc));
+    cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
+    rc = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
+    TU_CHECK(rc == ECCL_SUCCESS, "gpu decompress: %s (%s %s n=%zu)", eccl_strerror(rc), eccl_dtype_name(dt),
+             tu_pattern_name[pat], count);
+    cudaMemcpy(z, g->dy, count * esz, cudaMemcpyDeviceToHost);
+    TU_CHECK(memcmp(y, z, count * esz) == 0, "GPU decode differs from the CPU's: %s %s n=%zu", eccl_dtype_name(dt),
+             tu_pattern_name[pat], count);
+    /* corruptions with the checksum repaired: both codecs give the same verdict */
+    for (int trial = 0; trial < 6 && size > 80; trial++) {
+        unsigned char *c = tu_malloc(size);
+        memcpy(c, s, size);
+        size_t pos = 64 + tu_next(rng) % (size - 64);
+        c[pos] ^= (unsigned char)(1u << (tu_next(rng) % 8));
+        if (trial % 3) fix_checksum(c, size);
+        eccl_result_t r1 = eccl_decompress(c, size, y, count, dt);
+        cudaMemcpy(g->ds, c, size, cudaMemcpyHostToDevice);
+        eccl_result_t r2 = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
+        TU_CHECK((r1 == ECCL_SUCCESS) == (r2 == ECCL_SUCCESS),
+                 "verdicts differ on a corrupted stream (byte %zu): cpu %s, gpu %s", pos, eccl_strerror(r1),
+                 eccl_strerror(r2));
+        if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS) {
+            cudaMemcpy(z, g->dy, count * esz, cudaMemcpyDeviceToHost);
+            TU_CHECK(memcmp(y, z, count * esz) == 0, "values differ on an accepted corrupted stream");
+        }
+        free(c);
+    }
+    free(x);
+    free(y);
+    free(z);
+    free(s);
+    free(gs);
+}
+
+int main(void)
+{
+    int ndev = 0;
+    eccl_result_t rc = eccl_cuda_device_count(&ndev);
+    if (rc == ECCL_ERR_UNSUPPORTED) {
+        printf("SKIP: eccl was built without the CUDA backend\n");
+        return 77;
+    }
+    if (ndev == 0) {
+        printf("SKIP: no CUDA device on this machine (run on the GPU host: see doc/gpu.md)\n");
+        return 77;
+    }
+    gpu_t g = {0};
+    rc = eccl_cuda_codec_create(1 << 20, &g.codec);
+    if (rc) {
+        printf("eccl_cuda_codec_create: %s\n", eccl_strerror(rc));
+        return 1;
+    }
+    int quick = getenv("ECCL_TEST_QUICK") != NULL;
+    const size_t sizes[] = {0, 1, 2, 31, 32, 33, 4097, 8191, 8192, 8193, 100003, (1u << 20) + 7};
+    eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0},      {ECCL_MODE_ABS, 1e-1, 0},
+                             {ECCL_MODE_ABS, 1e-7, 0},      {ECCL_MODE_ABS, 1e-13, 0},
+                             {ECCL_MODE_REL, 1e-4, ECCL_RANGE_FROM_DATA},
+                             {ECCL_MODE_REL, 1e-3, 12.5},   {ECCL_MODE_LOSSLESS, 0, 0},
+                             {ECCL_MODE_ABS, 0.5, 0}};
+    tu_rng rng = {99};
+    for (unsigned d = 0; d < 4; d++)
+        for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
+            for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
+                for (int pat = 0; pat < TU_NPATTERNS; pat++) {
+                    if (sizes[si] > 100000 && (quick || (pat % 4) != 0)) continue;
+                    one_case(&g, dtypes[d], &bounds[bi], sizes[si], pat, &rng);
+                }
+    /* a large stream: many tiles, the look-back under load */
+    if (!quick) {
+        eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+        one_case(&g, ECCL_FLOAT32, &b, (size_t)48 << 20, TU_SMOOTH, &rng);
+        one_case(&g, ECCL_FLOAT64, &b, (size_t)12 << 20, TU_RANDOMWALK, &rng);
+    }
+    printf("compared %ld streams, %ld bytes\n", streams, bytes_compared);
+    eccl_cuda_codec_free(&g.codec);
+    cudaFree(g.dx);
+    cudaFree(g.dy);
+    cudaFree(g.ds);
+    return tu_finish("test_cuda_codec");
+}
