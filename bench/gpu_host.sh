@@ -15,11 +15,11 @@ step() { # name command...
     if "$@" > "$out/$name.log" 2>&1; then summary+=("$(printf '%-22s ok     %4ds' "$name" $((SECONDS - t0)))")
     else summary+=("$(printf '%-22s FAILED %4ds  (see %s.log)' "$name" $((SECONDS - t0)) "$name")"); tail -30 "$out/$name.log"; fi
 }
-build() {
+build() (
     ./autogen.sh && mkdir -p build-gpu && cd build-gpu &&
         ../configure CC=mpicc FC=mpifort --with-cuda --with-cuda-arch="${CUDA_ARCH:-90}" &&
         make -j"$jobs"
-}
+)
 case " $what " in *" build "*|*" all "*) step build build ;; esac
 cd build-gpu 2>/dev/null || { echo "no build-gpu"; exit 1; }
 case " $what " in *" test "*|*" all "*)
