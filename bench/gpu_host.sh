@@ -18,7 +18,7 @@ step() { # name command...
 build() (
     ./autogen.sh && mkdir -p build-gpu && cd build-gpu &&
         ../configure CC=mpicc FC=mpifort --with-cuda --with-cuda-arch="${CUDA_ARCH:-90}" &&
-        make -j"$jobs"
+        make -j"$jobs" && make -j"$jobs" check TESTS=
 )
 case " $what " in *" build "*|*" all "*) step build build ;; esac
 cd build-gpu 2>/dev/null || { echo "no build-gpu"; exit 1; }

@@ -17,7 +17,13 @@ struct eccl_cuda_codec {
     unsigned epoch;
     int *h_err;                 // pinned
     unsigned long long *h_size; // pinned
+    int sms;                    // multiprocessors: small streams get bigger CTAs
 };
+
+// Smaller streams than this many tiles run with 1024-thread CTAs (32 warps share a tile's 256
+// blocks) so that a 1 MiB input still fills the GPU; larger ones with 256 threads.
+static int big_ctas(const eccl_cuda_codec_t c, uint64_t nt) { return nt < (uint64_t)(2 * c->sms); }
+
 
 #define CU(call)                                                                                   \
     do {                                                                                           \
@@ -65,10 +71,8 @@ extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_code
     size_t tiles = (max_count * 2 + ECCL_FMT_TILE_VALUES - 1) / ECCL_FMT_TILE_VALUES + 1;
     if (cudaMallocHost((void **)&c->h_err, sizeof(int)) != cudaSuccess ||
         cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
-        cudaFuncSetAttribute(eccl_compress_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             8 * 32 * 32 * 8) != cudaSuccess ||
-        cudaFuncSetAttribute(eccl_decompress_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             256 * 32 * 8 + 16) != cudaSuccess)
+        cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, c->device) != cudaSuccess ||
+        eccl_compress_setup() != cudaSuccess || eccl_decompress_setup() != cudaSuccess)
         rc = ECCL_ERR_CUDA;
     if (!rc) rc = reserve(c, tiles);
     if (rc) {
@@ -162,25 +166,19 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
     if (a.rel_range_on_device) {
         static const unsigned long long init[2] = {~0ull, 0ull};
         CU(cudaMemcpyAsync(c->s->rkey, init, sizeof init, cudaMemcpyHostToDevice, st));
-        unsigned blocks = (unsigned)((a.n + 1023) / 1024);
-        if (blocks > 1024) blocks = 1024;
-        if (blocks == 0) blocks = 1;
-        eccl_range_kernel<<<blocks, 256, 0, st>>>(d_data, a.n, is64_of(dtype), c->s);
-        CU(cudaGetLastError());
+        CU(eccl_launch_range(d_data, a.n, is64_of(dtype), c->s, st));
     }
-    if (a.nt == 0) {
-        eccl_compress_empty_kernel<<<1, 1, 0, st>>>(a);
-    } else {
+    if (a.nt > 0) {
         if ((rc = next_epoch(c, st))) return rc;
         a.epoch = c->epoch;
         a.tile_base = c->tile_base;
         a.done_base = c->done_base;
-        a.stage_per_warp = 32 * 32 * (is64_of(dtype) ? 8 : 4);
-        size_t smem = (size_t)8 * a.stage_per_warp;
-        eccl_compress_kernel<<<(unsigned)a.nt, ECCL_CTA, smem, st>>>(a);
+        int W = is64_of(dtype) ? 8 : 4, big = big_ctas(c, a.nt);
+        a.stage_per_warp = (256 / ((big ? 1024 : 256) / 32)) * 32 * W;
         c->tile_base += a.nt;
         c->done_base += a.nt;
     }
+    CU(eccl_launch_compress(a, is64_of(dtype), big_ctas(c, a.nt), st));
     CU(cudaGetLastError());
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;
@@ -223,14 +221,9 @@ extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d
         CU(cudaMemcpyAsync(&c->s->error, &e, sizeof e, cudaMemcpyHostToDevice, st));
         return ECCL_SUCCESS;
     }
-    if (a.nt == 0) {
-        eccl_decompress_empty_kernel<<<1, 1, 0, st>>>(a);
-    } else {
-        a.done_base = c->done_base;
-        size_t smem = (size_t)256 * 32 * (is64_of(dtype) ? 8 : 4) + 16;
-        eccl_decompress_kernel<<<(unsigned)a.nt, ECCL_CTA, smem, st>>>(a);
-        c->done_base += a.nt;
-    }
+    a.done_base = c->done_base;
+    if (a.nt > 0) c->done_base += a.nt;
+    CU(eccl_launch_decompress(a, is64_of(dtype), big_ctas(c, a.nt), st));
     CU(cudaGetLastError());
     return check ? eccl_cuda_codec_check(c, st) : ECCL_SUCCESS;
 }

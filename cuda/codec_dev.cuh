@@ -81,18 +81,31 @@ __device__ __forceinline__ int64_t warp_scan_lag(int64_t v, int lag, int lane)
 }
 
 // ---- checksum ----
-__device__ __forceinline__ unsigned long long chk_word(uint32_t w, uint64_t k) { return eccl_fmt_chk_word(w, k); }
+__device__ __forceinline__ unsigned long long chk_word(uint64_t w, uint64_t k) { return eccl_fmt_chk_word(w, k); }
+// The two u64 words of a 16-byte chunk at byte position pos (a multiple of 16).
+__device__ __forceinline__ unsigned long long chk_chunk(uint4 v, uint64_t pos)
+{
+    uint64_t k = pos / 8;
+    return chk_word(((uint64_t)v.y << 32) | v.x, k) + chk_word(((uint64_t)v.w << 32) | v.z, k + 1);
+}
+// The 64-byte header (word 7, the checksum field, as 0).
+__device__ __forceinline__ unsigned long long chk_header(const unsigned char *hb)
+{
+    unsigned long long sum = 0;
+    for (int k = 0; k < 8; k++) sum += chk_word(k == 7 ? 0u : ld_bytes(hb + 8 * k, 8), (uint64_t)k);
+    return sum;
+}
 
-// Sum over threads of a CTA (256), returned to thread 0.
-__device__ __forceinline__ unsigned long long cta_sum(unsigned long long v, unsigned long long *tmp8)
+// Sum over the threads of a CTA (up to 32 warps), returned to thread 0. tmp: 32 entries.
+__device__ __forceinline__ unsigned long long cta_sum(unsigned long long v, unsigned long long *tmp)
 {
     v = warp_sum64(v);
     int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    if (lane == 0) tmp8[w] = v;
+    if (lane == 0) tmp[w] = v;
     __syncthreads();
     unsigned long long t = 0;
     if (threadIdx.x == 0)
-        for (int k = 0; k < ECCL_CTA / 32; k++) t += tmp8[k];
+        for (int k = 0; k < (int)(blockDim.x >> 5); k++) t += tmp[k];
     __syncthreads();
     return t;
 }

@@ -2,6 +2,11 @@
 // block at a time (lane i holds value i), a single pass with decoupled look-back for the tile
 // offsets, the stream finished by the last CTA (header, checksum, size in device memory): no host
 // synchronisation. Output byte-identical to src/codec (doc/format.md section 8).
+//
+// Phase A quantizes the tile once (16-byte loads for float32; float32 integers are kept in shared
+// memory, float64 ones are recomputed in phase B to save shared memory), phase B encodes every
+// block into a per-warp staging area (predecessors come from phase A), then the CTA finds its
+// offset, compacts the staging areas and writes the tile with 16-byte stores.
 #include "config.h"
 
 #include <cuda_runtime.h>
@@ -11,37 +16,60 @@
 
 namespace {
 
-// Shared memory of the compression kernel (static part).
+template <bool D64> struct types;
+template <> struct types<false> {
+    typedef float T;
+    typedef int I;
+    typedef unsigned U;
+};
+template <> struct types<true> {
+    typedef double T;
+    typedef long long I;
+    typedef unsigned long long U;
+};
+
 struct comp_smem {
     unsigned char codes[256];
-    unsigned char qok[256];      // block quantizable
-    long long tail[256][2];      // last lag integers of each block
-    unsigned warp_bytes[8], warp_off[8];
-    unsigned long long tile_off, tile_id, csum_tmp[8];
+    unsigned char qok[256];       // block quantizable
+    long long tail[256][2];       // float64: last lag integers of each block
+    unsigned warp_bytes[32], warp_off[32];
+    unsigned long long tile_off, tile_id, csum_tmp[32];
+    unsigned total, padded;
     eccl_dev_q q;
     eccl_dev_header h;
 };
 
-__device__ __forceinline__ double load_real(const void *x, uint64_t i, int is64)
+// Quantize x: the strict checks decide almost always; a rounded error exactly equal to the bound
+// goes through the exact rule of format.h (same answer, more work).
+__device__ __forceinline__ int quantize(double x, const eccl_dev_q &q, long long *qi)
 {
-    return is64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
-}
-__device__ __forceinline__ uint64_t load_bits(const void *x, uint64_t i, int is64)
-{
-    return is64 ? ((const unsigned long long *)x)[i] : ((const unsigned *)x)[i];
+    double qd = rint(x * q.R);
+    double aq = fabs(qd);
+    double rec = qd * q.D;
+    double s1 = fabs(x - rec);
+    double s2 = q.is64 ? 0.0 : fabs(x - (double)(float)rec);
+    int ok = aq <= (double)q.qmax && s1 < q.eb && s2 < q.eb;
+    *qi = ok ? (long long)qd : 0;
+    if (!ok && aq <= (double)q.qmax && (s1 == q.eb || s2 == q.eb)) {
+        int64_t v;
+        ok = eccl_fmt_quantize(x, q.R, q.D, q.eb, q.qmax, q.is64, &v);
+        *qi = ok ? v : 0;
+    }
+    return ok;
 }
 
-// Write the sign map (when with_sign) and F planes of per-lane magnitudes m at o (the warp
-// cooperates: lane j writes plane j). Returns the bytes written.
-__device__ int warp_planes(unsigned char *o, uint64_t m, uint32_t sign, int F, int with_sign, int lane)
+// Sign map (when with_sign) and F planes of per-lane magnitudes m written at o (lane j writes
+// plane j). Returns the bytes written.
+template <typename U>
+__device__ __forceinline__ int warp_planes(unsigned char *o, U m, uint32_t sign, int F, int with_sign, int lane)
 {
     int sb = with_sign ? 4 : 0;
     if (with_sign && lane == 0) st_bytes(o, sign, 4);
     uint32_t mine = 0;
     for (int j = 0; j < F; j++) {
-        uint32_t w = __ballot_sync(ECCL_WARP_FULL, (m >> j) & 1u);
+        uint32_t w = __ballot_sync(ECCL_WARP_FULL, (unsigned)((m >> j) & 1u));
         if (lane == (j & 31)) mine = w;
-        if ((j & 31) == 31 || j == F - 1) { // flush a round of up to 32 planes
+        if ((j & 31) == 31 || j == F - 1) {
             int base = j & ~31;
             if (lane <= j - base) st_bytes(o + sb + 4 * (base + lane), mine, 4);
         }
@@ -49,60 +77,61 @@ __device__ int warp_planes(unsigned char *o, uint64_t m, uint32_t sign, int F, i
     return sb + 4 * F;
 }
 
-// Encode one block (lane i: value i, i < r) into o; returns the payload size and sets *code.
-// pred_have/p0/p1: the Lorenzo predecessors (section 6.2).
-__device__ int encode_block(const eccl_dev_q &q, const void *x, uint64_t base, int r, int lane, int qok,
-                            int pred_have, long long p0, long long p1, unsigned char *o, unsigned *code)
+__device__ __forceinline__ uint64_t or_all(unsigned v) { return __reduce_or_sync(ECCL_WARP_FULL, v); }
+__device__ __forceinline__ uint64_t or_all(unsigned long long v) { return warp_or64(v); }
+
+// Encode one QUANT block from its integers (lane i: q_i, i < r); returns the size, or -1 when it
+// does not fit r*W (only a short last block).
+template <bool D64>
+__device__ int encode_quant(const eccl_dev_q &q, typename types<D64>::I qi, int r, int lane, int have,
+                            typename types<D64>::I p0, typename types<D64>::I p1, unsigned char *o, unsigned *code)
 {
-    const int W = q.is64 ? 8 : 4;
+    typedef typename types<D64>::I I;
+    typedef typename types<D64>::U U;
     const int act = lane < r;
-    if (qok) {
-        int64_t qi = 0;
-        if (act) eccl_fmt_quantize(load_real(x, base + lane, q.is64), q.R, q.D, q.eb, q.qmax, q.is64, &qi);
-        // Lorenzo deltas: d_i = q_i - q_{i-lag}; i < lag from the predecessor (or the head rule)
-        int64_t prev = __shfl_up_sync(ECCL_WARP_FULL, qi, q.lag);
-        int64_t q0 = __shfl_sync(ECCL_WARP_FULL, qi, 0);
-        if (lane < q.lag) {
-            if (pred_have) prev = lane == 0 ? p0 : p1;
-            else prev = lane == 0 ? qi : q0; // head: d_0 = 0, d_1 = q_1 - q_0
-        }
-        int64_t dl = act ? qi - prev : 0, dn = act ? qi : 0;
-        uint64_t ml = dl < 0 ? (uint64_t)0 - (uint64_t)dl : (uint64_t)dl;
-        uint64_t mn = dn < 0 ? (uint64_t)0 - (uint64_t)dn : (uint64_t)dn;
-        uint32_t negl = __ballot_sync(ECCL_WARP_FULL, dl < 0), posl = __ballot_sync(ECCL_WARP_FULL, dl > 0);
-        uint32_t negn = __ballot_sync(ECCL_WARP_FULL, dn < 0), posn = __ballot_sync(ECCL_WARP_FULL, dn > 0);
-        uint64_t alll = warp_or64(ml), alln = warp_or64(mn);
-        int H = pred_have ? 0 : eccl_fmt_head_bytes(q.is64);
-        eccl_fmt_choice_t cl = eccl_fmt_choose(alll, negl, posl, q.is64, H);
-        eccl_fmt_choice_t cn = eccl_fmt_choose(alln, negn, posn, q.is64, 0);
-        int none = cn.size < cl.size;
-        eccl_fmt_choice_t c = none ? cn : cl;
-        if (c.size <= r * W) {
-            int off = 0;
-            if (!none && !pred_have) {
-                if (lane == 0) st_bytes(o, eccl_fmt_zigzag(q0), H);
-                off = H;
-            }
-            if (c.F > 0) warp_planes(o + off, none ? mn : ml, none ? negn : negl, c.F, c.s == ECCL_FMT_SIGN_MAP, lane);
-            *code = eccl_fmt_quant_code((unsigned)c.s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
-                                        (unsigned)c.fc);
-            return c.size;
-        }
+    I prev = __shfl_up_sync(ECCL_WARP_FULL, qi, q.lag);
+    I q0 = __shfl_sync(ECCL_WARP_FULL, qi, 0);
+    if (lane < q.lag) prev = have ? (lane == 0 ? p0 : p1) : (lane == 0 ? qi : q0);
+    I dl = act ? qi - prev : 0, dn = act ? qi : 0;
+    U ml = dl < 0 ? (U)0 - (U)dl : (U)dl, mn = dn < 0 ? (U)0 - (U)dn : (U)dn;
+    uint32_t negl = __ballot_sync(ECCL_WARP_FULL, dl < 0), posl = __ballot_sync(ECCL_WARP_FULL, dl > 0);
+    uint32_t negn = __ballot_sync(ECCL_WARP_FULL, dn < 0), posn = __ballot_sync(ECCL_WARP_FULL, dn > 0);
+    int H = have ? 0 : eccl_fmt_head_bytes(D64);
+    eccl_fmt_choice_t cl = eccl_fmt_choose(or_all(ml), negl, posl, D64, H);
+    eccl_fmt_choice_t cn = eccl_fmt_choose(or_all(mn), negn, posn, D64, 0);
+    int none = cn.size < cl.size;
+    eccl_fmt_choice_t c = none ? cn : cl;
+    if (c.size > r * (D64 ? 8 : 4)) return -1;
+    int off = 0;
+    if (!none && !have) {
+        if (lane == 0) st_bytes(o, eccl_fmt_zigzag((int64_t)q0), H);
+        off = H;
     }
-    // RAW (section 6.3): key differences, CODED if smaller than VERBATIM
-    uint64_t u = act ? load_bits(x, base + lane, q.is64) : 0;
-    uint64_t key = q.is64 ? eccl_fmt_key64(u) : (uint64_t)eccl_fmt_key32((uint32_t)u);
-    uint64_t kprev = __shfl_up_sync(ECCL_WARP_FULL, key, q.lag);
-    uint64_t k0 = __shfl_sync(ECCL_WARP_FULL, key, 0);
+    if (c.F > 0) warp_planes<U>(o + off, none ? mn : ml, none ? negn : negl, c.F, c.s == ECCL_FMT_SIGN_MAP, lane);
+    *code = eccl_fmt_quant_code((unsigned)c.s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c.fc);
+    return c.size;
+}
+
+// A RAW block (section 6.3): key differences, CODED when smaller than VERBATIM.
+template <bool D64>
+__device__ int encode_raw(const eccl_dev_q &q, const void *x, uint64_t base, int r, int lane, unsigned char *o,
+                          unsigned *code)
+{
+    typedef typename types<D64>::U U;
+    const int W = D64 ? 8 : 4, act = lane < r;
+    U u = act ? ((const U *)x)[base + lane] : 0;
+    U key = D64 ? (U)eccl_fmt_key64(u) : (U)eccl_fmt_key32((uint32_t)u);
+    U kprev = __shfl_up_sync(ECCL_WARP_FULL, key, q.lag);
+    U k0 = __shfl_sync(ECCL_WARP_FULL, key, 0);
     if (lane == 1 && q.lag == 2) kprev = k0;
     if (lane == 0) kprev = key;
-    uint64_t m = !act ? 0 : (key >= kprev ? key - kprev : kprev - key);
+    U m = !act ? 0 : (key >= kprev ? key - kprev : kprev - key);
     uint32_t neg = __ballot_sync(ECCL_WARP_FULL, act && key < kprev);
-    int F = eccl_fmt_bitlen64(warp_or64(m));
+    int F = eccl_fmt_bitlen64(or_all(m));
     int size = W + (F > 0 ? 4 + 4 * F : 0);
-    if (F <= (q.is64 ? 62 : 32) && size < r * W) {
-        if (lane == 0) st_bytes(o, u, W); /* value 0's encoding */
-        if (F > 0) warp_planes(o + W, m, neg, F, 1, lane);
+    if (F <= (D64 ? 62 : 32) && size < r * W) {
+        if (lane == 0) st_bytes(o, u, W);
+        if (F > 0) warp_planes<U>(o + W, m, neg, F, 1, lane);
         *code = eccl_fmt_raw_code((unsigned)F);
         return size;
     }
@@ -130,51 +159,62 @@ __device__ unsigned long long look_back(eccl_dev_scratch *s, unsigned long long 
         if (((w >> 46) & 3ull) == ECCL_LB_INC) break;
         j--;
     }
-    __threadfence();
     atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
     return excl;
 }
 
-} // namespace
-
-__global__ void __launch_bounds__(ECCL_CTA) eccl_compress_kernel(eccl_comp_args a)
+template <bool D64, int NT>
+__device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int *qs, comp_smem &sm)
 {
-    extern __shared__ __align__(16) unsigned char stage[];
-    __shared__ comp_smem sm;
+    typedef typename types<D64>::T T;
+    typedef typename types<D64>::I I;
+    constexpr int WPC = NT / 32, BPW = 256 / WPC; // warps per CTA, blocks per warp
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.s;
-    if (tid == 0) {
-        sm.tile_id = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
-        eccl_dev_header h = a.h;
-        if (a.rel_range_on_device) { // REL with the range computed by eccl_range_kernel
-            unsigned long long kmin = s->rkey[0], kmax = s->rkey[1];
-            double lo = eccl_u64_as_f64(eccl_fmt_unkey64(kmin)), hi = eccl_u64_as_f64(eccl_fmt_unkey64(kmax));
-            h.range = kmin <= kmax ? hi - lo : 0.0;
-            h.eb = dev_eb_in_force(2, h.bound, h.range);
-        }
-        sm.h = h;
-        sm.q = dev_qparams(h.dtype, h.mode, h.eb);
-    }
-    __syncthreads();
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
+    const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192; // values of this tile
 
-    // Phase A: which blocks quantize, and their last integers (the successors' predecessors).
-    for (int k = 0; k < 32; k++) {
-        uint64_t b = (uint64_t)w * 32 + k;
-        if (b >= nblk) break;
-        uint64_t gb = b0 + b;
-        int r = eccl_fmt_block_len(a.n, gb);
-        int64_t qi = 0;
-        int ok = 1;
-        if (q.quant && lane < r) ok = eccl_fmt_quantize(load_real(a.x, gb * 32 + lane, q.is64), q.R, q.D, q.eb, q.qmax, q.is64, &qi);
-        int all = q.quant && __all_sync(ECCL_WARP_FULL, ok);
-        long long t1 = __shfl_sync(ECCL_WARP_FULL, qi, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, qi, r - q.lag);
-        if (lane == 0) {
-            sm.qok[b] = (unsigned char)all;
-            sm.tail[b][0] = t0;
-            sm.tail[b][1] = t1;
+    // Phase A: quantize the tile; one flag per block.
+    if (!D64) {
+        // 16-byte loads: lane l of a warp handles values 4l..4l+3 of a 128-value group (4 blocks)
+        const float *x = (const float *)a.x + v0;
+        for (uint64_t g = (uint64_t)w * 128; g < nv; g += (uint64_t)WPC * 128) {
+            uint64_t i = g + 4 * lane;
+            float v[4];
+            if (i + 3 < nv && ((uintptr_t)(x + i) & 15u) == 0) {
+                float4 f = *(const float4 *)(x + i);
+                v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+            } else {
+                for (int k = 0; k < 4; k++) v[k] = i + k < nv ? x[i + k] : 0.0f;
+            }
+            int ok = 1;
+            int qv[4];
+            for (int k = 0; k < 4; k++) {
+                long long qi = 0;
+                ok &= !q.quant ? 0 : (i + k < nv ? quantize((double)v[k], q, &qi) : 1);
+                qv[k] = (int)qi;
+            }
+            if (i < nv) *(int4 *)(qs + i) = make_int4(qv[0], qv[1], qv[2], qv[3]);
+            uint32_t bal = __ballot_sync(ECCL_WARP_FULL, ok);
+            if ((lane & 7) == 0 && i < nv) sm.qok[i >> 5] = ((bal >> lane) & 0xFFu) == 0xFFu;
+        }
+    } else {
+        for (int k = 0; k < BPW; k++) {
+            uint64_t b = (uint64_t)w * BPW + k;
+            if (b >= nblk) break;
+            int r = eccl_fmt_block_len(a.n, b0 + b);
+            long long qi = 0;
+            int ok = 1;
+            if (q.quant && lane < r) ok = quantize(((const double *)a.x)[v0 + b * 32 + lane], q, &qi);
+            int all = q.quant && __all_sync(ECCL_WARP_FULL, ok);
+            long long t1 = __shfl_sync(ECCL_WARP_FULL, qi, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, qi, r - q.lag);
+            if (lane == 0) {
+                sm.qok[b] = (unsigned char)all;
+                sm.tail[b][0] = t0;
+                sm.tail[b][1] = t1;
+            }
         }
     }
     __syncthreads();
@@ -182,17 +222,35 @@ __global__ void __launch_bounds__(ECCL_CTA) eccl_compress_kernel(eccl_comp_args 
     // Phase B: encode each block into this warp's staging area.
     unsigned char *mine = stage + (size_t)w * a.stage_per_warp;
     int off = 0;
-    for (int k = 0; k < 32; k++) {
-        uint64_t b = (uint64_t)w * 32 + k;
+    for (int k = 0; k < BPW; k++) {
+        uint64_t b = (uint64_t)w * BPW + k;
         if (b >= nblk) break;
-        uint64_t gb = b0 + b;
-        int r = eccl_fmt_block_len(a.n, gb);
-        // the predecessor: the previous block of the tile, if it is QUANT (it is whenever it
-        // quantizes: a full block always fits, and only the stream's last block can be short)
+        int r = eccl_fmt_block_len(a.n, b0 + b);
+        // the predecessor: the previous block of the tile when it quantizes (it is then QUANT: a
+        // full block always fits, and only the stream's last block can be short)
         int have = b > 0 && sm.qok[b - 1];
         unsigned code = 0;
-        int size = encode_block(q, a.x, gb * 32, r, lane, sm.qok[b], have, have ? sm.tail[b - 1][0] : 0,
-                                have ? sm.tail[b - 1][1] : 0, mine + off, &code);
+        int size = -1;
+        if (sm.qok[b]) {
+            I qi, p0 = 0, p1 = 0;
+            if (!D64) {
+                qi = lane < r ? (I)qs[b * 32 + lane] : 0;
+                if (have) {
+                    p1 = (I)qs[b * 32 - 1];
+                    p0 = (I)qs[b * 32 - q.lag];
+                }
+            } else {
+                long long v = 0;
+                if (lane < r) quantize(((const double *)a.x)[v0 + b * 32 + lane], q, &v);
+                qi = (I)v;
+                if (have) {
+                    p0 = (I)sm.tail[b - 1][0];
+                    p1 = (I)sm.tail[b - 1][1];
+                }
+            }
+            size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code);
+        }
+        if (size < 0) size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code);
         if (lane == 0) sm.codes[b] = (unsigned char)code;
         off += size;
         __syncwarp();
@@ -203,62 +261,61 @@ __global__ void __launch_bounds__(ECCL_CTA) eccl_compress_kernel(eccl_comp_args 
     // Tile layout and global offset.
     if (tid == 0) {
         unsigned tot = 0;
-        for (int k = 0; k < 8; k++) {
+        for (int k = 0; k < WPC; k++) {
             sm.warp_off[k] = tot;
             tot += sm.warp_bytes[k];
         }
         unsigned long long padded = (tot + 15u) & ~15ull;
         sm.tile_off = look_back(s, t, padded, a.epoch);
-        sm.warp_bytes[0] = tot; // reuse: total bytes
-        sm.csum_tmp[0] = padded;
+        sm.total = tot;
+        sm.padded = (unsigned)padded;
         if (t == a.nt - 1) s->total_size = a.P + sm.tile_off + padded;
     }
     __syncthreads();
-    const unsigned tot = sm.warp_bytes[0];
-    const unsigned padded = (unsigned)sm.csum_tmp[0];
-    // Compact the warps' runs to the left, in warp order (each run moves left only).
-    for (int ww = 1; ww < 8; ww++) {
+    const unsigned tot = sm.total, padded = sm.padded;
+    // Compact the warps' runs to the left, in warp order (a run only moves left).
+    for (int ww = 1; ww < WPC; ww++) {
         if (w == ww) {
-            unsigned len = (ww == 7 ? tot : sm.warp_off[ww + 1]) - sm.warp_off[ww];
-            unsigned char *src = stage + (size_t)ww * a.stage_per_warp, *dst = stage + sm.warp_off[ww];
-            for (unsigned c = 0; c < len; c += 32) {
-                unsigned char v = c + lane < len ? src[c + lane] : 0;
-                __syncwarp();
-                if (c + lane < len) dst[c + lane] = v;
-                __syncwarp();
-            }
+            unsigned len = (ww == WPC - 1 ? tot : sm.warp_off[ww + 1]) - sm.warp_off[ww];
+            const unsigned char *src = stage + (size_t)ww * a.stage_per_warp;
+            unsigned char *dst = stage + sm.warp_off[ww];
+            if (src != dst)
+                for (unsigned c = 0; c < len; c += 128) {
+                    unsigned char v[4];
+                    for (int k = 0; k < 4; k++) v[k] = c + 32 * k + lane < len ? src[c + 32 * k + lane] : 0;
+                    __syncwarp();
+                    for (int k = 0; k < 4; k++)
+                        if (c + 32 * k + lane < len) dst[c + 32 * k + lane] = v[k];
+                    __syncwarp();
+                }
         }
         __syncthreads();
     }
-    for (unsigned z = tot + tid; z < padded; z += ECCL_CTA) stage[z] = 0;
+    for (unsigned z = tot + tid; z < padded; z += NT) stage[z] = 0;
     __syncthreads();
 
     // Copy out (16-byte stores: tile offsets are multiples of 16) and hash what this CTA writes.
     const unsigned long long gpos = a.P + sm.tile_off;
     unsigned long long h = 0;
-    for (unsigned c = tid; c < padded / 16; c += ECCL_CTA) {
+    for (unsigned c = tid; c < padded / 16; c += NT) {
         uint4 v = *(const uint4 *)(stage + 16 * c);
         *(uint4 *)(a.out + gpos + 16 * c) = v;
-        uint64_t k = (gpos + 16 * c) / 4;
-        h += chk_word(v.x, k) + chk_word(v.y, k + 1) + chk_word(v.z, k + 2) + chk_word(v.w, k + 3);
+        h += chk_chunk(v, gpos + 16 * c);
     }
-    // block codes (and, for the last tile, the zero padding up to the payload)
+    // block codes (and, for the last tile, the zero padding up to the payload), as u64 words
     const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
-    for (uint64_t z = cstart + tid; z < cend; z += ECCL_CTA)
-        a.out[z] = z - cstart < nblk ? sm.codes[z - cstart] : 0;
-    __syncthreads();
-    for (uint64_t wd = cstart / 4 + tid; wd < cend / 4; wd += ECCL_CTA) {
-        uint32_t v = 0;
-        for (int k = 0; k < 4; k++) {
-            uint64_t z = 4 * wd + k;
-            v |= (uint32_t)(z - cstart < nblk ? sm.codes[z - cstart] : 0) << (8 * k);
+    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += NT) {
+        uint64_t v = 0;
+        for (int k = 0; k < 8; k++) {
+            uint64_t z = 8 * wd + k - cstart;
+            v |= (uint64_t)(z < nblk ? sm.codes[z] : 0) << (8 * k);
         }
+        *(unsigned long long *)(a.out + 8 * wd) = v;
         h += chk_word(v, wd);
     }
     if (tid == 0) { // tile index entry
         *(unsigned long long *)(a.out + 64 + 8 * t) = sm.tile_off;
-        uint64_t k = (64 + 8 * t) / 4;
-        h += chk_word((uint32_t)sm.tile_off, k) + chk_word((uint32_t)(sm.tile_off >> 32), k + 1);
+        h += chk_word(sm.tile_off, (64 + 8 * t) / 8);
     }
     h = cta_sum(h, sm.csum_tmp);
     if (tid == 0) {
@@ -268,37 +325,58 @@ __global__ void __launch_bounds__(ECCL_CTA) eccl_compress_kernel(eccl_comp_args 
         if (done == a.nt - 1) { // the last CTA: header and checksum
             __threadfence();
             unsigned long long size = *(volatile unsigned long long *)&s->total_size;
-            eccl_dev_header hd = sm.h;
             unsigned char hb[64];
-            write_header(hb, hd, size);
+            write_header(hb, sm.h, size);
             unsigned long long sum = atomicExch(&s->checksum, 0ull);
-            for (int k = 0; k < 16; k++) {
-                uint32_t v = k >= 14 ? 0u : (uint32_t)ld_bytes(hb + 4 * k, 4);
-                sum += chk_word(v, (uint64_t)k);
-            }
+            sum += chk_header(hb);
             st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
-            for (int k = 0; k < 64; k++) a.out[k] = hb[k];
+            for (int k = 0; k < 16; k++) ((uint32_t *)a.out)[k] = (uint32_t)ld_bytes(hb + 4 * k, 4);
             if (a.d_size) *a.d_size = size;
         }
     }
 }
 
+} // namespace
+
+template <bool D64, int NT>
+__global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_args a)
+{
+    extern __shared__ __align__(16) unsigned char dyn[];
+    __shared__ comp_smem sm;
+    if (threadIdx.x == 0) {
+        sm.tile_id = atomicAdd(&a.s->tile_counter, 1ull) - a.tile_base;
+        eccl_dev_header h = a.h;
+        if (a.rel_range_on_device) { // REL with the range computed by eccl_range_kernel
+            unsigned long long kmin = a.s->rkey[0], kmax = a.s->rkey[1];
+            double lo = eccl_u64_as_f64(eccl_fmt_unkey64(kmin)), hi = eccl_u64_as_f64(eccl_fmt_unkey64(kmax));
+            h.range = kmin <= kmax ? hi - lo : 0.0;
+            h.eb = dev_eb_in_force(2, h.bound, h.range);
+        }
+        sm.h = h;
+        sm.q = dev_qparams(h.dtype, h.mode, h.eb);
+    }
+    __syncthreads();
+    // dynamic shared memory: the staging areas, then (float32) the tile's integers
+    compress_tile<D64, NT>(a, dyn, (int *)(dyn + (size_t)(NT / 32) * a.stage_per_warp), sm);
+}
+
 // A stream of zero elements: the header alone.
-__global__ void eccl_compress_empty_kernel(eccl_comp_args a)
+static __global__ void eccl_compress_empty_kernel(eccl_comp_args a)
 {
     unsigned char hb[64];
     write_header(hb, a.h, 64);
     unsigned long long sum = 0;
-    for (int k = 0; k < 16; k++) sum += chk_word(k >= 14 ? 0u : (uint32_t)ld_bytes(hb + 4 * k, 4), (uint64_t)k);
+    sum += chk_header(hb);
     st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
     for (int k = 0; k < 64; k++) a.out[k] = hb[k];
     if (a.d_size) *a.d_size = 64;
+    a.s->total_size = 64;
 }
 
 // Min and max of the finite values (REL bounds), as ordered keys so that atomics compare them.
-__global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, eccl_dev_scratch *s)
+static __global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, eccl_dev_scratch *s)
 {
-    __shared__ unsigned long long tmp[2][8];
+    __shared__ unsigned long long tmp[2][32];
     unsigned long long lo = ~0ull, hi = 0;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         double v = is64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
@@ -327,4 +405,41 @@ __global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, eccl_dev_
         atomicMin(&s->rkey[0], lo);
         atomicMax(&s->rkey[1], hi);
     }
+}
+
+#define ECCL_SMEM_MAX (65536 + 64)
+
+cudaError_t eccl_compress_setup(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_compress_kernel<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<false, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    return e;
+}
+
+cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cudaStream_t st)
+{
+    if (a.nt == 0) {
+        eccl_compress_empty_kernel<<<1, 1, 0, st>>>(a);
+        return cudaGetLastError();
+    }
+    int W = is64 ? 8 : 4;
+    /* staging for the 256 blocks, then (float32) the tile's integers */
+    size_t smem = (size_t)256 * 32 * W + (W == 4 ? 8192 * 4 : 0);
+    unsigned grid = (unsigned)a.nt;
+    if (!is64 && !big) eccl_compress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
+    else if (!is64) eccl_compress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
+    else if (!big) eccl_compress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
+    else eccl_compress_kernel<true, 1024><<<grid, 1024, smem, st>>>(a);
+    return cudaGetLastError();
+}
+
+cudaError_t eccl_launch_range(const void *x, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st)
+{
+    unsigned blocks = (unsigned)((n + 1023) / 1024);
+    if (blocks > 1024) blocks = 1024;
+    if (blocks == 0) blocks = 1;
+    eccl_range_kernel<<<blocks, 256, 0, st>>>(x, n, is64, s);
+    return cudaGetLastError();
 }

@@ -1,8 +1,11 @@
 // decompress.cu - the decompression kernel: one CTA per tile. The tile index gives the tile's
-// payload offset directly (no prefix sum over the stream); within the tile a CTA scan of the block
-// sizes places every block; warps decode blocks (lane i: value i), the Lorenzo chains that run
-// from block to block are resolved with a segmented scan, and everything is validated exactly as
-// src/codec does (canonical form, integer ranges, checksum), errors reported in device memory.
+// payload offset directly (no prefix sum over the stream). Within the tile:
+//  1. a CTA scan of the block sizes (from the codes) places every block;
+//  2. one thread per block checks the block's canonical form and computes the sums of its deltas
+//     from popcounts of the bit-planes (no per-value decoding), which a segmented scan turns into
+//     every block's Lorenzo predecessors;
+//  3. one warp per block decodes the values (lane i: value i) and writes them.
+// Everything is validated as src/codec validates it; errors go to the device error word.
 #include "config.h"
 
 #include <cuda_runtime.h>
@@ -17,14 +20,12 @@ struct dec_smem {
     eccl_dev_q q;
     uint64_t ssize, toff, tnext;
     unsigned char codes[256];
-    int bsize[256];
     unsigned boff[257];
-    unsigned char absb[256];      // QUANT block whose integers are absolute (head or predictor none)
-    unsigned char isq[256];       // QUANT block
-    long long tail[256][2];       // local integers at r-lag, r-1
-    long long res[256][2];        // resolved (absolute) tails
-    unsigned long long csum_tmp[8];
-    int wscan[8];
+    unsigned char flag[256];      // 1: the block's integers do not depend on its predecessor
+    long long tail[256][2];       // block sums (pass 2), then resolved absolute tails
+    long long carry[8][2];
+    unsigned long long csum_tmp[32];
+    int wscan[8], wflag[8];
 };
 
 // Parse and check the header (doc/format.md section 3) against what the caller expects.
@@ -57,38 +58,90 @@ __device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
     return 0;
 }
 
-// Decode the planes of a block at p: per-lane magnitude and whether the canonical form holds
-// (block.c read_planes). zero_first: bit 0 is reserved.
-__device__ int warp_read_planes(const unsigned char *p, int r, int F, int fc, unsigned s, int zero_first,
-                                int is64, int lane, uint64_t *mag, uint32_t *neg)
+// A 32-bit word at any byte offset of the (16-byte aligned, slack-padded) shared payload.
+__device__ __forceinline__ uint32_t ld_word(const unsigned char *pay, unsigned off)
 {
-    uint32_t valid = r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u);
-    if (zero_first) valid &= ~1u;
-    int sb = s == ECCL_FMT_SIGN_MAP ? 4 : 0;
-    uint32_t sm = sb ? (uint32_t)ld_bytes(p, 4) : 0u;
-    uint64_t m = 0;
-    uint32_t nz = 0, top = 0;
-    for (int base = 0; base < F; base += 32) {
-        uint32_t word = base + lane < F ? (uint32_t)ld_bytes(p + sb + 4 * (base + lane), 4) : 0u;
-        int cnt = F - base < 32 ? F - base : 32;
-        for (int j = 0; j < cnt; j++) {
-            uint32_t wj = __shfl_sync(ECCL_WARP_FULL, word, j);
-            m |= (uint64_t)((wj >> lane) & 1u) << (base + j);
-            nz |= wj;
-            top = wj;
+    const uint32_t *w = (const uint32_t *)(pay + (off & ~3u));
+    return __funnelshift_r(w[0], w[1], 8 * (off & 3u));
+}
+
+struct qblock {
+    int r, F, head, none, sb;
+    unsigned o; // byte offset of the planes (after head value and sign map)
+    uint32_t negmask;
+    long long q0;
+};
+
+__device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n,
+                                              uint64_t b0, int is64)
+{
+    qblock k;
+    unsigned code = sm.codes[b];
+    unsigned sgn = eccl_fmt_code_sign(code);
+    k.r = eccl_fmt_block_len(n, b0 + b);
+    k.F = eccl_fmt_quant_planes(code, is64);
+    k.none = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
+    k.head = !k.none && (b == 0 || eccl_fmt_code_is_raw(sm.codes[b - 1]));
+    unsigned o = sm.boff[b];
+    k.q0 = 0;
+    if (k.head) {
+        int H = eccl_fmt_head_bytes(is64);
+        k.q0 = eccl_fmt_unzigzag(ld_bytes(pay + o, H));
+        o += H;
+    }
+    k.sb = sgn == ECCL_FMT_SIGN_MAP && k.F > 0 ? 4 : 0;
+    k.negmask = sgn == ECCL_FMT_SIGN_MAP ? (k.sb ? ld_word(pay, o) : 0u) : sgn == ECCL_FMT_SIGN_POS ? 0u : ~0u;
+    k.o = o + k.sb;
+    return k;
+}
+
+// Pass 2 (one thread per QUANT block): canonical form and the integers at r-lag and r-1, from the
+// planes alone (relative to the predecessors unless the block is absolute). Returns 0 if corrupt.
+__device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                             long long *t0, long long *t1)
+{
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, q.is64);
+    unsigned code = sm.codes[b];
+    int ok = !(k.q0 > q.qmax || k.q0 < -q.qmax);
+    uint32_t valid = k.r == 32 ? 0xFFFFFFFFu : ((1u << k.r) - 1u);
+    if (k.head) valid &= ~1u;
+    uint32_t nz = 0, top = 0, high = 0;
+    long long se = 0, so = 0, v1 = 0, v0 = 0; // even/odd lane sums; values at r-1 and r-lag
+    int l1 = k.r - 1, l0 = k.r - q.lag;
+    for (int j = 0; j < k.F; j++) {
+        uint32_t w = ld_word(pay, k.o + 4 * j);
+        nz |= w;
+        top = w;
+        if (j >= 30) high |= w;
+        long long pos = __popc(w & ~k.negmask & 0x55555555u) - __popc(w & k.negmask & 0x55555555u);
+        long long pod = __popc(w & ~k.negmask & 0xAAAAAAAAu) - __popc(w & k.negmask & 0xAAAAAAAAu);
+        se += pos << j;
+        so += pod << j;
+        v1 |= (long long)((w >> l1) & 1u) << j;
+        v0 |= (long long)((w >> l0) & 1u) << j;
+    }
+    ok &= (nz & ~valid) == 0;
+    if (k.F > 0) {
+        if (eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP) {
+            uint32_t sm_ = k.negmask;
+            ok &= (sm_ & ~nz) == 0 && sm_ != 0 && (nz & ~sm_) != 0;
+        }
+        if ((code & 31u) < 31u || !q.is64) ok &= top != 0;
+        else ok &= high != 0; // 45 planes: the bit length is 31..45
+    }
+    if (k.none) { // the integers are the deltas
+        *t1 = (k.negmask >> l1) & 1u ? -v1 : v1;
+        *t0 = (k.negmask >> l0) & 1u ? -v0 : v0;
+    } else {
+        long long base = k.head ? k.q0 : 0;
+        if (q.lag == 1) *t1 = *t0 = base + se + so;
+        else { // complex: r is even, r-2 an even lane, r-1 an odd one
+            *t0 = base + se;
+            *t1 = base + so;
         }
     }
-    int bad = (nz & ~valid) != 0;
-    if (fc < 31 || !is64) bad |= top == 0;
-    else bad |= eccl_fmt_bitlen64(warp_or64(m)) < 31;
-    if (s == ECCL_FMT_SIGN_MAP) {
-        bad |= (sm & ~nz) != 0 || sm == 0 || (nz & ~sm) == 0;
-        *neg = sm;
-    } else {
-        *neg = s == ECCL_FMT_SIGN_POS ? 0u : nz;
-    }
-    *mag = m;
-    return !bad;
+    return ok;
 }
 
 __device__ __forceinline__ void store_bits(void *x, uint64_t i, uint64_t u, int is64)
@@ -142,195 +195,246 @@ __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned cha
     return __shfl_sync(ECCL_WARP_FULL, ok, 0);
 }
 
-} // namespace
+template <bool D64> struct itype;
+template <> struct itype<false> { typedef int I; typedef unsigned U; typedef float T; };
+template <> struct itype<true> { typedef long long I; typedef unsigned long long U; typedef double T; };
 
-__global__ void __launch_bounds__(ECCL_CTA) eccl_decompress_kernel(eccl_decomp_args a)
+// Pass 3 (one warp per QUANT block): the values. float32 integers are computed modulo 2^32: in a
+// valid block they are in range, and in a corrupt one the first integer to leave [-QMAX, QMAX]
+// still lands outside it after wrapping (|q| < 2^30 + 2^31), so the check below catches it.
+template <bool D64>
+__device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                            int lane, void *x)
 {
-    extern __shared__ __align__(16) unsigned char pay[];
-    __shared__ dec_smem sm;
+    typedef typename itype<D64>::I I;
+    typedef typename itype<D64>::U U;
+    typedef typename itype<D64>::T T;
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, D64);
+    U m = 0;
+    for (int j = 0; j < k.F; j++) m |= (U)((ld_word(pay, k.o + 4 * j) >> lane) & 1u) << j;
+    I d = lane < k.r ? ((k.negmask >> lane) & 1u ? (I)0 - (I)m : (I)m) : 0;
+    I v;
+    if (k.none) {
+        v = d;
+    } else {
+        v = d;
+        for (int o = q.lag; o < 32; o <<= 1) {
+            I u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
+            if (lane >= o) v += u;
+        }
+        if (k.head) v += (I)k.q0;
+        else v += (I)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
+    }
+    int bad = lane < k.r && (v > (I)q.qmax || v < -(I)q.qmax);
+    if (lane < k.r) ((T *)x)[(b0 + b) * 32 + lane] = (T)((double)v * q.D);
+    return !__any_sync(ECCL_WARP_FULL, bad);
+}
+
+// Decode one tile; returns this CTA's share of the checksum (thread 0). A corrupt tile stops
+// early: the checksum then cannot match, and the error word already says why.
+template <bool D64, int NT>
+__device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
+{
+    constexpr int WPC = NT / 32, BPW = 256 / WPC;
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const uint64_t t = blockIdx.x, b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
     eccl_dev_scratch *s = a.s;
-    if (tid == 0) {
-        int rc = parse_header(a, sm);
-        if (!rc) {
-            uint64_t psize = sm.ssize - a.P;
-            sm.toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
-            sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) : psize;
-            uint64_t W = sm.q.is64 ? 8 : 4;
-            if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
-                rc = ECCL_ERR_CORRUPT;
-        }
-        if (rc) eccl_dev_fail(s, rc);
-        sm.ok = !rc;
-    }
-    __syncthreads();
-    if (!sm.ok) return;
     const eccl_dev_q q = sm.q;
 
-    // Block sizes from the codes (the head rule needs the previous code), their scan, the check
-    // against the tile index.
+    // 1. Block sizes from the codes (the head rule needs the previous code) and their scan.
     int bad = 0, mysize = 0;
     if (tid < (int)nblk) sm.codes[tid] = a.in[64 + 8 * a.nt + b0 + tid];
     __syncthreads();
     if (tid < (int)nblk) {
         unsigned m = sm.codes[tid];
         int head = tid == 0 || eccl_fmt_code_is_raw(sm.codes[tid - 1]);
-        mysize = eccl_fmt_block_size(m, eccl_fmt_block_len(a.n, b0 + tid), q.is64, head);
+        mysize = eccl_fmt_block_size(m, eccl_fmt_block_len(a.n, b0 + tid), D64, head);
         bad = mysize < 0 || (!q.quant && !eccl_fmt_code_is_raw(m));
         if (mysize < 0) mysize = 0;
     }
-    int x = mysize; // CTA exclusive scan
-    for (int o = 1; o < 32; o <<= 1) {
-        int u = __shfl_up_sync(ECCL_WARP_FULL, x, o);
-        if (lane >= o) x += u;
+    if (tid < 256) {
+        int x = mysize;
+        for (int o = 1; o < 32; o <<= 1) {
+            int u = __shfl_up_sync(ECCL_WARP_FULL, x, o);
+            if (lane >= o) x += u;
+        }
+        if (lane == 31) sm.wscan[w] = x;
+        sm.boff[tid] = (unsigned)(x - mysize); // warp-local for now
     }
-    if (lane == 31) sm.wscan[w] = x;
     __syncthreads();
-    int wbase = 0;
-    for (int k = 0; k < w; k++) wbase += sm.wscan[k];
-    sm.boff[tid] = (unsigned)(wbase + x - mysize);
-    if (tid == ECCL_CTA - 1) sm.boff[256] = (unsigned)(wbase + x);
+    if (tid < 256) {
+        int wbase = 0;
+        for (int k = 0; k < w; k++) wbase += sm.wscan[k];
+        sm.boff[tid] += (unsigned)wbase;
+        if (tid == 255) sm.boff[256] = (unsigned)(wbase + sm.wscan[7]);
+    }
     bad = __syncthreads_or(bad);
     const unsigned total = sm.boff[256], padded = (total + 15u) & ~15u;
     if (bad || padded != sm.tnext - sm.toff) {
         if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
-        return;
+        return 0;
     }
     // The tile's payload into shared memory (16-byte loads), zero padding checked.
     const uint64_t gpos = a.P + sm.toff;
     unsigned long long h = 0;
-    for (unsigned c = tid; c < padded / 16; c += ECCL_CTA) {
+    for (unsigned c = tid; c < padded / 16; c += NT) {
         uint4 v = *(const uint4 *)(a.in + gpos + 16 * c);
         *(uint4 *)(pay + 16 * c) = v;
-        uint64_t k = (gpos + 16 * c) / 4;
-        h += chk_word(v.x, k) + chk_word(v.y, k + 1) + chk_word(v.z, k + 2) + chk_word(v.w, k + 3);
+        h += chk_chunk(v, gpos + 16 * c);
     }
+    if (tid < 8) ((uint32_t *)(pay + padded))[tid] = 0; // slack read by ld_word
     __syncthreads();
-    bad = 0;
-    for (unsigned z = total + tid; z < padded; z += ECCL_CTA) bad |= pay[z] != 0;
+    for (unsigned z = total + tid; z < padded; z += NT) bad |= pay[z] != 0;
     // checksum of the codes (the last tile also the zero padding up to the payload), the index
     // entry, and (tile 0) the header
     const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
-    for (uint64_t wd = cstart / 4 + tid; wd < cend / 4; wd += ECCL_CTA) {
-        uint32_t v = (uint32_t)ld_bytes(a.in + 4 * wd, 4);
-        for (int k = 0; k < 4; k++) {
-            uint64_t z = 4 * wd + k;
-            if (z - cstart >= nblk) bad |= ((v >> (8 * k)) & 0xFFu) != 0;
-        }
+    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += NT) {
+        uint64_t v = *(const unsigned long long *)(a.in + 8 * wd);
+        for (int k = 0; k < 8; k++)
+            if (8 * wd + k - cstart >= nblk) bad |= ((v >> (8 * k)) & 0xFFu) != 0;
         h += chk_word(v, wd);
     }
-    if (tid == 0) {
-        uint64_t k = (64 + 8 * t) / 4;
-        h += chk_word((uint32_t)sm.toff, k) + chk_word((uint32_t)(sm.toff >> 32), k + 1);
-    }
-    if (t == 0 && tid < 16) h += chk_word(tid >= 14 ? 0u : (uint32_t)ld_bytes(a.in + 4 * tid, 4), (uint64_t)tid);
+    if (tid == 0) h += chk_word(sm.toff, (64 + 8 * t) / 8);
+    if (t == 0 && tid < 8) h += chk_word(tid == 7 ? 0u : *(const unsigned long long *)(a.in + 8 * tid), (uint64_t)tid);
 
-    // Phase 1: decode each block; RAW blocks are final, QUANT ones leave integers relative to
-    // their block's start in the output buffer (int32 for float32, int64 for float64).
-    for (int k = 0; k < 32; k++) {
-        int b = w * 32 + k;
-        if (b >= (int)nblk) break;
-        uint64_t gb = b0 + b, base = gb * 32;
-        int r = eccl_fmt_block_len(a.n, gb);
-        unsigned code = sm.codes[b];
-        const unsigned char *p = pay + sm.boff[b];
-        if (eccl_fmt_code_is_raw(code)) {
-            bad |= !decode_raw(q, code, p, r, lane, a.x, base);
-            if (lane == 0) sm.isq[b] = 0;
-            continue;
-        }
-        unsigned sgn = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
-        int F = eccl_fmt_quant_planes(code, q.is64);
-        int head = pred == ECCL_FMT_PRED_LORENZO && (b == 0 || eccl_fmt_code_is_raw(sm.codes[b - 1]));
-        int o = 0;
-        int64_t q0 = 0;
-        if (head) {
-            q0 = eccl_fmt_unzigzag(ld_bytes(p, eccl_fmt_head_bytes(q.is64)));
-            bad |= q0 > q.qmax || q0 < -q.qmax;
-            o = eccl_fmt_head_bytes(q.is64);
-        }
-        uint64_t m = 0;
-        uint32_t neg = 0;
-        if (F > 0 && !warp_read_planes(p + o, r, F, (int)(code & 31u), sgn, head, q.is64, lane, &m, &neg)) bad = 1;
-        int64_t d = lane < r ? ((neg >> lane) & 1u ? -(int64_t)m : (int64_t)m) : 0;
-        // none: the deltas are the integers; Lorenzo: chains of stride lag (a head block starts both
-        // chains at q_0: d_0 = 0 and d_1 = q_1 - q_0), relative to the predecessors otherwise
-        int64_t loc = pred == ECCL_FMT_PRED_NONE ? d : warp_scan_lag(d, q.lag, lane) + (head ? q0 : 0);
-        if (lane < r) {
-            if (q.is64) ((long long *)a.x)[base + lane] = loc;
-            else {
-                bad |= loc > 0x7FFFFFFFll || loc < -0x7FFFFFFFll; // beyond any valid integer
-                ((int *)a.x)[base + lane] = (int)loc;
+    // 2. Per block: canonical form and sums; then a segmented scan resolves the chains.
+    long long t0 = 0, t1 = 0;
+    int f = 1;
+    if (tid < (int)nblk && !eccl_fmt_code_is_raw(sm.codes[tid])) {
+        bad |= !block_summary(sm, pay, tid, a.n, b0, &t0, &t1);
+        qblock k = parse_quant(sm, pay, tid, a.n, b0, D64);
+        f = k.none || k.head;
+    }
+    if (tid < 256) {
+        for (int o = 1; o < 32; o <<= 1) { // segmented inclusive scan within the warp
+            long long u0 = __shfl_up_sync(ECCL_WARP_FULL, t0, o), u1 = __shfl_up_sync(ECCL_WARP_FULL, t1, o);
+            int uf = __shfl_up_sync(ECCL_WARP_FULL, f, o);
+            if (lane >= o && !f) {
+                t0 += u0;
+                t1 += u1;
+                f = uf;
             }
         }
-        long long t0 = __shfl_sync(ECCL_WARP_FULL, loc, r - q.lag), t1 = __shfl_sync(ECCL_WARP_FULL, loc, r - 1);
-        if (lane == 0) {
-            sm.isq[b] = 1;
-            sm.absb[b] = pred == ECCL_FMT_PRED_NONE || head;
-            sm.tail[b][0] = t0;
-            sm.tail[b][1] = t1;
+        if (lane == 31) {
+            sm.carry[w][0] = t0;
+            sm.carry[w][1] = t1;
+            sm.wflag[w] = f;
         }
+    }
+    __syncthreads();
+    if (tid == 0) // carries across the 8 warps (block 0 of a tile is always absolute)
+        for (int k = 1; k < 8; k++)
+            if (!sm.wflag[k]) {
+                sm.carry[k][0] += sm.carry[k - 1][0];
+                sm.carry[k][1] += sm.carry[k - 1][1];
+            }
+    __syncthreads();
+    if (tid < 256) {
+        if (!f && w > 0) {
+            t0 += sm.carry[w - 1][0];
+            t1 += sm.carry[w - 1][1];
+        }
+        sm.tail[tid][0] = t0;
+        sm.tail[tid][1] = t1;
     }
     bad = __syncthreads_or(bad);
     if (bad) {
         if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
-        return;
+        return 0;
     }
-    // Resolve the chains: a relative block's predecessors are the previous block's absolute
-    // tails (a relative block always follows a QUANT block of the same tile). Sequential over the
-    // tile by one thread: 256 cheap steps from shared memory.
-    if (tid == 0) {
-        for (int b = 0; b < (int)nblk; b++) {
-            if (!sm.isq[b]) continue;
-            if (sm.absb[b]) {
-                sm.res[b][0] = sm.tail[b][0];
-                sm.res[b][1] = sm.tail[b][1];
-            } else {
-                sm.res[b][0] = sm.res[b - 1][0] + sm.tail[b][0];
-                sm.res[b][1] = sm.res[b - 1][1] + sm.tail[b][1];
-            }
-        }
-    }
-    __syncthreads();
-    // Phase 2: integers to values.
-    for (int k = 0; k < 32; k++) {
-        int b = w * 32 + k;
+    // 3. The values.
+    int ok = 1;
+    for (int k = 0; k < BPW; k++) {
+        int b = w * BPW + k;
         if (b >= (int)nblk) break;
-        if (!sm.isq[b]) continue;
-        uint64_t base = (b0 + b) * 32;
-        int r = eccl_fmt_block_len(a.n, b0 + b);
-        if (lane >= r) continue;
-        int64_t v = q.is64 ? ((long long *)a.x)[base + lane] : ((int *)a.x)[base + lane];
-        if (!sm.absb[b]) v += sm.res[b - 1][q.lag == 1 ? 1 : (lane & 1)];
-        bad |= v > q.qmax || v < -q.qmax;
-        double rec = (double)v * q.D;
-        if (q.is64) ((double *)a.x)[base + lane] = rec;
-        else ((float *)a.x)[base + lane] = (float)rec;
+        unsigned code = sm.codes[b];
+        if (eccl_fmt_code_is_raw(code))
+            ok &= decode_raw(q, code, pay + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, (b0 + b) * 32);
+        else
+            ok &= decode_quant<D64>(sm, pay, b, a.n, b0, lane, a.x);
     }
-    bad = __syncthreads_or(bad);
+    bad = __syncthreads_or(!ok);
     h = cta_sum(h, sm.csum_tmp);
-    if (tid == 0) {
-        if (bad) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
-        atomicAdd(&s->checksum, h);
+    if (tid == 0 && bad) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+    return h;
+}
+
+// Every CTA ends here, whatever happened to its tile, so the counters stay exact for the next
+// launch; the last one compares the checksum and clears the accumulator.
+__device__ void finish(const eccl_decomp_args &a, unsigned long long h)
+{
+    atomicAdd(&a.s->checksum, h);
+    __threadfence();
+    unsigned long long done = atomicAdd(&a.s->done_counter, 1ull) - a.done_base;
+    if (done == a.nt - 1) {
         __threadfence();
-        unsigned long long done = atomicAdd(&s->done_counter, 1ull) - a.done_base;
-        if (done == a.nt - 1) {
-            __threadfence();
-            unsigned long long sum = atomicExch(&s->checksum, 0ull);
-            if (sum != *(const unsigned long long *)(a.in + ECCL_HDR_CHECKSUM)) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
-        }
+        unsigned long long sum = atomicExch(&a.s->checksum, 0ull);
+        if (a.in_cap < 64 || sum != *(const unsigned long long *)(a.in + ECCL_HDR_CHECKSUM))
+            eccl_dev_fail(a.s, ECCL_ERR_CORRUPT);
     }
 }
 
+} // namespace
+
+template <bool D64, int NT>
+__global__ void __launch_bounds__(NT, NT == 256 ? 3 : 1) eccl_decompress_kernel(eccl_decomp_args a)
+{
+    extern __shared__ __align__(16) unsigned char pay[];
+    __shared__ dec_smem sm;
+    const uint64_t t = blockIdx.x;
+    if (threadIdx.x == 0) {
+        int rc = parse_header(a, sm);
+        if (!rc) {
+            uint64_t psize = sm.ssize - a.P, W = D64 ? 8 : 4;
+            sm.toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
+            sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) : psize;
+            if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
+                rc = ECCL_ERR_CORRUPT;
+            if (!rc && sm.q.is64 != D64) rc = ECCL_ERR_MISMATCH;
+        }
+        if (rc) eccl_dev_fail(a.s, rc);
+        sm.ok = !rc;
+    }
+    __syncthreads();
+    unsigned long long h = sm.ok ? decompress_tile<D64, NT>(a, pay, sm) : 0;
+    if (threadIdx.x == 0) finish(a, h);
+}
+
 // A stream of zero elements: the header alone, checked.
-__global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
+static __global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
 {
     __shared__ dec_smem sm;
     int rc = parse_header(a, sm);
     if (!rc && sm.ssize != 64) rc = ECCL_ERR_CORRUPT;
     unsigned long long sum = 0;
-    for (int k = 0; k < 16 && !rc; k++) sum += chk_word(k >= 14 ? 0u : (uint32_t)ld_bytes(a.in + 4 * k, 4), (uint64_t)k);
+    if (!rc) sum = chk_header(a.in);
     if (!rc && sum != *(const unsigned long long *)(a.in + ECCL_HDR_CHECKSUM)) rc = ECCL_ERR_CORRUPT;
     if (rc) eccl_dev_fail(a.s, rc);
+}
+
+#define ECCL_SMEM_MAX (65536 + 64)
+
+cudaError_t eccl_decompress_setup(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    return e;
+}
+
+cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st)
+{
+    if (a.nt == 0) {
+        eccl_decompress_empty_kernel<<<1, 1, 0, st>>>(a);
+        return cudaGetLastError();
+    }
+    size_t smem = (size_t)256 * 32 * (is64 ? 8 : 4) + 48; /* the tile's payload, slack for word reads */
+    unsigned grid = (unsigned)a.nt;
+    if (!is64 && !big) eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
+    else if (!is64) eccl_decompress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
+    else if (!big) eccl_decompress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
+    else eccl_decompress_kernel<true, 1024><<<grid, 1024, smem, st>>>(a);
+    return cudaGetLastError();
 }

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include <cuda_runtime.h>
+
 #include "cuda/codec_dev.cuh"
 
 struct eccl_comp_args {
@@ -13,7 +15,7 @@ struct eccl_comp_args {
     unsigned char *out;     // capacity >= eccl_compress_bound, 16-byte aligned
     eccl_dev_header h;      // header fields (eb and range replaced on the device for REL-from-data)
     int rel_range_on_device;
-    int stage_per_warp;     // bytes of shared staging per warp (32 blocks of 32 * W)
+    int stage_per_warp;     // bytes of shared staging per warp (its blocks at 32 * W each)
     eccl_dev_scratch *s;
     unsigned long long tile_base, done_base; // counter values before this launch
     unsigned epoch;         // look-back epoch of this launch (1..65535)
@@ -31,10 +33,13 @@ struct eccl_decomp_args {
     unsigned long long done_base;
 };
 
-__global__ void eccl_compress_kernel(eccl_comp_args a);
-__global__ void eccl_compress_empty_kernel(eccl_comp_args a);
-__global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, eccl_dev_scratch *s);
-__global__ void eccl_decompress_kernel(eccl_decomp_args a);
-__global__ void eccl_decompress_empty_kernel(eccl_decomp_args a);
+// Launchers (each kernel lives in one translation unit with its launcher: template kernels cannot
+// be launched from another one). big: 1024-thread CTAs for small streams, else 256.
+cudaError_t eccl_kernels_setup(void); // shared-memory limits, once per process and device
+cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cudaStream_t st);
+cudaError_t eccl_launch_range(const void *x, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st);
+cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st);
+cudaError_t eccl_compress_setup(void);
+cudaError_t eccl_decompress_setup(void);
 
 #endif

@@ -83,8 +83,8 @@ static uint64_t mix(uint64_t z)
 uint64_t ref_checksum(const unsigned char *s, uint64_t stream_size)
 {
     uint64_t sum = 0;
-    for (uint64_t k = 0; k < stream_size / 4; k++) {
-        uint64_t w = (4 * k >= 56 && 4 * k < 64) ? 0 : rd(s + 4 * k, 4);
+    for (uint64_t k = 0; k < stream_size / 8; k++) {
+        uint64_t w = 8 * k == 56 ? 0 : rd(s + 8 * k, 8);
         sum += mix(w + k * 0x9E3779B97F4A7C15ull);
     }
     return sum;
@@ -93,7 +93,7 @@ uint64_t ref_checksum(const unsigned char *s, uint64_t stream_size)
 void ref_fix_checksum(unsigned char *s, size_t size)
 {
     uint64_t ss = rd(s + 48, 8);
-    uint64_t n = (ss <= size && ss % 4 == 0) ? ss : (uint64_t)size / 4 * 4;
+    uint64_t n = (ss <= size && ss % 8 == 0) ? ss : (uint64_t)size / 8 * 8;
     wr(s + 56, ref_checksum(s, n), 8);
 }
 

@@ -15,11 +15,11 @@ static const eccl_dtype_t dtypes[] = {ECCL_FLOAT32, ECCL_FLOAT64, ECCL_COMPLEX64
 static void fix_checksum(unsigned char *s, size_t size)
 {
     uint64_t sum = 0;
-    for (uint64_t k = 0; k < size / 4; k++) {
-        uint32_t w;
-        memcpy(&w, s + 4 * k, 4);
-        if (k == 14 || k == 15) w = 0;
-        uint64_t z = (uint64_t)w + k * 0x9E3779B97F4A7C15ull;
+    for (uint64_t k = 0; k < size / 8; k++) {
+        uint64_t w;
+        memcpy(&w, s + 8 * k, 8);
+        if (k == 7) w = 0;
+        uint64_t z = w + k * 0x9E3779B97F4A7C15ull;
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         sum += z ^ (z >> 31);

@@ -31,10 +31,10 @@ static eccl_result_t decompress_with(int reference, const unsigned char *s, size
 static void fix_checksum(unsigned char *s, size_t size)
 {
     uint64_t sum = 0;
-    for (uint64_t k = 0; k < size / 4; k++) {
-        uint32_t w;
-        memcpy(&w, s + 4 * k, 4);
-        if (k == 14 || k == 15) w = 0;
+    for (uint64_t k = 0; k < size / 8; k++) {
+        uint64_t w;
+        memcpy(&w, s + 8 * k, 8);
+        if (k == 7) w = 0;
         sum += eccl_fmt_chk_word(w, k);
     }
     memcpy(s + 56, &sum, 8);

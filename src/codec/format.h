@@ -211,9 +211,10 @@ ECCL_HD uint64_t eccl_fmt_mix(uint64_t z)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-ECCL_HD uint64_t eccl_fmt_chk_word(uint32_t w, uint64_t k)
+/* The hash of little-endian u64 word k of the stream (word 7, the checksum field, reads as 0). */
+ECCL_HD uint64_t eccl_fmt_chk_word(uint64_t w, uint64_t k)
 {
-    return eccl_fmt_mix((uint64_t)w + k * ECCL_FMT_CHK_GOLDEN);
+    return eccl_fmt_mix(w + k * ECCL_FMT_CHK_GOLDEN);
 }
 
 /* ---- RAW keys (section 6.3) ---- */

@@ -85,12 +85,12 @@ double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range)
 /* ---- checksum ---- */
 static uint64_t checksum(const unsigned char *buf, uint64_t size)
 {
-    uint64_t nw = size / 4, sum = 0;
+    uint64_t nw = size / 8, sum = 0;
 #ifdef _OPENMP
-#pragma omp parallel for reduction(+ : sum) schedule(static) if (nw > (1u << 18))
+#pragma omp parallel for reduction(+ : sum) schedule(static) if (nw > (1u << 17))
 #endif
     for (uint64_t k = 0; k < nw; k++) {
-        uint32_t w = (k == 14 || k == 15) ? 0u : eccl_ld32(buf + 4 * k);
+        uint64_t w = k == 7 ? 0u : eccl_ld64(buf + 8 * k);
         sum += eccl_fmt_chk_word(w, k);
     }
     return sum;
