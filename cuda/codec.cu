@@ -164,8 +164,8 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
     a.s = c->s;
     a.d_size = d_size ? d_size : &c->s->total_size;
     if (a.rel_range_on_device) {
-        static const unsigned long long init[2] = {~0ull, 0ull};
-        CU(cudaMemcpyAsync(c->s->rkey, init, sizeof init, cudaMemcpyHostToDevice, st));
+        CU(cudaMemsetAsync(&c->s->rkey[0], 0xFF, sizeof c->s->rkey[0], st)); /* min key: all ones */
+        CU(cudaMemsetAsync(&c->s->rkey[1], 0, sizeof c->s->rkey[1], st));
         CU(eccl_launch_range(d_data, a.n, is64_of(dtype), c->s, st));
     }
     if (a.nt > 0) {

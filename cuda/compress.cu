@@ -273,32 +273,25 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
     }
     __syncthreads();
     const unsigned tot = sm.total, padded = sm.padded;
-    // Compact the warps' runs to the left, in warp order (a run only moves left).
-    for (int ww = 1; ww < WPC; ww++) {
-        if (w == ww) {
-            unsigned len = (ww == WPC - 1 ? tot : sm.warp_off[ww + 1]) - sm.warp_off[ww];
-            const unsigned char *src = stage + (size_t)ww * a.stage_per_warp;
-            unsigned char *dst = stage + sm.warp_off[ww];
-            if (src != dst)
-                for (unsigned c = 0; c < len; c += 128) {
-                    unsigned char v[4];
-                    for (int k = 0; k < 4; k++) v[k] = c + 32 * k + lane < len ? src[c + 32 * k + lane] : 0;
-                    __syncwarp();
-                    for (int k = 0; k < 4; k++)
-                        if (c + 32 * k + lane < len) dst[c + 32 * k + lane] = v[k];
-                    __syncwarp();
-                }
-        }
-        __syncthreads();
-    }
-    for (unsigned z = tot + tid; z < padded; z += NT) stage[z] = 0;
-    __syncthreads();
-
-    // Copy out (16-byte stores: tile offsets are multiples of 16) and hash what this CTA writes.
+    // Copy out with 16-byte stores (tile offsets are multiples of 16), gathering each chunk's
+    // bytes from the warps' staging runs, and hash what this CTA writes.
     const unsigned long long gpos = a.P + sm.tile_off;
     unsigned long long h = 0;
     for (unsigned c = tid; c < padded / 16; c += NT) {
-        uint4 v = *(const uint4 *)(stage + 16 * c);
+        unsigned p = 16 * c, ww = 0, lo = 0, hi = WPC - 1;
+        while (lo < hi) { // the warp whose run holds byte p
+            unsigned mid = (lo + hi + 1) / 2;
+            if (sm.warp_off[mid] <= p) lo = mid;
+            else hi = mid - 1;
+        }
+        ww = lo;
+        uint32_t wd[4] = {0, 0, 0, 0};
+        for (int k = 0; k < 16; k++, p++) {
+            if (p >= tot) break;
+            while (ww + 1 < (unsigned)WPC && sm.warp_off[ww + 1] <= p) ww++;
+            wd[k >> 2] |= (uint32_t)stage[(size_t)ww * a.stage_per_warp + (p - sm.warp_off[ww])] << (8 * (k & 3));
+        }
+        uint4 v = make_uint4(wd[0], wd[1], wd[2], wd[3]);
         *(uint4 *)(a.out + gpos + 16 * c) = v;
         h += chk_chunk(v, gpos + 16 * c);
     }
