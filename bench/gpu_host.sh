@@ -28,6 +28,14 @@ esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec ./bench/bench_cuda_codec --mib 1024 --small-kib 1024 --iters 10 ;;
 esac
+case " $what " in *" profile "*)
+    ncu=$(ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
+    step profile "$ncu" --section SourceCounters --section WarpStateStats --section SpeedOfLight \
+        -k regex:"compress_kernel|decompress_kernel" --launch-skip 1 --launch-count 2 --import-source yes \
+        -f -o "$out/prof" ./bench/bench_cuda_codec --mib 256 --iters 1
+    "$ncu" -i "$out/prof.ncu-rep" --page source --csv --print-source sass > "$out/sass.csv" 2>&1
+    "$ncu" -i "$out/prof.ncu-rep" --page details --csv > "$out/details.csv" 2>&1 ;;
+esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done

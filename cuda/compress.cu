@@ -58,23 +58,46 @@ __device__ __forceinline__ int quantize(double x, const eccl_dev_q &q, long long
     return ok;
 }
 
+// A 4-byte field of a payload in the staging area: float32 payloads are made of 4-byte fields
+// only (head value, sign map, planes, values), so their staging is word-aligned; float64 ones are
+// byte-granular (6-byte head values).
+template <bool D64> __device__ __forceinline__ void st4(unsigned char *o, uint32_t v)
+{
+    if (D64) st_bytes(o, v, 4);
+    else *(uint32_t *)o = v;
+}
+
 // Sign map (when with_sign) and F planes of per-lane magnitudes m written at o (lane j writes
 // plane j). Returns the bytes written.
-template <typename U>
+template <bool D64, typename U>
 __device__ __forceinline__ int warp_planes(unsigned char *o, U m, uint32_t sign, int F, int with_sign, int lane)
 {
     int sb = with_sign ? 4 : 0;
-    if (with_sign && lane == 0) st_bytes(o, sign, 4);
+    if (with_sign && lane == 0) st4<D64>(o, sign);
     uint32_t mine = 0;
-    for (int j = 0; j < F; j++) {
+    int j = 0;
+    for (; j < F && j < 32; j++) {
         uint32_t w = __ballot_sync(ECCL_WARP_FULL, (unsigned)((m >> j) & 1u));
-        if (lane == (j & 31)) mine = w;
-        if ((j & 31) == 31 || j == F - 1) {
-            int base = j & ~31;
-            if (lane <= j - base) st_bytes(o + sb + 4 * (base + lane), mine, 4);
-        }
+        mine = lane == j ? w : mine;
+    }
+    if (lane < j) st4<D64>(o + sb + 4 * lane, mine);
+    for (; j < F; j++) { // more than 32 planes: only float64 RAW blocks
+        uint32_t w = __ballot_sync(ECCL_WARP_FULL, (unsigned)((m >> j) & 1u));
+        if (lane == 0) st4<D64>(o + sb + 4 * j, w);
     }
     return sb + 4 * F;
+}
+
+// eccl_fmt_choose without branches (the encoder runs it twice per block).
+__device__ __forceinline__ eccl_fmt_choice_t choose(uint64_t all, uint32_t neg, uint32_t pos, int is64, int extra)
+{
+    eccl_fmt_choice_t c;
+    int fb = 64 - __clzll((long long)all);
+    c.fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
+    c.F = fb <= 30 ? fb : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
+    c.s = c.F == 0 ? ECCL_FMT_SIGN_MAP : !neg ? ECCL_FMT_SIGN_POS : !pos ? ECCL_FMT_SIGN_NEG : ECCL_FMT_SIGN_MAP;
+    c.size = extra + (c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * c.F : 0);
+    return c;
 }
 
 __device__ __forceinline__ uint64_t or_all(unsigned v) { return __reduce_or_sync(ECCL_WARP_FULL, v); }
@@ -97,17 +120,20 @@ __device__ int encode_quant(const eccl_dev_q &q, typename types<D64>::I qi, int 
     uint32_t negl = __ballot_sync(ECCL_WARP_FULL, dl < 0), posl = __ballot_sync(ECCL_WARP_FULL, dl > 0);
     uint32_t negn = __ballot_sync(ECCL_WARP_FULL, dn < 0), posn = __ballot_sync(ECCL_WARP_FULL, dn > 0);
     int H = have ? 0 : eccl_fmt_head_bytes(D64);
-    eccl_fmt_choice_t cl = eccl_fmt_choose(or_all(ml), negl, posl, D64, H);
-    eccl_fmt_choice_t cn = eccl_fmt_choose(or_all(mn), negn, posn, D64, 0);
+    eccl_fmt_choice_t cl = choose(or_all(ml), negl, posl, D64, H);
+    eccl_fmt_choice_t cn = choose(or_all(mn), negn, posn, D64, 0);
     int none = cn.size < cl.size;
     eccl_fmt_choice_t c = none ? cn : cl;
     if (c.size > r * (D64 ? 8 : 4)) return -1;
     int off = 0;
     if (!none && !have) {
-        if (lane == 0) st_bytes(o, eccl_fmt_zigzag((int64_t)q0), H);
+        if (lane == 0) {
+            if (D64) st_bytes(o, eccl_fmt_zigzag((int64_t)q0), H);
+            else st4<D64>(o, (uint32_t)eccl_fmt_zigzag((int64_t)q0));
+        }
         off = H;
     }
-    if (c.F > 0) warp_planes<U>(o + off, none ? mn : ml, none ? negn : negl, c.F, c.s == ECCL_FMT_SIGN_MAP, lane);
+    if (c.F > 0) warp_planes<D64, U>(o + off, none ? mn : ml, none ? negn : negl, c.F, c.s == ECCL_FMT_SIGN_MAP, lane);
     *code = eccl_fmt_quant_code((unsigned)c.s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c.fc);
     return c.size;
 }
@@ -130,12 +156,18 @@ __device__ int encode_raw(const eccl_dev_q &q, const void *x, uint64_t base, int
     int F = eccl_fmt_bitlen64(or_all(m));
     int size = W + (F > 0 ? 4 + 4 * F : 0);
     if (F <= (D64 ? 62 : 32) && size < r * W) {
-        if (lane == 0) st_bytes(o, u, W);
-        if (F > 0) warp_planes<U>(o + W, m, neg, F, 1, lane);
+        if (lane == 0) {
+            if (D64) st_bytes(o, u, W);
+            else st4<D64>(o, (uint32_t)u);
+        }
+        if (F > 0) warp_planes<D64, U>(o + W, m, neg, F, 1, lane);
         *code = eccl_fmt_raw_code((unsigned)F);
         return size;
     }
-    if (act) st_bytes(o + lane * W, u, W);
+    if (act) {
+        if (D64) st_bytes(o + lane * W, u, W);
+        else st4<D64>(o + lane * W, (uint32_t)u);
+    }
     *code = 0xFFu;
     return r * W;
 }
@@ -222,10 +254,11 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
     // Phase B: encode each block into this warp's staging area.
     unsigned char *mine = stage + (size_t)w * a.stage_per_warp;
     int off = 0;
+    const int rlast = eccl_fmt_block_len(a.n, a.nb - 1);
     for (int k = 0; k < BPW; k++) {
         uint64_t b = (uint64_t)w * BPW + k;
         if (b >= nblk) break;
-        int r = eccl_fmt_block_len(a.n, b0 + b);
+        int r = b0 + b == a.nb - 1 ? rlast : 32;
         // the predecessor: the previous block of the tile when it quantizes (it is then QUANT: a
         // full block always fits, and only the stream's last block can be short)
         int have = b > 0 && sm.qok[b - 1];
@@ -267,17 +300,26 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
         }
         unsigned long long padded = (tot + 15u) & ~15ull;
         sm.tile_off = look_back(s, t, padded, a.epoch);
-        sm.total = tot;
+        sm.total = tot; /* (warp_bytes keeps each warp's run length) */
         sm.padded = (unsigned)padded;
         if (t == a.nt - 1) s->total_size = a.P + sm.tile_off + padded;
     }
     __syncthreads();
     const unsigned tot = sm.total, padded = sm.padded;
-    // Copy out with 16-byte stores (tile offsets are multiples of 16), gathering each chunk's
-    // bytes from the warps' staging runs, and hash what this CTA writes.
     const unsigned long long gpos = a.P + sm.tile_off;
     unsigned long long h = 0;
-    for (unsigned c = tid; c < padded / 16; c += NT) {
+    if (!D64) {
+        // float32: every run is whole words; each warp copies its own run to its place
+        const uint32_t *src = (const uint32_t *)(stage + (size_t)w * a.stage_per_warp);
+        uint32_t *dst = (uint32_t *)(a.out + gpos + sm.warp_off[w]);
+        unsigned len = sm.warp_bytes[w] / 4;
+        for (unsigned i = lane; i < len; i += 32) dst[i] = src[i];
+        for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) ((uint32_t *)(a.out + gpos))[z] = 0;
+        __syncthreads(); // the CTA's global writes are visible to the CTA: hash the tile as written
+        for (unsigned c = tid; c < padded / 16; c += NT) h += chk_chunk(*(const uint4 *)(a.out + gpos + 16 * c), gpos + 16 * c);
+    }
+    // float64: copy out with 16-byte stores, gathering each chunk's bytes from the runs
+    for (unsigned c = tid; D64 && c < padded / 16; c += NT) {
         unsigned p = 16 * c, ww = 0, lo = 0, hi = WPC - 1;
         while (lo < hi) { // the warp whose run holds byte p
             unsigned mid = (lo + hi + 1) / 2;
