@@ -446,7 +446,7 @@ static __global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, ec
 
 cudaError_t eccl_compress_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_compress_kernel<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    cudaError_t e = eccl_compress32_setup();
     if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<false, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
@@ -463,7 +463,7 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
     /* staging for the 256 blocks, then (float32) the tile's integers */
     size_t smem = (size_t)256 * 32 * W + (W == 4 ? 8192 * 4 : 0);
     unsigned grid = (unsigned)a.nt;
-    if (!is64 && !big) eccl_compress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
+    if (!is64 && !big) return eccl_launch_compress32(a, st); /* thread-per-block (compress32.cu) */
     else if (!is64) eccl_compress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
     else if (!big) eccl_compress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
     else eccl_compress_kernel<true, 1024><<<grid, 1024, smem, st>>>(a);

@@ -233,6 +233,93 @@ __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b,
 
 // Decode one tile; returns this CTA's share of the checksum (thread 0). A corrupt tile stops
 // early: the checksum then cannot match, and the error word already says why.
+// Pass 3 for float32 with 256 threads: one THREAD per block decodes into rows of 33 words of
+// shared memory (conflict-free), which the CTA then writes out coalesced. Same checks as
+// decode_quant/decode_raw.
+__device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                                   float *row)
+{
+    const eccl_dev_q &q = sm.q;
+    unsigned code = sm.codes[b];
+    int r = eccl_fmt_block_len(n, b0 + b);
+    if (eccl_fmt_code_is_raw(code)) {
+        unsigned *u = (unsigned *)row;
+        if (code == 0xFFu) {
+            for (int i = 0; i < r; i++) u[i] = ld_word(pay, sm.boff[b] + 4 * i);
+            return 1;
+        }
+        int F = (int)(code & 63u), ok = 1;
+        uint32_t v0 = ld_word(pay, sm.boff[b]), neg = F ? ld_word(pay, sm.boff[b] + 4) : 0u, nz = 0, w = 0;
+        uint32_t valid = (r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u)) & ~1u;
+        uint32_t mag[32];
+#pragma unroll
+        for (int i = 0; i < 32; i++) mag[i] = 0;
+        for (int j = 0; j < F; j++) {
+            w = ld_word(pay, sm.boff[b] + 8 + 4 * j);
+            ok &= (w & ~valid) == 0;
+            nz |= w;
+#pragma unroll
+            for (int i = 0; i < 32; i++) mag[i] |= ((w >> i) & 1u) << j;
+        }
+        if (F > 0) ok &= w != 0 && (neg & ~nz) == 0;
+        uint32_t key[32];
+        key[0] = eccl_fmt_key32(v0);
+        u[0] = v0;
+#pragma unroll
+        for (int i = 1; i < 32; i++) {
+            if (i < r) {
+                uint32_t bk = key[i >= q.lag ? i - q.lag : i - 1];
+                if ((neg >> i) & 1u) {
+                    ok &= mag[i] <= bk;
+                    key[i] = bk - mag[i];
+                } else {
+                    ok &= mag[i] <= 0xFFFFFFFFu - bk;
+                    key[i] = bk + mag[i];
+                }
+                u[i] = eccl_fmt_unkey32(key[i]);
+            }
+        }
+        return ok;
+    }
+    qblock k = parse_quant(sm, pay, b, n, b0, 0);
+    uint32_t m[32];
+#pragma unroll
+    for (int i = 0; i < 32; i++) m[i] = 0;
+    for (int j = 0; j < k.F; j++) {
+        uint32_t w = ld_word(pay, k.o + 4 * j);
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] |= ((w >> i) & 1u) << j;
+    }
+    // integers modulo 2^32, as in decode_quant (the range check catches any corruption)
+    int p2 = 0, p1 = 0;
+    if (!k.none) {
+        if (k.head) p2 = p1 = (int)k.q0;
+        else {
+            p2 = (int)sm.tail[b - 1][0];
+            p1 = (int)sm.tail[b - 1][1];
+        }
+    }
+    int bad = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if (i < r) {
+            int d = (k.negmask >> i) & 1u ? (int)(0u - m[i]) : (int)m[i];
+            int v;
+            if (k.none) v = d;
+            else if (q.lag == 1) v = p1 + d;
+            else v = ((i & 1) ? p1 : p2) + d;
+            if (!k.none) {
+                if (q.lag == 1) p1 = v;
+                else if (i & 1) p1 = v;
+                else p2 = v;
+            }
+            bad |= v > (int)q.qmax || v < -(int)q.qmax;
+            row[i] = (float)((double)v * q.D);
+        }
+    }
+    return !bad;
+}
+
 template <bool D64, int NT>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
@@ -345,7 +432,15 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     }
     // 3. The values.
     int ok = 1;
-    for (int k = 0; k < BPW; k++) {
+    if (!D64 && NT == 256) {
+        float *outs = (float *)(pay + 256 * 32 * 4 + 48); // 256 rows of 33 floats
+        if (tid < (int)nblk) ok = decode_block_thread(sm, pay, tid, a.n, b0, outs + 33 * tid);
+        __syncthreads();
+        const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
+        float *x = (float *)a.x + b0 * 32;
+        for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
+    }
+    for (int k = 0; k < BPW && (D64 || NT != 256); k++) {
         int b = w * BPW + k;
         if (b >= (int)nblk) break;
         unsigned code = sm.codes[b];
@@ -413,7 +508,7 @@ static __global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
     if (rc) eccl_dev_fail(a.s, rc);
 }
 
-#define ECCL_SMEM_MAX (65536 + 64)
+#define ECCL_SMEM_MAX (256 * 32 * 4 + 48 + 256 * 33 * 4 > 65536 + 64 ? 256 * 32 * 4 + 48 + 256 * 33 * 4 : 65536 + 64)
 
 cudaError_t eccl_decompress_setup(void)
 {
@@ -431,6 +526,7 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
         return cudaGetLastError();
     }
     size_t smem = (size_t)256 * 32 * (is64 ? 8 : 4) + 48; /* the tile's payload, slack for word reads */
+    if (!is64 && !big) smem += 256 * 33 * 4;               /* float32 rows for thread-per-block */
     unsigned grid = (unsigned)a.nt;
     if (!is64 && !big) eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
     else if (!is64) eccl_decompress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
