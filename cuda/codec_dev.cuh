@@ -70,6 +70,13 @@ __device__ __forceinline__ unsigned long long warp_sum64(unsigned long long v)
     return v;
 }
 
+// Sum over the warp, returned to every lane.
+__device__ __forceinline__ unsigned long long warp_sum64_all(unsigned long long v)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(ECCL_WARP_FULL, v, o);
+    return v;
+}
+
 // Inclusive scan of 32 lanes with stride lag (1 or 2): v_i += v_{i-lag} + v_{i-2lag} + ...
 __device__ __forceinline__ int64_t warp_scan_lag(int64_t v, int lag, int lane)
 {

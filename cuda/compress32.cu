@@ -159,25 +159,29 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
     return p;
 }
 
-__device__ unsigned long long look_back32(eccl_dev_scratch *s, unsigned long long t, unsigned long long padded,
-                                          unsigned epoch)
+// Decoupled look-back by one warp: the tile's aggregate is already published; lane k inspects
+// predecessor j-k, 32 at a time, until a window reaches an inclusive prefix.
+__device__ unsigned long long look_back_warp(eccl_dev_scratch *s, unsigned long long t, unsigned long long padded,
+                                             unsigned epoch, int lane)
 {
     volatile unsigned long long *st = s->status;
-    if (t == 0) {
-        atomicExch(&s->status[0], eccl_lb_pack(epoch, ECCL_LB_INC, padded));
-        return 0;
-    }
-    atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_AGG, padded));
     unsigned long long excl = 0;
-    long long j = (long long)t - 1;
+    long long j = (long long)t - 1; // the window is j, j-1, ..., j-31
     while (j >= 0) {
-        unsigned long long w = st[j];
-        if ((unsigned)(w >> 48) != epoch || ((w >> 46) & 3ull) == 0) continue;
-        excl += w & ((1ull << 46) - 1);
-        if (((w >> 46) & 3ull) == ECCL_LB_INC) break;
-        j--;
+        long long me = j - lane;
+        unsigned long long w = me >= 0 ? st[me] : eccl_lb_pack(epoch, ECCL_LB_INC, 0); // before 0: nothing
+        unsigned flag = (unsigned)(w >> 48) == epoch ? (unsigned)((w >> 46) & 3ull) : 0u;
+        uint32_t ready = __ballot_sync(ECCL_WARP_FULL, flag != 0), inc = __ballot_sync(ECCL_WARP_FULL, flag == ECCL_LB_INC);
+        // lanes up to the first inclusive one must all be ready
+        int first_inc = inc ? __ffs(inc) - 1 : 32;
+        uint32_t need = first_inc == 32 ? 0xFFFFFFFFu : (0xFFFFFFFFu >> (31 - first_inc));
+        if ((ready & need) != need) continue; // someone in the window has not published yet
+        unsigned long long v = lane <= first_inc ? (w & ((1ull << 46) - 1)) : 0;
+        excl += warp_sum64_all(v);
+        if (first_inc < 32) break;
+        j -= 32;
     }
-    atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
+    if (lane == 0) atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
     return excl;
 }
 
@@ -253,7 +257,7 @@ __global__ void __launch_bounds__(256, 3) eccl_compress32_kernel(eccl_comp_args 
     }
     if (lane == 31) sm.wsum[w] = incl;
     __syncthreads();
-    if (tid == 0) {
+    if (tid == 0) { // the tile's size, published at once so successors can go on
         unsigned tot = 0;
         for (int k = 0; k < 8; k++) {
             unsigned v = (unsigned)sm.wsum[k];
@@ -261,13 +265,19 @@ __global__ void __launch_bounds__(256, 3) eccl_compress32_kernel(eccl_comp_args 
             tot += v;
         }
         unsigned long long padded = (tot + 15u) & ~15ull;
-        sm.tile_off = look_back32(s, t, padded, a.epoch);
+        atomicExch(&s->status[t], eccl_lb_pack(a.epoch, t == 0 ? ECCL_LB_INC : ECCL_LB_AGG, padded));
         sm.total = tot;
         sm.padded = (unsigned)padded;
-        if (t == a.nt - 1) s->total_size = a.P + sm.tile_off + padded;
     }
     __syncthreads();
     const unsigned tot = sm.total, padded = sm.padded;
+    if (w == 7) { // the last warp looks back while the others build the image
+        unsigned long long off = t == 0 ? 0 : look_back_warp(s, t, padded, a.epoch, lane);
+        if (lane == 0) {
+            sm.tile_off = off;
+            if (t == a.nt - 1) s->total_size = a.P + off + padded;
+        }
+    }
     if (b < (int)nblk) { // write the payload into the image
         uint32_t *o = img + (sm.wsum[w] + incl - p.size) / 4;
         if (p.quant || p.raw_coded) {

@@ -526,7 +526,10 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
         return cudaGetLastError();
     }
     size_t smem = (size_t)256 * 32 * (is64 ? 8 : 4) + 48; /* the tile's payload, slack for word reads */
-    if (!is64 && !big) smem += 256 * 33 * 4;               /* float32 rows for thread-per-block */
+    if (!is64) {
+        big = 0; /* float32: thread-per-block at every size */
+        smem += 256 * 33 * 4; /* rows for thread-per-block */
+    }
     unsigned grid = (unsigned)a.nt;
     if (!is64 && !big) eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
     else if (!is64) eccl_decompress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
