@@ -43,11 +43,15 @@ MPI_LOG_COMPILER = $(SHELL) $(srcdir)/tests/mpi_run.sh
 TEST_EXTENSIONS += .mpi
 AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC;
 COLL_TESTS = tests/coll_np1.mpi tests/coll_np2.mpi tests/coll_np3.mpi tests/coll_np4.mpi \
-	tests/coll_np5.mpi tests/coll_np7.mpi tests/coll_np8.mpi
+	tests/coll_np5.mpi tests/coll_np7.mpi tests/coll_np8.mpi \
+	tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi
 TESTS += $(COLL_TESTS)
 EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
 check_PROGRAMS += tests/test_coll
 tests_test_coll_SOURCES = tests/test_coll.c
+check_PROGRAMS += tests/test_coll_corrupt
+tests_test_coll_corrupt_SOURCES = tests/test_coll_corrupt.c
+tests_test_coll_corrupt_LDADD = $(TEST_LDADD)
 tests_test_coll_LDADD = $(TEST_LDADD)
 
 # The Fortran module: a Fortran program plus C helpers that report the C layout of the bind(C) types.
