@@ -99,3 +99,7 @@ fuzz: tests/fuzz/fuzz_decompress_libfuzzer
 
 CLEANFILES += tests/fuzz/fuzz_decompress_libfuzzer
 .PHONY: fuzz
+
+# eccl-info and the one list of ECCL_* variables (src/core/env_doc.c, doc/env.md): see the script.
+TESTS += tests/test_info.sh
+EXTRA_DIST += tests/test_info.sh
