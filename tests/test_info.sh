@@ -112,8 +112,8 @@ done | sort -u >"$tmp/env_code"
 info --env
 grep -o '^ECCL_[A-Z0-9_]*' "$tmp/out" | sort >"$tmp/env_table"
 sort -u "$tmp/env_table" >"$tmp/env_table_u"
-if ! grep -qx ECCL_DEBUG "$tmp/env_code" || ! grep -qx ECCL_BCAST_ALGORITHM "$tmp/env_code"; then
-    fail "the scan of src/ missed ECCL_DEBUG or ECCL_BCAST_ALGORITHM (did the declarations change?)"
+if [ "$(wc -l <"$tmp/env_code" | tr -d ' ')" -lt 3 ]; then
+    fail "the scan of src/ found almost no ECCL_* variable (did the way they are declared change?)"
 fi
 if [ $rc -ne 0 ] || ! cmp -s "$tmp/env_table" "$tmp/env_table_u"; then
     fail "--env: status $rc, or a variable is listed twice"
