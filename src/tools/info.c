@@ -321,6 +321,10 @@ static void text_env(FILE *out)
             for (const eccl_algo_t *a = eccl_algorithms; a->name; a++)
                 if (a->coll == (eccl_coll_t)k) fprintf(out, ", %s", a->name);
             fputc('\n', out);
+            if (v && *v && strcmp(v, "auto") && !eccl_algo_find((eccl_coll_t)k, v))
+                fprintf(out, "    warning: \"%s\" is not an algorithm of %s: every %s call will fail "
+                             "with ECCL_ERR_INVALID_ARG\n", v, eccl_coll_name((eccl_coll_t)k),
+                        eccl_coll_name((eccl_coll_t)k));
         }
         wrap(out, d->meaning, 4, 100);
     }

@@ -161,9 +161,12 @@ void info_model_text(FILE *out, eccl_comm_t comm, int ranks)
         predict(comm, k, p, sizes[0], ratios[0], &r);
         fprintf(out, "\n%s on %d ranks, float64%s: predicted ms per algorithm (* = auto's choice)\n",
                 eccl_coll_name(k), p, k == ECCL_COLL_ALLREDUCE ? " SUM" : "");
-        if (forced_env(k))
+        if (forced_env(k) && eccl_algo_find(k, getenv(forced_env(k))))
             fprintf(out, "  note: %s=%s forces the algorithm, auto is not consulted\n", forced_env(k),
                     getenv(forced_env(k)));
+        else if (forced_env(k))
+            fprintf(out, "  note: %s=%s is not an algorithm of %s: every call fails with "
+                         "ECCL_ERR_INVALID_ARG\n", forced_env(k), getenv(forced_env(k)), eccl_coll_name(k));
         fprintf(out, "  %9s %5s", "bytes", "ratio");
         for (int i = 0; i < r.n; i++) fprintf(out, " %*s", (int)(strlen(r.algo[i]->name) > 10 ? strlen(r.algo[i]->name) : 10) + 1, r.algo[i]->name);
         fprintf(out, "   auto\n");
