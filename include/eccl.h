@@ -196,8 +196,9 @@ typedef enum eccl_compress_policy {
     ECCL_COMPRESS_UNSET = 0, ECCL_COMPRESS_AUTO = 1, ECCL_COMPRESS_ALWAYS = 2, ECCL_COMPRESS_NEVER = 3
 } eccl_compress_policy_t;
 
-/* What a call does with an operation/datatype eccl cannot reduce in compressed form (PROD, MAX on
- * complex, ...) or a forced algorithm whose restriction fails. */
+/* What a call does with an operation eccl cannot reduce in compressed form (PROD) or a forced
+ * algorithm whose restriction fails (MAX/MIN on complex data are an ECCL_ERR_INVALID_ARG, not a
+ * fallback). See doc/collectives.md. */
 typedef enum eccl_fallback {
     ECCL_FALLBACK_UNSET = 0,
     ECCL_FALLBACK_MPI = 1,   /* run the uncompressed MPI collective (default) */
@@ -213,7 +214,8 @@ typedef enum eccl_sum_mode {
 } eccl_sum_mode_t;
 
 /* Per-communicator configuration. Start from ECCL_CONFIG_INITIALIZER: every field "unset" means
- * "default" (which environment variables may override, see doc/env.md). */
+ * "default". The environment variables of doc/env.md (ECCL_COMPRESS, ECCL_FALLBACK, ECCL_ALPHA,
+ * ECCL_BETA, ECCL_MIN_BYTES), when set to a valid value, override the field even when it is set. */
 typedef struct eccl_config {
     eccl_bound_t bound;              /* default bound for calls given bound == NULL;
                                         mode < 0 = unset (default: REL 1e-6) */
@@ -282,9 +284,11 @@ eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
  *   data movement (bcast, scatter, gather, allgather, sendrecv_replace): |out - in| <= E;
  *   SUM: |out - exact sum| <= E (+ the rounding of the sum in the element type);
  *   AVG: |out - exact mean| <= E (idem); MAX/MIN: |out - exact| <= E.
- * REL bounds use the global range of the data involved (one small MPI_Allreduce), so every rank
- * works with the same absolute bound. Results of allreduce/allgather/bcast are bitwise identical
- * on every rank and from run to run. MPI_IN_PLACE is accepted where MPI accepts it.
+ * REL bounds use the range of the data involved (the root's for bcast/scatter, the sender's for
+ * sendrecv_replace, else the global range through one small MPI_Allreduce; bound->range is not
+ * used). Results of allreduce/allgather are bitwise identical on every rank, and those of bcast
+ * on every rank but the root (which keeps its exact input); a forced algorithm also reproduces
+ * them from run to run (doc/collectives.md). MPI_IN_PLACE is accepted where MPI accepts it.
  * Counts are elements of dtype. Errors: ECCL_ERR_INVALID_ARG (NULL buffers with count > 0, bad
  * root, bad dtype/op/bound), ECCL_ERR_UNSUPPORTED (with ECCL_FALLBACK_ERROR), ECCL_ERR_CORRUPT
  * (a peer's stream failed validation), ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY.

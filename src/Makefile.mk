@@ -46,3 +46,6 @@ libeccl_la_SOURCES += \
 	src/coll/gather/gather_binomial.c \
 	src/coll/sendrecv_replace/sendrecv_replace_mpi.c \
 	src/coll/sendrecv_replace/sendrecv_replace_compressed.c
+
+# The documentation table of the ECCL_* variables (eccl-info, tests/test_info.sh, doc/env.md).
+libeccl_la_SOURCES += src/core/env_doc.c

@@ -112,3 +112,7 @@ tests_test_cuda_codec_SOURCES = tests/test_cuda_codec.c
 tests_test_cuda_codec_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 tests_test_cuda_codec_LDADD = $(TEST_LDADD) $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
+
+# eccl-info and the one list of ECCL_* variables (src/core/env_doc.c, doc/env.md): see the script.
+TESTS += tests/test_info.sh
+EXTRA_DIST += tests/test_info.sh

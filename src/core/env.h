@@ -26,4 +26,16 @@ long eccl_env_long(eccl_env_t *e);
 /* Raw string, or NULL when unset (points into the process environment). */
 const char *eccl_env_str(eccl_env_t *e);
 
+/* The documentation of every ECCL_* variable, one entry each (env_doc.c): the one list that
+ * eccl-info prints and that tests/test_info.sh checks against the ECCL_ENV declarations in src/
+ * and against doc/env.md. Terminated by an entry with name == NULL. */
+typedef struct eccl_env_doc {
+    const char *name;
+    const char *values;  /* what it accepts */
+    const char *def;     /* the default, as text */
+    const char *meaning; /* one paragraph; doc/env.md has the details */
+} eccl_env_doc_t;
+
+extern const eccl_env_doc_t eccl_env_docs[];
+
 #endif

@@ -1,0 +1,66 @@
+/*
+ * env_doc.c - what every ECCL_* environment variable means (env.h: eccl_env_doc_t).
+ *
+ * The variables themselves are declared with ECCL_ENV (or as an eccl_env_t array) in the file
+ * that reads them; this table only describes them. eccl-info prints it, doc/env.md explains it
+ * at length, and tests/test_info.sh fails when a variable of the code is missing here or in
+ * doc/env.md, or when this table names one the code no longer reads. Keep the order of
+ * doc/env.md.
+ */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "core/env.h"
+
+#define ALGO_DOC(NAME, op)                                                                         \
+    {NAME, "auto | the name of an algorithm of " op " (eccl-info --algorithms)", "auto",           \
+     "Forces the algorithm of every " op " call on communicators where eccl_comm_set_algorithm "   \
+     "did not choose one; \"auto\" or empty = the cost model. An unknown name makes every " op    \
+     " call fail with ECCL_ERR_INVALID_ARG. Read at the first " op " call of the process."}
+
+const eccl_env_doc_t eccl_env_docs[] = {
+    /* src/core/comm.c: configuration overrides, read at the first eccl_comm_create */
+    {"ECCL_COMPRESS", "auto | always | never", "auto (or eccl_config_t.compress)",
+     "When collectives compress: auto = when min_bytes and the cost model say it pays; "
+     "always = a compressed algorithm for every call (min_bytes ignored); never = plain MPI. "
+     "Overrides eccl_config_t.compress; other values are ignored."},
+    {"ECCL_FALLBACK", "mpi | warn | error", "mpi (or eccl_config_t.fallback)",
+     "What a call that cannot run compressed (a PROD reduction, or a forced algorithm whose "
+     "restriction fails) does: run the plain MPI collective; the same and print one warning per "
+     "communicator (rank 0); or return ECCL_ERR_UNSUPPORTED. Overrides eccl_config_t.fallback; "
+     "other values are ignored."},
+    {"ECCL_ALPHA", "a number of seconds > 0", "measured at eccl_comm_create (or eccl_config_t.alpha)",
+     "Link latency of the cost model. Overrides eccl_config_t.alpha. The ping-pong between ranks "
+     "0 and 1 is skipped only when both alpha and beta are given (here or in the config)."},
+    {"ECCL_BETA", "a number of seconds per byte > 0", "measured at eccl_comm_create (or eccl_config_t.beta)",
+     "Inverse bandwidth of the cost model (1e-10 = 10 GB/s). Overrides eccl_config_t.beta."},
+    {"ECCL_MIN_BYTES", "a number of bytes > 0", "65536 (or eccl_config_t.min_bytes)",
+     "With ECCL_COMPRESS=auto, calls whose buffer (count x element size, times the number of "
+     "ranks for allgather, gather, scatter and reduce_scatter_block) is smaller run plain MPI "
+     "without sampling. allreduce rabenseifner also exchanges compressed halves only from this "
+     "size on. Overrides eccl_config_t.min_bytes; 0 is not accepted here (use the config)."},
+    /* src/coll/dispatch.c: per-collective algorithm overrides */
+    ALGO_DOC("ECCL_BCAST_ALGORITHM", "bcast"),
+    ALGO_DOC("ECCL_ALLREDUCE_ALGORITHM", "allreduce"),
+    ALGO_DOC("ECCL_REDUCE_ALGORITHM", "reduce"),
+    ALGO_DOC("ECCL_REDUCE_SCATTER_BLOCK_ALGORITHM", "reduce_scatter_block"),
+    ALGO_DOC("ECCL_ALLGATHER_ALGORITHM", "allgather"),
+    ALGO_DOC("ECCL_SCATTER_ALGORITHM", "scatter"),
+    ALGO_DOC("ECCL_GATHER_ALGORITHM", "gather"),
+    ALGO_DOC("ECCL_SENDRECV_REPLACE_ALGORITHM", "sendrecv_replace"),
+    /* src/core/log.c */
+    {"ECCL_DEBUG", "0 | 1 | 2 (yes, true, on = 1)", "0",
+     "Logging to stderr, each line prefixed \"[eccl RANK]\": 1 = one line per collective call "
+     "(algorithm, reason, bounds, bytes, times, the model's figures), one per communicator "
+     "creation (the calibrated model) and one per error; 2 = currently the same as 1."},
+    /* src/codec/api.c */
+    {"ECCL_CODEC_REFERENCE", "0 | 1 (yes, true, on = 1)", "0",
+     "1 = the CPU codec never uses its AVX2 fast path (same bytes, slower): for debugging and "
+     "tests."},
+    /* src/core/comm.c, testing only */
+    {"ECCL_FAULT_INJECT", "R:N (rank, message number)", "unset",
+     "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "
+     "point-to-point message it sends (compressed algorithms), to check that peers detect the "
+     "corruption, every rank returns ECCL_ERR_CORRUPT and nobody hangs."},
+    {NULL, NULL, NULL, NULL}};
