@@ -264,8 +264,11 @@ typedef struct eccl_stats {
     eccl_result_t result;
     double bound_requested;    /* absolute bound of the result (E); 0 for lossless/uncompressed */
     double eb_per_message;     /* absolute bound each compressed message was made with */
-    uint64_t bytes_raw;        /* what this rank would have sent uncompressed */
-    uint64_t bytes_sent;       /* what it actually sent */
+    uint64_t bytes_raw;        /* compressed algorithms: the uncompressed size of what this rank
+                                  sent (forwarded data included); uncompressed ones: the nominal
+                                  payload of this rank in the collective (MPI's own algorithm may
+                                  move more) */
+    uint64_t bytes_sent;       /* what it actually sent (uncompressed algorithms: = bytes_raw) */
     double ratio;              /* bytes_raw / bytes_sent (1 when nothing was sent) */
     double t_total;            /* seconds, wall clock of the call */
     double t_codec;            /* seconds in compression, decompression and homomorphic ops */
@@ -284,9 +287,9 @@ eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
  *   data movement (bcast, scatter, gather, allgather, sendrecv_replace): |out - in| <= E;
  *   SUM: |out - exact sum| <= E (+ the rounding of the sum in the element type);
  *   AVG: |out - exact mean| <= E (idem); MAX/MIN: |out - exact| <= E.
- * REL bounds use the range of the data involved (the root's for bcast/scatter, the sender's for
- * sendrecv_replace, else the global range through one small MPI_Allreduce; bound->range is not
- * used). Results of allreduce/allgather are bitwise identical on every rank, and those of bcast
+ * REL bounds use bound->range when it is not ECCL_RANGE_FROM_DATA (it must then be the same on
+ * every rank), else the range of the data involved (the root's for bcast/scatter, the sender's
+ * for sendrecv_replace, else the global range through one small MPI_Allreduce). Results of allreduce/allgather are bitwise identical on every rank, and those of bcast
  * on every rank but the root (which keeps its exact input); a forced algorithm also reproduces
  * them from run to run (doc/collectives.md). MPI_IN_PLACE is accepted where MPI accepts it.
  * Counts are elements of dtype. Errors: ECCL_ERR_INVALID_ARG (NULL buffers with count > 0, bad

@@ -396,6 +396,68 @@ static void error_cases(eccl_comm_t comm)
     eccl_comm_set_algorithm(comm, "allreduce", "auto");
 }
 
+/* Behaviours of the dispatch layer: a given REL range, statistics, the fallback policy on small
+ * calls, ECCL_MIN_BYTES-like config 0. */
+static void dispatch_cases(void)
+{
+    if (size < 2) return;
+    const size_t n = 40000;
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    eccl_stats_t st;
+    eccl_comm_t c;
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    cfg.alpha = 1e-6;
+    cfg.beta = 1e-9;
+    cfg.fallback = ECCL_FALLBACK_ERROR;
+    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &c)) MPI_Abort(MPI_COMM_WORLD, 3);
+    for (size_t i = 0; i < n; i++) x[i] = sin((double)i * 1e-3) + rank;
+    /* a REL bound with a given range: E = value * range, whatever the data */
+    eccl_bound_t given = {ECCL_MODE_REL, 1e-4, 100.0};
+    eccl_comm_set_algorithm(c, "allreduce", "ring");
+    CHECK(eccl_allreduce(x, y, n, ECCL_FLOAT64, ECCL_OP_SUM, &given, c) == ECCL_SUCCESS, "given range");
+    eccl_comm_last_stats(c, &st);
+    CHECK(fabs(st.bound_requested - 1e-2) < 1e-12, "given range: E %g, want 1e-2", st.bound_requested);
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double ref = 0;
+        for (int r = 0; r < size; r++) ref += sin((double)i * 1e-3) + r;
+        worst = fmax(worst, fabs(y[i] - ref));
+    }
+    CHECK(worst <= 1e-2 * (1 + 1e-9), "given range: error %g above E 1e-2", worst);
+    eccl_bound_t badrange[] = {{ECCL_MODE_REL, 1e-4, -5.0}, {ECCL_MODE_REL, 1e-4, INFINITY},
+                               {ECCL_MODE_REL, 1e-4, NAN}};
+    for (int k = 0; k < 3; k++)
+        CHECK(eccl_allreduce(x, y, n, ECCL_FLOAT64, ECCL_OP_SUM, &badrange[k], c) == ECCL_ERR_INVALID_ARG,
+              "range %g accepted", badrange[k].range);
+    /* statistics of a compressed bcast: every rank that sent something has ratio > 1 */
+    eccl_comm_set_algorithm(c, "bcast", "binomial");
+    eccl_bound_t abs = {ECCL_MODE_ABS, 1e-5, 0};
+    CHECK(eccl_bcast(x, n, ECCL_FLOAT64, 0, &abs, c) == ECCL_SUCCESS, "bcast");
+    eccl_comm_last_stats(c, &st);
+    CHECK(st.bytes_sent == 0 || (st.ratio > 1 && st.bytes_raw > st.bytes_sent),
+          "bcast stats: raw %llu sent %llu ratio %g", (unsigned long long)st.bytes_raw,
+          (unsigned long long)st.bytes_sent, st.ratio);
+    if (rank == 0) /* the root sends the whole buffer to each of its children */
+        CHECK(st.bytes_raw > 0 && st.bytes_raw % (n * sizeof(double)) == 0, "root raw bytes %llu",
+              (unsigned long long)st.bytes_raw);
+    /* sendrecv_replace on the mpi algorithm reports no bound */
+    eccl_comm_set_algorithm(c, "sendrecv_replace", "mpi");
+    CHECK(eccl_sendrecv_replace(x, n, ECCL_FLOAT64, (rank + 1) % size, 0, (rank + size - 1) % size, 0, &abs, c) ==
+              ECCL_SUCCESS, "sendrecv_replace");
+    eccl_comm_last_stats(c, &st);
+    CHECK(st.bound_requested == 0 && st.eb_per_message == 0 && !st.compressed, "mpi sendrecv_replace stats E %g",
+          st.bound_requested);
+    /* the fallback policy (error here) does not apply below min_bytes */
+    float f[4] = {1, 2, 3, 4}, g[4];
+    eccl_comm_set_algorithm(c, "allreduce", "auto");
+    CHECK(eccl_allreduce(f, g, 4, ECCL_FLOAT32, ECCL_OP_PROD, &abs, c) == ECCL_SUCCESS, "tiny PROD with fallback=error");
+    CHECK(eccl_allreduce(x, y, n, ECCL_FLOAT64, ECCL_OP_PROD, &abs, c) == ECCL_ERR_UNSUPPORTED,
+          "large PROD forced ring with fallback=error");
+    eccl_comm_free(&c);
+    free(x);
+    free(y);
+}
+
 /* Sub-communicators: split in halves, run allreduce and bcast on each (a row/column pattern). */
 static void subcomm_cases(int quick)
 {
@@ -459,6 +521,7 @@ int main(int argc, char **argv)
     run_matrix(comm, only, quick, large);
     if (!only) {
         error_cases(comm);
+        dispatch_cases();
         subcomm_cases(quick);
     }
     eccl_comm_free(&comm);

@@ -138,6 +138,8 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
     for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
         double t = a->cost(&c->comm->model, c, ratio);
+        ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
+                 a->name, t * 1e3, ratio);
         if (!(a->flags & ECCL_ALG_COMPRESSED)) *t_mpi = t;
         if (compressed_only && !(a->flags & ECCL_ALG_COMPRESSED)) continue;
         if (!best || t < *t_best) {
@@ -174,34 +176,38 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
                       : forced                ? "forced by the environment"
                                               : "auto";
 
+    /* Small calls go to MPI before anything else (the fallback policy is about calls that
+     * would have been compressed). */
+    if (want_compressed && !forced && comm->cfg.compress == ECCL_COMPRESS_AUTO && bytes < comm->cfg.min_bytes) {
+        *out = mpi;
+        set_bound(c, 0.0);
+        snprintf(c->st->reason, sizeof c->st->reason, "%.0f bytes < min_bytes %.0f", bytes, comm->cfg.min_bytes);
+        return ECCL_SUCCESS;
+    }
+
     /* Things compression cannot do: fallback policy. */
-    if (want_compressed && ((is_reduction(c->coll) && !op_compressible(c)) ||
-                            (forced && forced->applies && !forced->applies(c)))) {
+    int restricted = forced && forced->applies && !forced->applies(c);
+    if (want_compressed && ((is_reduction(c->coll) && !op_compressible(c)) || restricted)) {
         if (comm->cfg.fallback == ECCL_FALLBACK_ERROR)
             return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
                                    "%s cannot run compressed here (%s) and ECCL_FALLBACK=error",
                                    eccl_coll_name(c->coll),
-                                   forced && forced->applies && !forced->applies(c) ? forced->restriction
-                                                                                     : "operation/datatype");
+                                   restricted ? forced->restriction : "operation/datatype");
         if (comm->cfg.fallback == ECCL_FALLBACK_WARN && !comm->warned && c->rank == 0) {
             fprintf(stderr, "eccl: warning: %s falls back to uncompressed MPI (%s)\n",
-                    eccl_coll_name(c->coll), forced ? "forced algorithm does not apply" : "operation/datatype");
+                    eccl_coll_name(c->coll), restricted ? forced->restriction : "operation/datatype");
             comm->warned = 1;
         }
-        want_compressed = 0;
-        forced = NULL;
-        why = "fallback: cannot compress this operation";
+        snprintf(c->st->reason, sizeof c->st->reason, "fallback: %s",
+                 restricted ? forced->restriction : "cannot compress this operation/datatype");
+        *out = mpi;
+        set_bound(c, 0.0);
+        return ECCL_SUCCESS;
     }
     if (!want_compressed) {
         *out = forced ? forced : mpi;
         set_bound(c, 0.0);
         snprintf(c->st->reason, sizeof c->st->reason, "%s", forced ? why : (comm->cfg.compress == ECCL_COMPRESS_NEVER ? "compression disabled" : why));
-        return ECCL_SUCCESS;
-    }
-    if (!forced && comm->cfg.compress == ECCL_COMPRESS_AUTO && bytes < comm->cfg.min_bytes) {
-        *out = mpi;
-        set_bound(c, 0.0);
-        snprintf(c->st->reason, sizeof c->st->reason, "%.0f bytes < min_bytes %.0f", bytes, comm->cfg.min_bytes);
         return ECCL_SUCCESS;
     }
 
@@ -210,7 +216,8 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     size_t ln = 0;
     const void *ld = local_data(c, &ln);
     double v[3] = {-INFINITY, -INFINITY, -INFINITY}; /* -min, max, -ratio (all reduced by MAX) */
-    if (ld && b->mode == ECCL_MODE_REL) {
+    int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
+    if (ld && data_range) {
         double lo, hi;
         eccl_data_range(ld, ln, c->dtype, &lo, &hi);
         if (ln) {
@@ -218,7 +225,7 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
             v[1] = hi;
         }
     }
-    double range = v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
+    double range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
     if (need_ratio && ld && c->coll != ECCL_COLL_SENDRECV_REPLACE) {
         set_bound(c, result_bound(b, range));
         v[2] = -sample_ratio(c, ld, ln);
@@ -226,10 +233,13 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     if (c->coll == ECCL_COLL_SENDRECV_REPLACE) {
         /* pairwise: both sides decide from sizes alone; the sender's range bounds its data */
         set_bound(c, result_bound(b, range));
-        double t_mpi, t_best;
+        double t_mpi = 0, t_best = 0;
         const eccl_algo_t *a = forced ? forced : model_choice(c, ECCL_ASSUMED_RATIO, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
         c->st->model_ratio = ECCL_ASSUMED_RATIO;
+        c->st->model_t_mpi = t_mpi;
+        c->st->model_t_chosen = t_best;
         *out = a;
+        if (!(a->flags & ECCL_ALG_COMPRESSED)) set_bound(c, 0.0);
         snprintf(c->st->reason, sizeof c->st->reason, "%s (pairwise: assumed ratio %.0f)", why, ECCL_ASSUMED_RATIO);
         return ECCL_SUCCESS;
     }
@@ -252,11 +262,11 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         set_bound(c, ctl[1]);
         c->st->model_ratio = ctl[2];
     } else {
-        if (b->mode == ECCL_MODE_REL || need_ratio) {
+        if (data_range || need_ratio) {
             eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 3, MPI_MAX);
             if (rc) return rc;
         }
-        range = v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
+        range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         set_bound(c, result_bound(b, range));
         double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
         *out = forced ? forced : model_choice(c, ratio, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
@@ -276,6 +286,9 @@ static eccl_result_t check_bound(eccl_comm_t comm, const eccl_bound_t *b)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "unknown bound mode %d", (int)b->mode);
     if (!(b->value > 0) || !isfinite(b->value))
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bound value %g must be finite and > 0", b->value);
+    if (b->mode == ECCL_MODE_REL && b->range != ECCL_RANGE_FROM_DATA && !(b->range >= 0 && isfinite(b->range)))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG,
+                               "bound range %g must be ECCL_RANGE_FROM_DATA or finite and >= 0", b->range);
     return ECCL_SUCCESS;
 }
 
@@ -330,6 +343,8 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     if (user_op == ECCL_OP_AVG) c->op = ECCL_OP_SUM; /* algorithms sum; every rank divides below */
     snprintf(c->st->algorithm, sizeof c->st->algorithm, "%s", a->name);
     c->st->compressed = (a->flags & ECCL_ALG_COMPRESSED) != 0;
+    if (c->st->compressed) c->st->bytes_raw = 0; /* the primitives count what really left */
+    else c->st->bytes_sent = c->st->bytes_raw;  /* the nominal payload */
     rc = a->fn(c);
     if (!rc) rc = c->err; /* a peer's stream failed validation here; the pattern still completed */
     if (c->st->compressed && c->coll != ECCL_COLL_SENDRECV_REPLACE && rc != ECCL_ERR_MPI) {

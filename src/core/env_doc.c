@@ -35,11 +35,11 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "0 and 1 is skipped only when both alpha and beta are given (here or in the config)."},
     {"ECCL_BETA", "a number of seconds per byte > 0", "measured at eccl_comm_create (or eccl_config_t.beta)",
      "Inverse bandwidth of the cost model (1e-10 = 10 GB/s). Overrides eccl_config_t.beta."},
-    {"ECCL_MIN_BYTES", "a number of bytes > 0", "65536 (or eccl_config_t.min_bytes)",
+    {"ECCL_MIN_BYTES", "a number of bytes >= 0", "65536 (or eccl_config_t.min_bytes)",
      "With ECCL_COMPRESS=auto, calls whose buffer (count x element size, times the number of "
      "ranks for allgather, gather, scatter and reduce_scatter_block) is smaller run plain MPI "
      "without sampling. allreduce rabenseifner also exchanges compressed halves only from this "
-     "size on. Overrides eccl_config_t.min_bytes; 0 is not accepted here (use the config)."},
+     "size on. Overrides eccl_config_t.min_bytes."},
     /* src/coll/dispatch.c: per-collective algorithm overrides */
     ALGO_DOC("ECCL_BCAST_ALGORITHM", "bcast"),
     ALGO_DOC("ECCL_ALLREDUCE_ALGORITHM", "allreduce"),
@@ -53,7 +53,7 @@ const eccl_env_doc_t eccl_env_docs[] = {
     {"ECCL_DEBUG", "0 | 1 | 2 (yes, true, on = 1)", "0",
      "Logging to stderr, each line prefixed \"[eccl RANK]\": 1 = one line per collective call "
      "(algorithm, reason, bounds, bytes, times, the model's figures), one per communicator "
-     "creation (the calibrated model) and one per error; 2 = currently the same as 1."},
+     "creation (the calibrated model) and one per error; 2 = also the predicted time of every candidate algorithm at each cost-model decision."},
     /* src/codec/api.c */
     {"ECCL_CODEC_REFERENCE", "0 | 1 (yes, true, on = 1)", "0",
      "1 = the CPU codec never uses its AVX2 fast path (same bytes, slower): for debugging and "

@@ -7,7 +7,7 @@
 #include "core/env.h"
 #include "core/log.h"
 
-/* ECCL_DEBUG=1 logs each collective's choice and figures; 2 adds per-step details. */
+/* ECCL_DEBUG=1 logs each collective's choice and figures; 2 adds the cost model's predictions. */
 ECCL_ENV(env_debug, "ECCL_DEBUG", 0);
 
 int eccl_log_level(void) { return (int)eccl_env_long(&env_debug); }

@@ -1,4 +1,4 @@
-/* log.h - ECCL_DEBUG logging to stderr (level 1: one line per collective; 2: per step). */
+/* log.h - ECCL_DEBUG logging to stderr (level 1: one line per collective; 2: also the model's predictions). */
 #ifndef ECCL_CORE_LOG_H
 #define ECCL_CORE_LOG_H
 

@@ -12,6 +12,26 @@
 static void add_codec(eccl_call_t *c, double t0) { c->st->t_codec += eccl_wtime() - t0; }
 static void add_net(eccl_call_t *c, double t0) { c->st->t_network += eccl_wtime() - t0; }
 
+/* Statistics of one outgoing message: bytes_sent, and bytes_raw = what it carries uncompressed
+ * (the count of every stream in it, walking back-to-back streams by their header sizes; bytes
+ * that are not a stream count as themselves). */
+static void sent(eccl_call_t *c, const void *buf, size_t bytes)
+{
+    c->st->bytes_sent += bytes;
+    const unsigned char *b = buf;
+    size_t off = 0;
+    uint64_t raw = 0;
+    while (c->st->compressed && bytes - off >= 64 && !memcmp(b + off, "ECCL", 4)) {
+        uint64_t count, size;
+        memcpy(&count, b + off + 16, 8);
+        memcpy(&size, b + off + 48, 8);
+        if (size < 64 || size > bytes - off) break;
+        raw += count * c->esize;
+        off += (size_t)size;
+    }
+    c->st->bytes_raw += raw + (bytes - off);
+}
+
 static eccl_result_t codec_fail(eccl_call_t *c, eccl_result_t rc, const char *what)
 {
     return eccl_comm_error(c->comm, rc, "%s: %s", what, eccl_strerror(rc));
@@ -213,7 +233,7 @@ eccl_result_t eccl_prim_send(eccl_call_t *c, const void *buf, size_t bytes, int 
     eccl_result_t rc = eccl_tr_isend(c->comm, buf, bytes, peer, ECCL_TAG, &r);
     if (!rc) rc = eccl_tr_wait(c->comm, &r, NULL);
     add_net(c, t0);
-    c->st->bytes_sent += bytes;
+    sent(c, buf, bytes);
     return rc;
 }
 
@@ -222,7 +242,7 @@ eccl_result_t eccl_prim_isend(eccl_call_t *c, const void *buf, size_t bytes, int
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_isend(c->comm, buf, bytes, peer, ECCL_TAG, r);
     add_net(c, t0);
-    c->st->bytes_sent += bytes;
+    sent(c, buf, bytes);
     return rc;
 }
 
@@ -268,7 +288,7 @@ eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t
     if (!rc) rc = eccl_tr_wait(c->comm, &rs, NULL);
     eccl_result_t rc2 = rc ? rc : eccl_tr_wait(c->comm, &rr, &rb->size);
     add_net(c, t0);
-    c->st->bytes_sent += sbytes;
+    sent(c, sbuf, sbytes);
     if (!rc && rc2 == ECCL_ERR_CORRUPT) {
         rb->size = 0;
         return corrupt(c, rc2, "receiving a peer's stream");
@@ -286,7 +306,7 @@ eccl_result_t eccl_prim_sendrecv(eccl_call_t *c, const void *sbuf, size_t sbytes
     if (!rc) rc = eccl_tr_wait(c->comm, &rs, NULL);
     if (!rc) rc = eccl_tr_wait(c->comm, &rr, NULL);
     add_net(c, t0);
-    c->st->bytes_sent += sbytes;
+    sent(c, sbuf, sbytes);
     return rc;
 }
 
@@ -421,7 +441,7 @@ eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int
         if (!rc) rc = eccl_tr_wait(c->comm, &rs, NULL);
         if (!rc) rc = eccl_tr_wait(c->comm, &rr, &got);
         add_net(c, t0);
-        c->st->bytes_sent += sbytes;
+        sent(c, sbuf, sbytes);
         if (rc == ECCL_ERR_CORRUPT) rc = ECCL_SUCCESS, got = 0; /* set_unpack reports it */
         if (rc) return rc;
         t->arena_used += got;
@@ -439,11 +459,11 @@ eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int
         size_t sbytes;
         if ((rc = set_pack(c, s, slo, shi, &sbuf, &sbytes))) return rc;
         rc = eccl_tr_isend(c->comm, sbuf, sbytes, dest, ECCL_TAG, &reqs[nreq++]);
-        c->st->bytes_sent += sbytes;
+        sent(c, sbuf, sbytes);
     } else {
         for (int i = slo; i < shi && !rc; i++) {
             rc = eccl_tr_isend(c->comm, s->ptr[i], s->size[i], dest, ECCL_TAG, &reqs[nreq++]);
-            c->st->bytes_sent += s->size[i];
+            sent(c, s->ptr[i], s->size[i]);
         }
     }
     add_net(c, t0);

@@ -8,7 +8,7 @@
  *   compresses it (identically: same values, same bytes) and keeps the decoded values, so all
  *   ranks end with the same numbers; from then on streams are forwarded untouched.
  * Budget: each value is quantized at most once as a contribution and once more if recompressed
- * in the doubling phase, so this algorithm's messages use E/(p+1) (see eccl_coll_message_scale).
+ * in the doubling phase, so this algorithm's messages use E/(p+1) (message_bound() in dispatch.c).
  * Non-powers of two: the first 2*rem ranks pair up before and after, as in MPICH.
  */
 #include "config.h"
