@@ -22,11 +22,14 @@ build() (
 )
 case " $what " in *" build "*|*" all "*) step build build ;; esac
 cd build-gpu 2>/dev/null || { echo "no build-gpu"; exit 1; }
+case " $what " in *" quickbench "*)
+    step bench_quick timeout 60 ./bench/bench_cuda_codec --mib 64 --small-kib 1024 --iters 3 ;;
+esac
 case " $what " in *" test "*|*" all "*)
-    step test_cuda_codec ./tests/test_cuda_codec ;;
+    step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec ;;
 esac
 case " $what " in *" bench "*|*" all "*)
-    step bench_cuda_codec ./bench/bench_cuda_codec --mib 1024 --small-kib 1024 --iters 10 ;;
+    step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ;;
 esac
 case " $what " in *" profile "*)
     ncu=$(ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
@@ -39,4 +42,4 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-[ -f "$out/bench_cuda_codec.log" ] && tail -12 "$out/bench_cuda_codec.log"
+for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done

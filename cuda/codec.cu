@@ -72,7 +72,8 @@ extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_code
     if (cudaMallocHost((void **)&c->h_err, sizeof(int)) != cudaSuccess ||
         cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
         cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, c->device) != cudaSuccess ||
-        eccl_compress_setup() != cudaSuccess || eccl_decompress_setup() != cudaSuccess)
+        eccl_compress_setup() != cudaSuccess || eccl_decompress_setup() != cudaSuccess ||
+        eccl_hom32_setup() != cudaSuccess)
         rc = ECCL_ERR_CUDA;
     if (!rc) rc = reserve(c, tiles);
     if (rc) {
@@ -226,4 +227,56 @@ extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d
     CU(eccl_launch_decompress(a, is64_of(dtype), big_ctas(c, a.nt), st));
     CU(cudaGetLastError());
     return check ? eccl_cuda_codec_check(c, st) : ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                              const void *d_local, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                              void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                              size_t *h_size, cudaStream_t st)
+{
+    if (!c || !d_stream || !d_out || (!d_local && count)) return ECCL_ERR_INVALID_ARG;
+    size_t cap = eccl_compress_bound(count, dtype);
+    if (cap == 0) return ECCL_ERR_INVALID_ARG;
+    if (op != ECCL_OP_SUM && op != ECCL_OP_MAX && op != ECCL_OP_MIN)
+        return op == ECCL_OP_AVG || op == ECCL_OP_PROD ? ECCL_ERR_UNSUPPORTED : ECCL_ERR_INVALID_ARG;
+    if (op != ECCL_OP_SUM && reals_of(dtype) == 2) return ECCL_ERR_UNSUPPORTED;
+    if (is64_of(dtype)) return ECCL_ERR_UNSUPPORTED; /* 64-bit types: the CPU codec (eccl_hom_reduce) */
+    if (((uintptr_t)d_stream & 15u) || ((uintptr_t)d_local & 15u) || ((uintptr_t)d_out & 15u))
+        return ECCL_ERR_INVALID_ARG;
+    if (out_capacity < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
+    const char *sb = (const char *)d_stream, *ob = (const char *)d_out;
+    if (sb < ob + out_capacity && ob < sb + stream_capacity) return ECCL_ERR_INVALID_ARG; /* overlap */
+    eccl_hom_args a;
+    memset(&a, 0, sizeof a);
+    a.in.in = (const unsigned char *)d_stream;
+    a.in.in_cap = stream_capacity;
+    a.in.count = count;
+    a.in.dtype = (int)dtype;
+    a.in.n = (uint64_t)count * reals_of(dtype);
+    a.in.nb = eccl_fmt_nblocks(a.in.n);
+    a.in.nt = eccl_fmt_ntiles(a.in.nb);
+    a.in.P = eccl_fmt_payload_offset(a.in.nb);
+    a.local = d_local;
+    a.op = (int)op;
+    a.out = (unsigned char *)d_out;
+    eccl_result_t rc = reserve(c, a.in.nt);
+    if (rc) return rc;
+    a.in.s = c->s;
+    a.d_size = d_size ? d_size : &c->s->total_size;
+    if (stream_capacity < a.in.P) {
+        int e = ECCL_ERR_CORRUPT; /* reported through the error word like any device-side finding */
+        CU(cudaMemcpyAsync(&c->s->error, &e, sizeof e, cudaMemcpyHostToDevice, st));
+        return ECCL_SUCCESS;
+    }
+    if (a.in.nt > 0) {
+        if ((rc = next_epoch(c, st))) return rc;
+        a.epoch = c->epoch;
+        a.tile_base = c->tile_base;
+        a.done_base = c->done_base;
+        c->tile_base += a.in.nt;
+        c->done_base += a.in.nt;
+    }
+    CU(eccl_launch_hom32(a, st));
+    if (h_size) return read_size(c, a.d_size, h_size, st);
+    return ECCL_SUCCESS;
 }

@@ -6,6 +6,7 @@
 #define ECCL_CUDA_CODEC_DEV_CUH
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "codec/format.h"
 
@@ -27,6 +28,7 @@ struct eccl_dev_scratch {
     unsigned long long tile_counter; // dynamic tile ids (compression: look-back order)
     unsigned long long done_counter; // CTAs finished (the last one finishes the stream)
     unsigned long long checksum;     // sum of word hashes of the current launch (reset by the finisher)
+    unsigned long long checksum2;    // homomorphic kernel: the same for its input stream
     unsigned long long total_size;   // stream size, written by the last tile
     int error;                       // first eccl_result_t detected on the device (0 = none)
     int pad;
@@ -37,6 +39,9 @@ struct eccl_dev_scratch {
 __device__ __forceinline__ void eccl_dev_fail(eccl_dev_scratch *s, int code) { atomicCAS(&s->error, 0, code); }
 
 // Look-back status words: epoch (16 bits) | flag (2 bits) | value (46 bits, bytes).
+// Windows a look-back inspects before it declares a predecessor lost (seconds of spinning; only a
+// broken launch gets there) and reports ECCL_ERR_INTERNAL instead of hanging.
+#define ECCL_LB_SPIN_LIMIT (1u << 22)
 #define ECCL_LB_AGG 1ull
 #define ECCL_LB_INC 2ull
 __device__ __forceinline__ unsigned long long eccl_lb_pack(unsigned epoch, unsigned long long flag,

@@ -184,9 +184,16 @@ __device__ unsigned long long look_back(eccl_dev_scratch *s, unsigned long long 
     atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_AGG, padded));
     unsigned long long excl = 0;
     long long j = (long long)t - 1;
+    unsigned long long spins = 0;
     while (j >= 0) {
         unsigned long long w = st[j];
-        if ((unsigned)(w >> 48) != epoch || ((w >> 46) & 3ull) == 0) continue; // not published yet
+        if ((unsigned)(w >> 48) != epoch || ((w >> 46) & 3ull) == 0) { // not published yet
+            if (++spins > 32ull * ECCL_LB_SPIN_LIMIT) { // a predecessor never published: fail, never hang
+                eccl_dev_fail(s, ECCL_ERR_INTERNAL);
+                break;
+            }
+            continue;
+        }
         excl += w & ((1ull << 46) - 1);
         if (((w >> 46) & 3ull) == ECCL_LB_INC) break;
         j--;

@@ -33,6 +33,21 @@ struct eccl_decomp_args {
     unsigned long long done_base;
 };
 
+// Operations of the homomorphic kernel (the values of eccl_op_t; kernels do not include eccl.h).
+#define ECCL_KOP_SUM 0
+#define ECCL_KOP_MAX 1
+#define ECCL_KOP_MIN 2
+
+struct eccl_hom_args {
+    eccl_decomp_args in;    // the received stream (in.x unused), its layout and the scratch
+    const void *local;      // in.count elements of in.dtype, 16-byte aligned
+    int op;                 // ECCL_KOP_*
+    unsigned char *out;     // capacity >= eccl_compress_bound, 16-byte aligned
+    unsigned epoch;
+    unsigned long long tile_base, done_base;
+    unsigned long long *d_size;
+};
+
 // Launchers (each kernel lives in one translation unit with its launcher: template kernels cannot
 // be launched from another one). big: 1024-thread CTAs for small streams, else 256.
 cudaError_t eccl_kernels_setup(void); // shared-memory limits, once per process and device
@@ -43,5 +58,7 @@ cudaError_t eccl_compress_setup(void);
 cudaError_t eccl_compress32_setup(void);
 cudaError_t eccl_launch_compress32(const eccl_comp_args &a, cudaStream_t st);
 cudaError_t eccl_decompress_setup(void);
+cudaError_t eccl_hom32_setup(void);
+cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st);
 
 #endif

@@ -55,3 +55,13 @@ eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream
     (void)codec, (void)stream;
     return ECCL_ERR_UNSUPPORTED;
 }
+
+eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t codec, const void *d_stream, size_t stream_capacity,
+                                   const void *d_local, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                   void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                   size_t *h_size, cudaStream_t stream)
+{
+    (void)codec, (void)d_stream, (void)stream_capacity, (void)d_local, (void)count, (void)dtype, (void)op;
+    (void)d_out, (void)out_capacity, (void)d_size, (void)h_size, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}

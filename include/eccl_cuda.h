@@ -60,6 +60,20 @@ eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream
                                    size_t stream_capacity, void *d_data, size_t count,
                                    eccl_dtype_t dtype, int check, cudaStream_t stream);
 
+/* Homomorphic reduction on the GPU: out = stream (op) local, in the compressed domain, as
+ * eccl_hom_reduce does (the same bytes: doc/format.md section 11). d_stream (at most
+ * stream_capacity bytes readable) must hold count elements of dtype; d_local is count elements on
+ * the device; d_out (out_capacity >= eccl_compress_bound) must not overlap the stream. op: SUM,
+ * MAX, MIN (complex: SUM only). One kernel launch; the output size goes to *d_size / *h_size as
+ * for eccl_cuda_compress. The input is validated on the device: a corrupt or mismatched stream is
+ * reported by eccl_cuda_codec_check (and the output is then meaningless). Errors here:
+ * ECCL_ERR_INVALID_ARG, ECCL_ERR_BUFFER_TOO_SMALL, ECCL_ERR_UNSUPPORTED (AVG/PROD, MAX/MIN on
+ * complex data, and 64-bit types: use the CPU eccl_hom_reduce for those), ECCL_ERR_CUDA. */
+eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t codec, const void *d_stream, size_t stream_capacity,
+                                   const void *d_local, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                   void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                   size_t *h_size, cudaStream_t stream);
+
 /* Synchronise the stream and return (and clear) the first error the device detected since the
  * last check. */
 eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream);

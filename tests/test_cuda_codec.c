@@ -111,6 +111,125 @@ static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t co
     free(gs);
 }
 
+/* The fused homomorphic kernel against eccl_hom_reduce: same bytes, same verdict on corrupted
+ * input streams. x gives the stream, y the local array (both host arrays of count elements). */
+static long homs;
+
+static void hom_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x, const void *y,
+                     eccl_op_t op, tu_rng *rng, const char *what)
+{
+    size_t esz = eccl_dtype_size(dt), cap = eccl_compress_bound(count, dt), size = 0, o1 = 0, o2 = 0;
+    unsigned char *s = tu_malloc(cap), *out = tu_malloc(cap), *gout = tu_malloc(cap);
+    void *dout = NULL;
+    if (cudaMalloc(&dout, cap)) exit(99);
+    gpu_reserve(g, count, dt);
+    eccl_result_t rc = eccl_compress(x, count, dt, b, s, cap, &size);
+    TU_CHECK(rc == ECCL_SUCCESS, "cpu compress: %s", eccl_strerror(rc));
+    /* a chain: the stream may already be a sum (nsum 2), as in a ring */
+    if (rng && tu_next(rng) % 2 && op == ECCL_OP_SUM) {
+        unsigned char *s2 = tu_malloc(cap);
+        size_t sz2 = 0;
+        rc = eccl_hom_reduce(s, size, y, count, dt, op, s2, cap, &sz2);
+        if (rc == ECCL_SUCCESS) {
+            memcpy(s, s2, sz2);
+            size = sz2;
+        }
+        free(s2);
+    }
+    for (int trial = -1; trial < 4; trial++) {
+        unsigned char *in = tu_malloc(size);
+        memcpy(in, s, size);
+        size_t pos = 0;
+        if (trial >= 0) { /* corruptions, the checksum repaired in most */
+            if (size <= 80) {
+                free(in);
+                break;
+            }
+            pos = 64 + tu_next(rng) % (size - 64);
+            in[pos] ^= (unsigned char)(1u << (tu_next(rng) % 8));
+            if (trial % 2 == 0) fix_checksum(in, size);
+        }
+        if (getenv("ECCL_TEST_VERBOSE"))
+            printf("  hom %s n=%zu op %d trial %d byte %zu size %zu\n", what, count, (int)op, trial, pos, size);
+        eccl_result_t r1 = eccl_hom_reduce(in, size, y, count, dt, op, out, cap, &o1);
+        cudaMemcpy(g->ds, in, size, cudaMemcpyHostToDevice);
+        cudaMemcpy(g->dx, y, count * esz, cudaMemcpyHostToDevice);
+        if (getenv("ECCL_TEST_VERBOSE")) printf("  cpu %d\n", (int)r1);
+        eccl_result_t r2 = eccl_cuda_hom_reduce(g->codec, g->ds, size, g->dx, count, dt, op, dout, cap, NULL, NULL, NULL);
+        if (getenv("ECCL_TEST_VERBOSE")) printf("  launched %d\n", (int)r2);
+        if (r2 == ECCL_SUCCESS) r2 = eccl_cuda_codec_check(g->codec, NULL);
+        if (getenv("ECCL_TEST_VERBOSE")) printf("  checked %d\n", (int)r2);
+        if (r2 == ECCL_SUCCESS) {
+            unsigned long long hs = 0;
+            cudaMemcpy(&hs, (const char *)dout + 48, 8, cudaMemcpyDeviceToHost);
+            o2 = (size_t)hs;
+        }
+        TU_CHECK((r1 == ECCL_SUCCESS) == (r2 == ECCL_SUCCESS), "hom %s %s n=%zu op %d trial %d (byte %zu): cpu %s, gpu %s",
+                 what, eccl_dtype_name(dt), count, (int)op, trial, pos, eccl_strerror(r1), eccl_strerror(r2));
+        if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS) {
+            cudaMemcpy(gout, dout, o2 < cap ? o2 : cap, cudaMemcpyDeviceToHost);
+            size_t k = 0;
+            while (k < o1 && k < o2 && out[k] == gout[k]) k++;
+            TU_CHECK(o1 == o2 && k == o1, "hom %s %s n=%zu op %d mode %d %g trial %d: GPU stream differs (sizes %zu/%zu, byte %zu)",
+                     what, eccl_dtype_name(dt), count, (int)op, b->mode, b->value, trial, o2, o1, k);
+            homs++;
+        }
+        free(in);
+    }
+    cudaFree(dout);
+    free(s);
+    free(out);
+    free(gout);
+}
+
+static void hom_cases(gpu_t *g, int quick, tu_rng *rng)
+{
+    const size_t sizes[] = {0, 1, 31, 33, 8191, 8193, 100003, (1u << 20) + 5};
+    eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0}, {ECCL_MODE_ABS, 1e-1, 0}, {ECCL_MODE_ABS, 1e-13, 0},
+                             {ECCL_MODE_REL, 1e-3, 12.5}, {ECCL_MODE_LOSSLESS, 0, 0}, {ECCL_MODE_ABS, 0.5, 0}};
+    const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_COMPLEX64};
+    for (unsigned d = 0; d < 2; d++)
+        for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
+            for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+                printf("hom: %s mode %d %g n=%zu\n", eccl_dtype_name(dts[d]), bounds[bi].mode, bounds[bi].value, sizes[si]);
+                for (int pat = 0; pat < TU_NPATTERNS; pat++) {
+                    size_t count = sizes[si], reals = count * (d ? 2 : 1);
+                    if (getenv("ECCL_TEST_HOM_N") && count != strtoul(getenv("ECCL_TEST_HOM_N"), NULL, 10)) continue;
+                    if (count > 100000 && (quick || pat % 4)) continue;
+                    float *x = tu_malloc(reals * 4 + 4), *y = tu_malloc(reals * 4 + 4);
+                    tu_fill(x, reals, 0, pat, count + 5);
+                    tu_fill(y, reals, 0, (pat + 3) % TU_NPATTERNS, count + 9);
+                    for (int op = 0; op < (d ? 1 : 3); op++)
+                        hom_case(g, dts[d], &bounds[bi], count, x, y, (eccl_op_t)op, rng, tu_pattern_name[pat]);
+                    free(x);
+                    free(y);
+                }
+            }
+    /* sums that leave [-QMAX, QMAX]: values near QMAX * D in both inputs (exact RAW results) */
+    size_t n = 20000;
+    float *x = tu_malloc(n * 4), *y = tu_malloc(n * 4);
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-6, 0};
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (float)(1500.0 + 700.0 * sin(i * 0.01));
+        y[i] = (float)(i % 64 < 32 ? 1500.0 + 600.0 * cos(i * 0.02) : -3.0 + 1e-3 * i);
+    }
+    for (int op = 0; op < 3; op++) hom_case(g, ECCL_FLOAT32, &b, n, x, y, (eccl_op_t)op, rng, "near-qmax");
+    free(x);
+    free(y);
+    /* argument checks */
+    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1, ECCL_FLOAT64, ECCL_OP_SUM, g->dy, 4096, NULL, NULL, NULL),
+          ECCL_ERR_UNSUPPORTED);
+    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1, ECCL_COMPLEX64, ECCL_OP_MAX, g->dy, 4096, NULL, NULL, NULL),
+          ECCL_ERR_UNSUPPORTED);
+    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1, ECCL_FLOAT32, ECCL_OP_PROD, g->dy, 4096, NULL, NULL, NULL),
+          ECCL_ERR_UNSUPPORTED);
+    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1000, ECCL_FLOAT32, ECCL_OP_SUM, g->dy, 100, NULL, NULL, NULL),
+          ECCL_ERR_BUFFER_TOO_SMALL);
+    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 4096, g->dx, 1, ECCL_FLOAT32, ECCL_OP_SUM, g->ds, 4096, NULL, NULL, NULL),
+          ECCL_ERR_INVALID_ARG);
+    printf("compared %ld homomorphic outputs\n", homs);
+}
+
 int main(void)
 {
     int ndev = 0;
@@ -130,6 +249,7 @@ int main(void)
         return 1;
     }
     int quick = getenv("ECCL_TEST_QUICK") != NULL;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines reach the log even if a kernel hangs */
     const size_t sizes[] = {0, 1, 2, 31, 32, 33, 4097, 8191, 8192, 8193, 100003, (1u << 20) + 7};
     eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0},      {ECCL_MODE_ABS, 1e-1, 0},
                              {ECCL_MODE_ABS, 1e-7, 0},      {ECCL_MODE_ABS, 1e-13, 0},
@@ -137,7 +257,7 @@ int main(void)
                              {ECCL_MODE_REL, 1e-3, 12.5},   {ECCL_MODE_LOSSLESS, 0, 0},
                              {ECCL_MODE_ABS, 0.5, 0}};
     tu_rng rng = {99};
-    for (unsigned d = 0; d < 4; d++)
+    for (unsigned d = 0; d < 4 && !getenv("ECCL_TEST_HOM_ONLY"); d++)
         for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
             for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
                 for (int pat = 0; pat < TU_NPATTERNS; pat++) {
@@ -145,12 +265,14 @@ int main(void)
                     one_case(&g, dtypes[d], &bounds[bi], sizes[si], pat, &rng);
                 }
     /* a large stream: many tiles, the look-back under load */
-    if (!quick) {
+    if (!quick && !getenv("ECCL_TEST_HOM_ONLY")) {
         eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
         one_case(&g, ECCL_FLOAT32, &b, (size_t)48 << 20, TU_SMOOTH, &rng);
         one_case(&g, ECCL_FLOAT64, &b, (size_t)12 << 20, TU_RANDOMWALK, &rng);
     }
     printf("compared %ld streams, %ld bytes\n", streams, bytes_compared);
+    fflush(stdout);
+    hom_cases(&g, quick, &rng);
     eccl_cuda_codec_free(&g.codec);
     cudaFree(g.dx);
     cudaFree(g.dy);

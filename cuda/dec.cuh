@@ -1,0 +1,464 @@
+// dec.cuh - decoding pieces shared by the decompression kernel (decompress.cu) and the fused
+// homomorphic kernel (hom32.cu): header and tile checks, block placement, validation of the
+// canonical forms, the Lorenzo chains (steps 1 and 2 of a tile), and block decoders. Included by
+// one kernel file each (an anonymous namespace: every translation unit has its own copy).
+#ifndef ECCL_CUDA_DEC_CUH
+#define ECCL_CUDA_DEC_CUH
+
+#include "cuda/codec_dev.cuh"
+#include "cuda/kernels.h"
+
+namespace {
+
+struct dec_smem {
+    int ok;
+    eccl_dev_q q;
+    uint64_t ssize, toff, tnext;
+    eccl_dev_header hin;          // the input header's fields
+    unsigned char codes[256];
+    unsigned boff[257];
+    unsigned char flag[256];      // 1: the block's integers do not depend on its predecessor
+    long long tail[256][2];       // block sums (pass 2), then resolved absolute tails
+    long long carry[8][2];
+    unsigned long long csum_tmp[32];
+    int wscan[8], wflag[8];
+};
+
+// Parse and check the header (doc/format.md section 3) against what the caller expects.
+__device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
+{
+    if (a.in_cap < 64) return ECCL_ERR_CORRUPT;
+    const unsigned char *b = a.in;
+    if (b[0] != 'E' || b[1] != 'C' || b[2] != 'C' || b[3] != 'L') return ECCL_ERR_CORRUPT;
+    if (b[ECCL_HDR_VMAJOR] > 1) return ECCL_ERR_UNSUPPORTED;
+    if (b[ECCL_HDR_VMAJOR] != 1) return ECCL_ERR_CORRUPT;
+    int dtype = b[ECCL_HDR_DTYPE], mode = b[ECCL_HDR_MODE];
+    if (dtype < 1 || dtype > 4 || mode > 2) return ECCL_ERR_CORRUPT;
+    if (b[ECCL_HDR_BLOCKLOG] != ECCL_FMT_BLOCK_LOG2 || b[ECCL_HDR_TILELOG] != ECCL_FMT_TILE_LOG2 ||
+        b[ECCL_HDR_FLAGS] || b[ECCL_HDR_FLAGS + 1])
+        return ECCL_ERR_CORRUPT;
+    uint32_t nsum = (uint32_t)ld_bytes(b + ECCL_HDR_NSUM, 4);
+    uint64_t count = ld_bytes(b + ECCL_HDR_COUNT, 8);
+    double bound = eccl_u64_as_f64(ld_bytes(b + ECCL_HDR_BOUND, 8));
+    double eb = eccl_u64_as_f64(ld_bytes(b + ECCL_HDR_EB, 8));
+    double range = eccl_u64_as_f64(ld_bytes(b + ECCL_HDR_RANGE, 8));
+    uint64_t ssize = ld_bytes(b + ECCL_HDR_SIZE, 8);
+    int W = (dtype == 2 || dtype == 4) ? 8 : 4, reals = dtype >= 3 ? 2 : 1;
+    if (nsum == 0 || count > ((uint64_t)1 << 62) / (uint64_t)(W * reals)) return ECCL_ERR_CORRUPT;
+    double e = dev_eb_in_force(mode, bound, range);
+    if (e < 0 || eccl_f64_as_u64(e) != eccl_f64_as_u64(eb)) return ECCL_ERR_CORRUPT;
+    if (dtype != a.dtype || count != a.count) return ECCL_ERR_MISMATCH;
+    if (ssize > a.in_cap || ssize < a.P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
+    sm.q = dev_qparams(dtype, mode, eb);
+    sm.ssize = ssize;
+    sm.hin.dtype = (unsigned char)dtype;
+    sm.hin.mode = (unsigned char)mode;
+    sm.hin.nsum = nsum;
+    sm.hin.count = count;
+    sm.hin.bound = bound;
+    sm.hin.eb = eb;
+    sm.hin.range = range;
+    return 0;
+}
+
+// A 32-bit word at any byte offset of the (16-byte aligned, slack-padded) shared payload.
+__device__ __forceinline__ uint32_t ld_word(const unsigned char *pay, unsigned off)
+{
+    const uint32_t *w = (const uint32_t *)(pay + (off & ~3u));
+    return __funnelshift_r(w[0], w[1], 8 * (off & 3u));
+}
+
+struct qblock {
+    int r, F, head, none, sb;
+    unsigned o; // byte offset of the planes (after head value and sign map)
+    uint32_t negmask;
+    long long q0;
+};
+
+__device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n,
+                                              uint64_t b0, int is64)
+{
+    qblock k;
+    unsigned code = sm.codes[b];
+    unsigned sgn = eccl_fmt_code_sign(code);
+    k.r = eccl_fmt_block_len(n, b0 + b);
+    k.F = eccl_fmt_quant_planes(code, is64);
+    k.none = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
+    k.head = !k.none && (b == 0 || eccl_fmt_code_is_raw(sm.codes[b - 1]));
+    unsigned o = sm.boff[b];
+    k.q0 = 0;
+    if (k.head) {
+        int H = eccl_fmt_head_bytes(is64);
+        k.q0 = eccl_fmt_unzigzag(ld_bytes(pay + o, H));
+        o += H;
+    }
+    k.sb = sgn == ECCL_FMT_SIGN_MAP && k.F > 0 ? 4 : 0;
+    k.negmask = sgn == ECCL_FMT_SIGN_MAP ? (k.sb ? ld_word(pay, o) : 0u) : sgn == ECCL_FMT_SIGN_POS ? 0u : ~0u;
+    k.o = o + k.sb;
+    return k;
+}
+
+// Pass 2 (one thread per QUANT block): canonical form and the integers at r-lag and r-1, from the
+// planes alone (relative to the predecessors unless the block is absolute). Returns 0 if corrupt.
+__device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                             long long *t0, long long *t1)
+{
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, q.is64);
+    unsigned code = sm.codes[b];
+    int ok = !(k.q0 > q.qmax || k.q0 < -q.qmax);
+    uint32_t valid = k.r == 32 ? 0xFFFFFFFFu : ((1u << k.r) - 1u);
+    if (k.head) valid &= ~1u;
+    uint32_t nz = 0, top = 0, high = 0;
+    long long se = 0, so = 0, v1 = 0, v0 = 0; // even/odd lane sums; values at r-1 and r-lag
+    int l1 = k.r - 1, l0 = k.r - q.lag;
+    for (int j = 0; j < k.F; j++) {
+        uint32_t w = ld_word(pay, k.o + 4 * j);
+        nz |= w;
+        top = w;
+        if (j >= 30) high |= w;
+        long long pos = __popc(w & ~k.negmask & 0x55555555u) - __popc(w & k.negmask & 0x55555555u);
+        long long pod = __popc(w & ~k.negmask & 0xAAAAAAAAu) - __popc(w & k.negmask & 0xAAAAAAAAu);
+        se += pos << j;
+        so += pod << j;
+        v1 |= (long long)((w >> l1) & 1u) << j;
+        v0 |= (long long)((w >> l0) & 1u) << j;
+    }
+    ok &= (nz & ~valid) == 0;
+    if (k.F > 0) {
+        if (eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP) {
+            uint32_t sm_ = k.negmask;
+            ok &= (sm_ & ~nz) == 0 && sm_ != 0 && (nz & ~sm_) != 0;
+        }
+        if ((code & 31u) < 31u || !q.is64) ok &= top != 0;
+        else ok &= high != 0; // 45 planes: the bit length is 31..45
+    }
+    if (k.none) { // the integers are the deltas
+        *t1 = (k.negmask >> l1) & 1u ? -v1 : v1;
+        *t0 = (k.negmask >> l0) & 1u ? -v0 : v0;
+    } else {
+        long long base = k.head ? k.q0 : 0;
+        if (q.lag == 1) *t1 = *t0 = base + se + so;
+        else { // complex: r is even, r-2 an even lane, r-1 an odd one
+            *t0 = base + se;
+            *t1 = base + so;
+        }
+    }
+    return ok;
+}
+
+__device__ __forceinline__ void store_bits(void *x, uint64_t i, uint64_t u, int is64)
+{
+    if (is64) ((unsigned long long *)x)[i] = u;
+    else ((unsigned *)x)[i] = (unsigned)u;
+}
+
+// A RAW block: verbatim in parallel; CODED by lane 0, step by step as block.c read_raw does.
+__device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned char *p, int r, int lane,
+                          void *x, uint64_t base)
+{
+    const int W = q.is64 ? 8 : 4;
+    if (code == 0xFFu) {
+        if (lane < r) store_bits(x, base + lane, ld_bytes(p + lane * W, W), q.is64);
+        return 1;
+    }
+    int ok = 1;
+    if (lane == 0) {
+        int F = (int)(code & 63u);
+        uint64_t v0 = ld_bytes(p, W), key[32], mag[32];
+        uint32_t neg = 0;
+        for (int i = 0; i < 32; i++) mag[i] = 0;
+        if (F > 0) {
+            uint32_t valid = (r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u)) & ~1u, nz = 0, w = 0;
+            neg = (uint32_t)ld_bytes(p + W, 4);
+            for (int j = 0; j < F; j++) {
+                w = (uint32_t)ld_bytes(p + W + 4 + 4 * j, 4);
+                ok &= (w & ~valid) == 0;
+                nz |= w;
+                for (int i = 0; i < 32; i++) mag[i] |= (uint64_t)((w >> i) & 1u) << j;
+            }
+            ok &= w != 0 && (neg & ~nz) == 0;
+        }
+        uint64_t kmax = q.is64 ? ~0ull : 0xFFFFFFFFull;
+        key[0] = q.is64 ? eccl_fmt_key64(v0) : eccl_fmt_key32((uint32_t)v0);
+        store_bits(x, base, v0, q.is64);
+        for (int i = 1; i < r && ok; i++) {
+            uint64_t b = key[i >= q.lag ? i - q.lag : i - 1];
+            if ((neg >> i) & 1u) {
+                ok &= mag[i] <= b;
+                key[i] = b - mag[i];
+            } else {
+                ok &= mag[i] <= kmax - b;
+                key[i] = b + mag[i];
+            }
+            uint64_t v = q.is64 ? eccl_fmt_unkey64(key[i]) : eccl_fmt_unkey32((uint32_t)key[i]);
+            store_bits(x, base + i, v, q.is64);
+        }
+    }
+    return __shfl_sync(ECCL_WARP_FULL, ok, 0);
+}
+
+template <bool D64> struct itype;
+template <> struct itype<false> { typedef int I; typedef unsigned U; typedef float T; };
+template <> struct itype<true> { typedef long long I; typedef unsigned long long U; typedef double T; };
+
+// Pass 3 (one warp per QUANT block): the values. float32 integers are computed modulo 2^32: in a
+// valid block they are in range, and in a corrupt one the first integer to leave [-QMAX, QMAX]
+// still lands outside it after wrapping (|q| < 2^30 + 2^31), so the check below catches it.
+template <bool D64>
+__device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                            int lane, void *x)
+{
+    typedef typename itype<D64>::I I;
+    typedef typename itype<D64>::U U;
+    typedef typename itype<D64>::T T;
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, D64);
+    U m = 0;
+    for (int j = 0; j < k.F; j++) m |= (U)((ld_word(pay, k.o + 4 * j) >> lane) & 1u) << j;
+    I d = lane < k.r ? ((k.negmask >> lane) & 1u ? (I)0 - (I)m : (I)m) : 0;
+    I v;
+    if (k.none) {
+        v = d;
+    } else {
+        v = d;
+        for (int o = q.lag; o < 32; o <<= 1) {
+            I u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
+            if (lane >= o) v += u;
+        }
+        if (k.head) v += (I)k.q0;
+        else v += (I)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
+    }
+    int bad = lane < k.r && (v > (I)q.qmax || v < -(I)q.qmax);
+    if (lane < k.r) ((T *)x)[(b0 + b) * 32 + lane] = (T)((double)v * q.D);
+    return !__any_sync(ECCL_WARP_FULL, bad);
+}
+
+// Pass 3 for float32 with 256 threads: one THREAD per block decodes into rows of 33 words of
+// shared memory (conflict-free), which the CTA then writes out coalesced. Same checks as
+// decode_quant/decode_raw.
+// INTS (the homomorphic kernel): a QUANT block leaves its integers in the row, a RAW block its
+// values' bits, and *raw says which.
+template <bool INTS>
+__device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                                   float *row, int *raw = 0)
+{
+    const eccl_dev_q &q = sm.q;
+    unsigned code = sm.codes[b];
+    int r = eccl_fmt_block_len(n, b0 + b);
+    if (INTS) *raw = eccl_fmt_code_is_raw(code);
+    if (eccl_fmt_code_is_raw(code)) {
+        unsigned *u = (unsigned *)row;
+        if (code == 0xFFu) {
+            for (int i = 0; i < r; i++) u[i] = ld_word(pay, sm.boff[b] + 4 * i);
+            return 1;
+        }
+        int F = (int)(code & 63u), ok = 1;
+        uint32_t v0 = ld_word(pay, sm.boff[b]), neg = F ? ld_word(pay, sm.boff[b] + 4) : 0u, nz = 0, w = 0;
+        uint32_t valid = (r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u)) & ~1u;
+        uint32_t mag[32];
+#pragma unroll
+        for (int i = 0; i < 32; i++) mag[i] = 0;
+        for (int j = 0; j < F; j++) {
+            w = ld_word(pay, sm.boff[b] + 8 + 4 * j);
+            ok &= (w & ~valid) == 0;
+            nz |= w;
+#pragma unroll
+            for (int i = 0; i < 32; i++) mag[i] |= ((w >> i) & 1u) << j;
+        }
+        if (F > 0) ok &= w != 0 && (neg & ~nz) == 0;
+        uint32_t key[32];
+        key[0] = eccl_fmt_key32(v0);
+        u[0] = v0;
+#pragma unroll
+        for (int i = 1; i < 32; i++) {
+            if (i < r) {
+                uint32_t bk = key[i >= q.lag ? i - q.lag : i - 1];
+                if ((neg >> i) & 1u) {
+                    ok &= mag[i] <= bk;
+                    key[i] = bk - mag[i];
+                } else {
+                    ok &= mag[i] <= 0xFFFFFFFFu - bk;
+                    key[i] = bk + mag[i];
+                }
+                u[i] = eccl_fmt_unkey32(key[i]);
+            }
+        }
+        return ok;
+    }
+    qblock k = parse_quant(sm, pay, b, n, b0, 0);
+    uint32_t m[32];
+#pragma unroll
+    for (int i = 0; i < 32; i++) m[i] = 0;
+    for (int j = 0; j < k.F; j++) {
+        uint32_t w = ld_word(pay, k.o + 4 * j);
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] |= ((w >> i) & 1u) << j;
+    }
+    // integers modulo 2^32, as in decode_quant (the range check catches any corruption)
+    int p2 = 0, p1 = 0;
+    if (!k.none) {
+        if (k.head) p2 = p1 = (int)k.q0;
+        else {
+            p2 = (int)sm.tail[b - 1][0];
+            p1 = (int)sm.tail[b - 1][1];
+        }
+    }
+    int bad = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if (i < r) {
+            int d = (k.negmask >> i) & 1u ? (int)(0u - m[i]) : (int)m[i];
+            int v;
+            if (k.none) v = d;
+            else if (q.lag == 1) v = p1 + d;
+            else v = ((i & 1) ? p1 : p2) + d;
+            if (!k.none) {
+                if (q.lag == 1) p1 = v;
+                else if (i & 1) p1 = v;
+                else p2 = v;
+            }
+            bad |= v > (int)q.qmax || v < -(int)q.qmax;
+            if (INTS) ((int *)row)[i] = v;
+            else row[i] = (float)((double)v * q.D);
+        }
+    }
+    return !bad;
+}
+
+// Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext).
+__device__ int tile_open(const eccl_decomp_args &a, uint64_t t, dec_smem &sm, int d64)
+{
+    int rc = parse_header(a, sm);
+    if (!rc && a.nt > 0) {
+        uint64_t psize = sm.ssize - a.P, W = d64 ? 8 : 4;
+        sm.toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
+        sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) : psize;
+        if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
+            rc = ECCL_ERR_CORRUPT;
+        if (!rc && sm.q.is64 != d64) rc = ECCL_ERR_MISMATCH;
+    }
+    return rc;
+}
+
+// Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, copies the
+// payload to `pay` (16-byte aligned, 256 * 32 * W + 48 bytes) while hashing it, checks the
+// canonical forms and resolves every block's Lorenzo predecessors into sm.tail. Returns 1, with
+// this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
+template <bool D64, int NT>
+__device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char *pay, dec_smem &sm,
+                            unsigned long long *hout)
+{
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
+    eccl_dev_scratch *s = a.s;
+    const eccl_dev_q q = sm.q;
+
+    // 1. Block sizes from the codes (the head rule needs the previous code) and their scan.
+    int bad = 0, mysize = 0;
+    if (tid < (int)nblk) sm.codes[tid] = a.in[64 + 8 * a.nt + b0 + tid];
+    __syncthreads();
+    if (tid < (int)nblk) {
+        unsigned m = sm.codes[tid];
+        int head = tid == 0 || eccl_fmt_code_is_raw(sm.codes[tid - 1]);
+        mysize = eccl_fmt_block_size(m, eccl_fmt_block_len(a.n, b0 + tid), D64, head);
+        bad = mysize < 0 || (!q.quant && !eccl_fmt_code_is_raw(m));
+        if (mysize < 0) mysize = 0;
+    }
+    if (tid < 256) {
+        int x = mysize;
+        for (int o = 1; o < 32; o <<= 1) {
+            int u = __shfl_up_sync(ECCL_WARP_FULL, x, o);
+            if (lane >= o) x += u;
+        }
+        if (lane == 31) sm.wscan[w] = x;
+        sm.boff[tid] = (unsigned)(x - mysize); // warp-local for now
+    }
+    __syncthreads();
+    if (tid < 256) {
+        int wbase = 0;
+        for (int k = 0; k < w; k++) wbase += sm.wscan[k];
+        sm.boff[tid] += (unsigned)wbase;
+        if (tid == 255) sm.boff[256] = (unsigned)(wbase + sm.wscan[7]);
+    }
+    bad = __syncthreads_or(bad);
+    const unsigned total = sm.boff[256], padded = (total + 15u) & ~15u;
+    if (bad || padded != sm.tnext - sm.toff) {
+        if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+        return 0;
+    }
+    // The tile's payload into shared memory (16-byte loads), zero padding checked.
+    const uint64_t gpos = a.P + sm.toff;
+    unsigned long long h = 0;
+    for (unsigned c = tid; c < padded / 16; c += NT) {
+        uint4 v = *(const uint4 *)(a.in + gpos + 16 * c);
+        *(uint4 *)(pay + 16 * c) = v;
+        h += chk_chunk(v, gpos + 16 * c);
+    }
+    if (tid < 8) ((uint32_t *)(pay + padded))[tid] = 0; // slack read by ld_word
+    __syncthreads();
+    for (unsigned z = total + tid; z < padded; z += NT) bad |= pay[z] != 0;
+    // checksum of the codes (the last tile also the zero padding up to the payload), the index
+    // entry, and (tile 0) the header
+    const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
+    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += NT) {
+        uint64_t v = *(const unsigned long long *)(a.in + 8 * wd);
+        for (int k = 0; k < 8; k++)
+            if (8 * wd + k - cstart >= nblk) bad |= ((v >> (8 * k)) & 0xFFu) != 0;
+        h += chk_word(v, wd);
+    }
+    if (tid == 0) h += chk_word(sm.toff, (64 + 8 * t) / 8);
+    if (t == 0 && tid < 8) h += chk_word(tid == 7 ? 0u : *(const unsigned long long *)(a.in + 8 * tid), (uint64_t)tid);
+
+    // 2. Per block: canonical form and sums; then a segmented scan resolves the chains.
+    long long t0 = 0, t1 = 0;
+    int f = 1;
+    if (tid < (int)nblk && !eccl_fmt_code_is_raw(sm.codes[tid])) {
+        bad |= !block_summary(sm, pay, tid, a.n, b0, &t0, &t1);
+        qblock k = parse_quant(sm, pay, tid, a.n, b0, D64);
+        f = k.none || k.head;
+    }
+    if (tid < 256) {
+        for (int o = 1; o < 32; o <<= 1) { // segmented inclusive scan within the warp
+            long long u0 = __shfl_up_sync(ECCL_WARP_FULL, t0, o), u1 = __shfl_up_sync(ECCL_WARP_FULL, t1, o);
+            int uf = __shfl_up_sync(ECCL_WARP_FULL, f, o);
+            if (lane >= o && !f) {
+                t0 += u0;
+                t1 += u1;
+                f = uf;
+            }
+        }
+        if (lane == 31) {
+            sm.carry[w][0] = t0;
+            sm.carry[w][1] = t1;
+            sm.wflag[w] = f;
+        }
+    }
+    __syncthreads();
+    if (tid == 0) // carries across the 8 warps (block 0 of a tile is always absolute)
+        for (int k = 1; k < 8; k++)
+            if (!sm.wflag[k]) {
+                sm.carry[k][0] += sm.carry[k - 1][0];
+                sm.carry[k][1] += sm.carry[k - 1][1];
+            }
+    __syncthreads();
+    if (tid < 256) {
+        if (!f && w > 0) {
+            t0 += sm.carry[w - 1][0];
+            t1 += sm.carry[w - 1][1];
+        }
+        sm.tail[tid][0] = t0;
+        sm.tail[tid][1] = t1;
+    }
+    bad = __syncthreads_or(bad);
+    if (bad) {
+        if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+        return 0;
+    }
+    *hout = h;
+    return 1;
+}
+
+} // namespace
+
+#endif

@@ -1,0 +1,321 @@
+// enc32.cuh - the pieces of 32-bit block encoding shared by the float32 compression kernel
+// (compress32.cu) and the fused homomorphic kernel (hom32.cu): quantization, the per-thread
+// block plans (section 8 of doc/format.md), bit planes and the warp look-back. Included by one
+// kernel file each (an anonymous namespace: every translation unit has its own copy).
+#ifndef ECCL_CUDA_ENC32_CUH
+#define ECCL_CUDA_ENC32_CUH
+
+#include "cuda/codec_dev.cuh"
+
+namespace {
+
+constexpr int ROW = 33; // words per block row in shared memory
+
+
+__device__ __forceinline__ int quantize32(double x, const eccl_dev_q &q, int *qi)
+{
+    double qd = rint(x * q.R);
+    double aq = fabs(qd);
+    double rec = qd * q.D;
+    double s1 = fabs(x - rec);
+    double s2 = fabs(x - (double)(float)rec);
+    int ok = aq <= (double)q.qmax && s1 < q.eb && s2 < q.eb;
+    *qi = ok ? (int)qd : 0;
+    if (!ok && aq <= (double)q.qmax && (s1 == q.eb || s2 == q.eb)) { // the exact rule decides ties
+        int64_t v;
+        ok = eccl_fmt_quantize(x, q.R, q.D, q.eb, q.qmax, 0, &v);
+        *qi = ok ? (int)v : 0;
+    }
+    return ok;
+}
+
+__device__ __forceinline__ eccl_fmt_choice_t choose(uint32_t all, uint32_t neg, uint32_t pos, int extra)
+{
+    eccl_fmt_choice_t c;
+    int fb = 32 - __clz((int)all);
+    c.fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
+    c.F = fb <= 30 ? fb : ECCL_FMT_FQ32;
+    c.s = c.F == 0 ? ECCL_FMT_SIGN_MAP : !neg ? ECCL_FMT_SIGN_POS : !pos ? ECCL_FMT_SIGN_NEG : ECCL_FMT_SIGN_MAP;
+    c.size = extra + (c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * c.F : 0);
+    return c;
+}
+
+// Write F planes of m[0..31] at word pointer o.
+__device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int F)
+{
+    for (int j = 0; j < F; j++) {
+        uint32_t w = 0;
+#pragma unroll
+        for (int i = 0; i < 32; i++) w |= ((m[i] >> j) & 1u) << i;
+        o[j] = w;
+    }
+}
+
+// Everything one thread needs to write its block once the offsets are known.
+struct plan {
+    int size, quant, none, F, with_sign, head, raw_coded;
+    uint32_t neg, head_word, v0;
+    unsigned code;
+};
+
+// The QUANT encoding of block b from its integers in shared memory (section 8); plan.size < 0
+// when the block must be RAW.
+__device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int have, uint32_t (&m)[32])
+{
+    plan p;
+    const int *row = qs + ROW * b;
+    int pm2 = 0, pm1 = 0; // q_{i-2}, q_{i-1}
+    if (have) {
+        pm2 = qs[ROW * (b - 1) + 30];
+        pm1 = qs[ROW * (b - 1) + 31];
+    }
+    const int q0 = row[0];
+    uint32_t allL = 0, allN = 0, negL = 0, posL = 0, negN = 0, posN = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        int qi = i < r ? row[i] : 0;
+        int prev = q.lag == 1 ? pm1 : pm2;
+        if (!have && i < q.lag) prev = i == 0 ? qi : q0; // head: d_0 = 0, d_1 = q_1 - q_0
+        int dl = i < r ? qi - prev : 0;
+        uint32_t ml = dl < 0 ? 0u - (uint32_t)dl : (uint32_t)dl, mn = qi < 0 ? 0u - (uint32_t)qi : (uint32_t)qi;
+        m[i] = ml;
+        allL |= ml;
+        allN |= mn;
+        negL |= (uint32_t)(dl < 0) << i;
+        posL |= (uint32_t)(dl > 0) << i;
+        negN |= (uint32_t)(qi < 0) << i;
+        posN |= (uint32_t)(qi > 0) << i;
+        pm2 = pm1;
+        pm1 = qi;
+    }
+    eccl_fmt_choice_t cl = choose(allL, negL, posL, have ? 0 : 4), cn = choose(allN, negN, posN, 0);
+    p.none = cn.size < cl.size;
+    eccl_fmt_choice_t c = p.none ? cn : cl;
+    p.size = c.size <= r * 4 ? c.size : -1;
+    p.quant = 1;
+    p.raw_coded = 0;
+    p.F = c.F;
+    p.with_sign = c.s == ECCL_FMT_SIGN_MAP && c.F > 0;
+    p.neg = p.none ? negN : negL;
+    p.head = !p.none && !have;
+    p.head_word = (uint32_t)eccl_fmt_zigzag(q0);
+    p.code = eccl_fmt_quant_code((unsigned)c.s, p.none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c.fc);
+    if (p.none) { // the magnitudes of the integers themselves
+#pragma unroll
+        for (int i = 0; i < 32; i++) {
+            int qi = i < r ? row[i] : 0;
+            m[i] = qi < 0 ? 0u - (uint32_t)qi : (uint32_t)qi;
+        }
+    }
+    return p;
+}
+
+// The RAW encoding of block b (section 6.3), from the input values (rare: NaN, inf, huge values).
+__device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t (&m)[32])
+{
+    plan p;
+    uint32_t key[32], all = 0, neg = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) key[i] = i < r ? eccl_fmt_key32(x[i]) : 0u;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        uint32_t b = i == 0 ? key[0] : key[i >= q.lag ? i - q.lag : i - 1];
+        uint32_t a = key[i];
+        m[i] = i < r ? (a >= b ? a - b : b - a) : 0u;
+        neg |= (uint32_t)(i < r && a < b) << i;
+        all |= m[i];
+    }
+    int F = 32 - __clz((int)all);
+    int size = 4 + (F > 0 ? 4 + 4 * F : 0);
+    p.quant = 0;
+    p.v0 = x[0];
+    p.neg = neg;
+    p.F = F;
+    p.with_sign = F > 0;
+    p.head = 0;
+    p.none = 0;
+    if (size < r * 4) {
+        p.raw_coded = 1;
+        p.size = size;
+        p.code = eccl_fmt_raw_code((unsigned)F);
+    } else {
+        p.raw_coded = 0;
+        p.size = r * 4;
+        p.code = 0xFFu;
+    }
+    return p;
+}
+
+// Decoupled look-back by one warp: the tile's aggregate is already published; lane k inspects
+// predecessor j-k, 32 at a time, until a window reaches an inclusive prefix.
+__device__ unsigned long long look_back_warp(eccl_dev_scratch *s, unsigned long long t, unsigned long long padded,
+                                             unsigned epoch, int lane)
+{
+    volatile unsigned long long *st = s->status;
+    unsigned long long excl = 0;
+    long long j = (long long)t - 1; // the window is j, j-1, ..., j-31
+    unsigned spins = 0;
+    while (j >= 0) {
+        if (++spins > ECCL_LB_SPIN_LIMIT) { // a predecessor never published: fail, never hang
+            if (lane == 0) {
+                eccl_dev_fail(s, ECCL_ERR_INTERNAL);
+                printf("eccl: look-back gave up: tile %llu epoch %u window %lld\n", t, epoch, j);
+            }
+            break;
+        }
+        long long me = j - lane;
+        unsigned long long w = me >= 0 ? st[me] : eccl_lb_pack(epoch, ECCL_LB_INC, 0); // before 0: nothing
+        unsigned flag = (unsigned)(w >> 48) == epoch ? (unsigned)((w >> 46) & 3ull) : 0u;
+        uint32_t ready = __ballot_sync(ECCL_WARP_FULL, flag != 0), inc = __ballot_sync(ECCL_WARP_FULL, flag == ECCL_LB_INC);
+        // lanes up to the first inclusive one must all be ready
+        int first_inc = inc ? __ffs(inc) - 1 : 32;
+        uint32_t need = first_inc == 32 ? 0xFFFFFFFFu : (0xFFFFFFFFu >> (31 - first_inc));
+        if ((ready & need) != need) continue; // someone in the window has not published yet
+        unsigned long long v = lane <= first_inc ? (w & ((1ull << 46) - 1)) : 0;
+        excl += warp_sum64_all(v);
+        if (first_inc < 32) break;
+        j -= 32;
+    }
+    if (lane == 0) atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
+    return excl;
+}
+
+struct c32_smem {
+    unsigned char codes[256];
+    unsigned char qok[256];
+    int wsum[8];
+    unsigned total, padded;
+    unsigned long long tile_off, tile_id, csum_tmp[32];
+    eccl_dev_q q;
+    eccl_dev_header h;
+};
+
+
+// Where the float32 encoder writes and what it publishes (compression and homomorphic kernels).
+struct enc32_out {
+    eccl_dev_scratch *s;
+    uint64_t n, nb, nt, P;
+    unsigned char *out;
+    unsigned epoch;
+    unsigned long long done_base;
+    unsigned long long *d_size;
+    const unsigned long long *in_checksum; // homomorphic: the input stream's checksum field, or NULL
+};
+
+// Phases B to the end for one tile whose integers are in rows qs (sm.qok: the block quantized):
+// each thread plans its block (RAW blocks take their values from rawsrc + 32 * b: the input in
+// global memory, or the rows themselves when rawsrc is NULL), a CTA scan places the blocks, the
+// warp look-back finds the tile's offset while the image is built, the image goes out with
+// 16-byte stores, and the last CTA writes the header and the checksum. img: 8192 + 4 words.
+__device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_smem &sm, const unsigned *rawsrc,
+                              unsigned long long t, uint64_t b0, uint64_t nblk)
+{
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    eccl_dev_scratch *s = a.s;
+    const eccl_dev_q q = sm.q;
+    // Phase B: each thread plans its block.
+    const int b = tid;
+    uint32_t m[32];
+    plan p;
+    p.size = 0;
+    if (b < (int)nblk) {
+        int r = b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
+        p.size = -1;
+        if (sm.qok[b]) p = plan_quant(q, qs, b, r, b > 0 && sm.qok[b - 1], m);
+        if (p.size < 0 && !rawsrc && sm.qok[b]) // integers that do not fit (a short last block):
+            for (int i = 0; i < r; i++) { // RAW of T(Q*D), in place (no block reads this row after it)
+                float f = (float)((double)qs[ROW * b + i] * q.D);
+                qs[ROW * b + i] = __float_as_int(f);
+            }
+        if (p.size < 0) p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
+        sm.codes[b] = (unsigned char)p.code;
+    }
+    // CTA exclusive scan of the sizes (all multiples of 4 for float32)
+    int incl = p.size;
+    for (int o = 1; o < 32; o <<= 1) {
+        int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o);
+        if (lane >= o) incl += u;
+    }
+    if (lane == 31) sm.wsum[w] = incl;
+    __syncthreads();
+    if (tid == 0) { // the tile's size, published at once so successors can go on
+        unsigned tot = 0;
+        for (int k = 0; k < 8; k++) {
+            unsigned v = (unsigned)sm.wsum[k];
+            sm.wsum[k] = (int)tot;
+            tot += v;
+        }
+        unsigned long long padded = (tot + 15u) & ~15ull;
+        atomicExch(&s->status[t], eccl_lb_pack(a.epoch, t == 0 ? ECCL_LB_INC : ECCL_LB_AGG, padded));
+        sm.total = tot;
+        sm.padded = (unsigned)padded;
+    }
+    __syncthreads();
+    const unsigned tot = sm.total, padded = sm.padded;
+    if (w == 7) { // the last warp looks back while the others build the image
+        unsigned long long off = t == 0 ? 0 : look_back_warp(s, t, padded, a.epoch, lane);
+        if (lane == 0) {
+            sm.tile_off = off;
+            if (t == a.nt - 1) s->total_size = a.P + off + padded;
+        }
+    }
+    if (b < (int)nblk) { // write the payload into the image
+        uint32_t *o = img + (sm.wsum[w] + incl - p.size) / 4;
+        if (p.quant || p.raw_coded) {
+            if (p.head) *o++ = p.head_word;
+            if (!p.quant) *o++ = p.v0;
+            if (p.with_sign) *o++ = p.neg;
+            planes(o, m, p.F);
+        } else {
+            const unsigned *xv = rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b;
+            for (int i = 0; i < p.size / 4; i++) o[i] = xv[i];
+        }
+    }
+    for (unsigned z = tot / 4 + tid; z < padded / 4; z += 256) img[z] = 0;
+    __syncthreads();
+
+    // Copy out with 16-byte stores and hash.
+    const unsigned long long gpos = a.P + sm.tile_off;
+    unsigned long long h = 0;
+    for (unsigned c = tid; c < padded / 16; c += 256) {
+        uint4 v = *(const uint4 *)(img + 4 * c);
+        *(uint4 *)(a.out + gpos + 16 * c) = v;
+        h += chk_chunk(v, gpos + 16 * c);
+    }
+    const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
+    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += 256) {
+        uint64_t v = 0;
+        for (int k = 0; k < 8; k++) {
+            uint64_t z = 8 * wd + k - cstart;
+            v |= (uint64_t)(z < nblk ? sm.codes[z] : 0) << (8 * k);
+        }
+        *(unsigned long long *)(a.out + 8 * wd) = v;
+        h += chk_word(v, wd);
+    }
+    if (tid == 0) {
+        *(unsigned long long *)(a.out + 64 + 8 * t) = sm.tile_off;
+        h += chk_word(sm.tile_off, (64 + 8 * t) / 8);
+    }
+    h = cta_sum(h, sm.csum_tmp);
+    if (tid == 0) {
+        atomicAdd(&s->checksum, h);
+        // (the homomorphic kernel added its input checksum share to checksum2 before this)
+        __threadfence();
+        unsigned long long done = atomicAdd(&s->done_counter, 1ull) - a.done_base;
+        if (done == a.nt - 1) {
+            __threadfence();
+            unsigned long long size = *(volatile unsigned long long *)&s->total_size;
+            unsigned char hb[64];
+            write_header(hb, sm.h, size);
+            if (a.in_checksum && atomicExch(&s->checksum2, 0ull) != *a.in_checksum) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+            unsigned long long sum = atomicExch(&s->checksum, 0ull) + chk_header(hb);
+            st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
+            for (int k = 0; k < 16; k++) ((uint32_t *)a.out)[k] = (uint32_t)ld_bytes(hb + 4 * k, 4);
+            if (a.d_size) *a.d_size = size;
+        }
+    }
+}
+
+} // namespace
+
+#endif

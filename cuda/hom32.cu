@@ -1,0 +1,206 @@
+// hom32.cu - the fused homomorphic kernel for 32-bit streams (float32, complex64): one CTA of
+// 256 threads per tile decodes the received stream's tile into integer rows in shared memory
+// (the decompression kernel's steps 1-2 and a thread-per-block integer decoder), quantizes the
+// local array's tile with coalesced 16-byte loads and combines it with those integers in the same
+// pass (SUM/MAX/MIN by the rules of doc/format.md section 11), then encodes the rows exactly as
+// the float32 compression kernel does (look-back placement, 16-byte stores). One launch, no
+// intermediate array in global memory; the bytes are those of src/codec/hom.c eccl_hom_reduce.
+#include "config.h"
+
+#include <cuda_runtime.h>
+
+#include "cuda/codec_dev.cuh"
+#include "cuda/dec.cuh"
+#include "cuda/enc32.cuh"
+#include "cuda/kernels.h"
+
+namespace {
+
+constexpr unsigned QNAN32 = 0x7FC00000u;
+
+// op on exact float32 values: NaN results are the canonical quiet NaN, and max/min order -0.0
+// below +0.0 (src/codec/hom.c apply_exact).
+__device__ __forceinline__ unsigned apply32(int op, unsigned ua, unsigned ub)
+{
+    float a = __uint_as_float(ua), b = __uint_as_float(ub);
+    if (op == ECCL_KOP_SUM) {
+        float c = __fadd_rn(a, b);
+        return isnan(c) ? QNAN32 : __float_as_uint(c);
+    }
+    if (isnan(a) || isnan(b)) return QNAN32;
+    if (a == b) {
+        int pick_a = op == ECCL_KOP_MAX ? !(ua >> 31) : (int)(ua >> 31);
+        return pick_a ? ua : ub;
+    }
+    return (op == ECCL_KOP_MAX) == (a > b) ? ua : ub;
+}
+
+__device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_as_uint((float)((double)q * D)); }
+
+} // namespace
+
+__global__ void __launch_bounds__(256, 3) eccl_hom32_kernel(eccl_hom_args a)
+{
+    extern __shared__ __align__(16) unsigned char dyn[];
+    __shared__ dec_smem ds;
+    __shared__ c32_smem sm;
+    int *qs = (int *)dyn;                                     // 256 rows of 33 words
+    unsigned char *pay = dyn + 256 * ROW * 4 + 16;            // the input payload, then the output image
+    const int tid = threadIdx.x;
+    eccl_dev_scratch *s = a.in.s;
+    if (tid == 0) {
+        unsigned long long t = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
+        sm.tile_id = t;
+        int rc = tile_open(a.in, t, ds, 0);
+        if (!rc && a.op == ECCL_KOP_SUM && ds.hin.nsum == 0xFFFFFFFFu) rc = ECCL_ERR_UNSUPPORTED;
+        if (rc) eccl_dev_fail(s, rc);
+        ds.ok = !rc;
+        eccl_dev_header h;
+        if (!rc) {
+            h = ds.hin;
+            if (a.op == ECCL_KOP_SUM) h.nsum++;
+            sm.q = ds.q;
+        } else { // the output is garbage (the error word says so), but well-formed enough to finish
+            h.dtype = (unsigned char)a.in.dtype;
+            h.mode = 0;
+            h.nsum = 1;
+            h.count = a.in.count;
+            h.bound = h.eb = h.range = 0.0;
+            sm.q = dev_qparams(a.in.dtype, 0, 0.0);
+        }
+        sm.h = h;
+    }
+    __syncthreads();
+    const unsigned long long t = sm.tile_id;
+    const eccl_dev_q q = sm.q;
+    const uint64_t b0 = t << 8, nblk = a.in.nb - b0 < 256 ? a.in.nb - b0 : 256;
+    const uint64_t v0 = b0 * 32, nv = a.in.n - v0 < 8192 ? a.in.n - v0 : 8192;
+
+    // 1. The input tile: placement, payload, validation, chains, then its integers (or a RAW
+    //    block's bits) into the rows; ds.flag[b] = 1 where the input block is integers.
+    int ok = ds.ok;
+    unsigned long long hin = 0;
+    if (ok) ok = tile_prepare<false, 256>(a.in, t, pay, ds, &hin);
+    if (ok) {
+        int good = 1, raw = 1;
+        if (tid < (int)nblk) good = decode_block_thread<true>(ds, pay, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
+        if (tid < 256) ds.flag[tid] = (unsigned char)!raw;
+        if (__syncthreads_or(!good)) {
+            if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+            ok = 0;
+        }
+    }
+    if (!ok) { // a corrupt input tile: zeros, so that the look-back chain still completes
+        for (int e = tid; e < 256 * ROW; e += 256) qs[e] = 0;
+        ds.flag[tid] = 1;
+        hin = 0;
+    }
+    __syncthreads();
+
+    // 2. The local tile, quantized with coalesced loads, then combined with the rows. Block-wide
+    //    decisions go through flags in shared memory between barriers: (a) quantize, remembering
+    //    the local integers in `pay` (free after decoding) and which blocks do not quantize;
+    //    (b) the integer results, remembering the blocks where one leaves [-QMAX, QMAX];
+    //    (c) the rows: integers where both inputs are integers and every result fits, else the
+    //    exact values (doc/format.md section 11).
+    const float *x = (const float *)a.local + v0;
+    int *qloc = (int *)pay;
+    unsigned char *lfail = ds.codes, *ffail = sm.codes; // (both free here; rewritten later)
+    lfail[tid] = !q.quant;
+    ffail[tid] = 0;
+    __syncthreads();
+    for (uint64_t i = 4 * (uint64_t)tid; i < nv; i += 4 * 256) {
+        unsigned xb[4];
+        if (i + 3 < nv) {
+            uint4 f = *(const uint4 *)(x + i);
+            xb[0] = f.x, xb[1] = f.y, xb[2] = f.z, xb[3] = f.w;
+        } else {
+            for (int k = 0; k < 4; k++) xb[k] = i + k < nv ? __float_as_uint(x[i + k]) : 0u;
+        }
+        int okl = 1;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            int qb = 0;
+            if (q.quant && i + k < nv) okl &= quantize32((double)__uint_as_float(xb[k]), q, &qb);
+            qloc[i + k] = qb;
+        }
+        if (!okl) lfail[i >> 5] = 1;
+    }
+    __syncthreads();
+    for (uint64_t i = tid; i < nv; i += 256) {
+        const int bi = (int)(i >> 5);
+        if (ds.flag[bi] && !lfail[bi]) {
+            long long u = qs[ROW * bi + (int)(i & 31)], v = qloc[i];
+            long long Q = a.op == ECCL_KOP_SUM ? u + v : a.op == ECCL_KOP_MAX ? (u > v ? u : v) : (u < v ? u : v);
+            if (Q > q.qmax || Q < -q.qmax) ffail[bi] = 1;
+        }
+    }
+    __syncthreads();
+    for (uint64_t i = tid; i < nv; i += 256) {
+        const int bi = (int)(i >> 5), ka = ds.flag[bi], lok = !lfail[bi];
+        int *row = qs + ROW * bi + (int)(i & 31);
+        const int qa = *row, qb = qloc[i];
+        const int useint = ka && lok && !ffail[bi];
+        if (useint) {
+            long long u = qa, v = qb;
+            *row = (int)(a.op == ECCL_KOP_SUM ? u + v : a.op == ECCL_KOP_MAX ? (u > v ? u : v) : (u < v ? u : v));
+        } else {
+            unsigned ba = ka ? rec_bits(qa, q.D) : (unsigned)qa;
+            unsigned bb = lok ? rec_bits(qb, q.D) : __float_as_uint(x[i]);
+            *row = (int)apply32(a.op, ba, bb);
+        }
+        if ((i & 31) == 0) sm.qok[bi] = (unsigned char)useint;
+    }
+    __syncthreads();
+    hin = cta_sum(hin, sm.csum_tmp);
+    if (tid == 0 && hin) atomicAdd(&s->checksum2, hin);
+
+    // 3. Encode the rows (RAW blocks take their values from the rows).
+    enc32_out o;
+    o.s = s;
+    o.n = a.in.n;
+    o.nb = a.in.nb;
+    o.nt = a.in.nt;
+    o.P = a.in.P;
+    o.out = a.out;
+    o.epoch = a.epoch;
+    o.done_base = a.done_base;
+    o.d_size = a.d_size;
+    o.in_checksum = (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM);
+    encode_tile32(o, qs, (uint32_t *)pay, sm, NULL, t, b0, nblk);
+}
+
+// Zero elements: the input is a header alone; the output is its header with nsum updated.
+static __global__ void eccl_hom32_empty_kernel(eccl_hom_args a)
+{
+    __shared__ dec_smem ds;
+    int rc = parse_header(a.in, ds);
+    if (!rc && ds.ssize != 64) rc = ECCL_ERR_CORRUPT;
+    if (!rc && chk_header(a.in.in) != *(const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM)) rc = ECCL_ERR_CORRUPT;
+    if (!rc && a.op == ECCL_KOP_SUM && ds.hin.nsum == 0xFFFFFFFFu) rc = ECCL_ERR_UNSUPPORTED;
+    if (rc) {
+        eccl_dev_fail(a.in.s, rc);
+        return;
+    }
+    eccl_dev_header h = ds.hin;
+    if (a.op == ECCL_KOP_SUM) h.nsum++;
+    unsigned char hb[64];
+    write_header(hb, h, 64);
+    st_bytes(hb + ECCL_HDR_CHECKSUM, chk_header(hb), 8);
+    for (int k = 0; k < 64; k++) a.out[k] = hb[k];
+    if (a.d_size) *a.d_size = 64;
+}
+
+#define HOM32_SMEM (256 * ROW * 4 + 16 + 256 * 32 * 4 + 48)
+
+cudaError_t eccl_hom32_setup(void)
+{
+    return cudaFuncSetAttribute(eccl_hom32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+}
+
+cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st)
+{
+    if (a.in.nt == 0) eccl_hom32_empty_kernel<<<1, 1, 0, st>>>(a);
+    else eccl_hom32_kernel<<<(unsigned)a.in.nt, 256, HOM32_SMEM, st>>>(a);
+    return cudaGetLastError();
+}
