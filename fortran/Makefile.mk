@@ -51,12 +51,13 @@ fortran/eccl_public.inc: fortran/gen_constants
 fortran/eccl_types.lo: fortran/eccl_constants.inc
 fortran/eccl_comm.lo: fortran/eccl_types.lo
 fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo
-fortran/eccl.lo: fortran/eccl_public.inc fortran/eccl_movement.lo fortran/eccl_reductions.lo
+ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
 fortran/eccl_panels.lo: fortran/eccl_types.lo
-fortran/eccl.lo: fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
+ECCL_FMOD_USED += fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
 endif
+fortran/eccl.lo: fortran/eccl_public.inc $(ECCL_FMOD_USED)
 else
 ECCL_FMOD =
 endif
