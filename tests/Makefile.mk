@@ -102,15 +102,19 @@ CLEANFILES += tests/fuzz/fuzz_decompress_libfuzzer
 
 # ---- The ScaLAPACK/BLACS layer (src/scalapack, its Fortran modules, examples/summa and cannon):
 # Fortran programs against the real BLACS and PBLAS, on 2x2 grids of both orders and a 2x3 grid.
-SCALAPACK_TESTS = tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mpi
+SCALAPACK_TESTS = tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mpi \
+	tests/panel_2x2_r.mpi tests/panel_2x2_c.mpi tests/panel_2x3.mpi
 EXTRA_DIST += $(SCALAPACK_TESTS)
 if HAVE_SCALAPACK
 if HAVE_FORTRAN
-check_PROGRAMS += tests/test_blacs
+check_PROGRAMS += tests/test_blacs tests/test_panel
 tests_test_blacs_SOURCES = tests/test_blacs_cases.F90 tests/test_blacs.F90
 tests_test_blacs_LDADD = libeccl.la $(SCALAPACK_LIBS)
 tests/test_blacs_cases.$(OBJEXT): fortran/eccl.lo
 tests/test_blacs.$(OBJEXT): tests/test_blacs_cases.$(OBJEXT)
+tests_test_panel_SOURCES = tests/test_panel.F90
+tests_test_panel_LDADD = libeccl.la $(SCALAPACK_LIBS)
+tests/test_panel.$(OBJEXT): fortran/eccl.lo
 TESTS += $(SCALAPACK_TESTS)
 endif
 endif
