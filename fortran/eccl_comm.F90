@@ -241,12 +241,13 @@ contains
     info = c_comm_free(ecomm%ptr)
   end subroutine eccl_comm_free
 
-  ! call eccl_comm_set_algorithm(ecomm, 'bcast', 'binomial', info) ('auto' restores the model).
+  ! call eccl_comm_set_algorithm(ecomm, 'bcast', 'binomial', info) ('auto' restores the model);
+  ! trailing blanks of the names are ignored.
   subroutine eccl_comm_set_algorithm(ecomm, collective, algorithm, info)
     type(eccl_comm), intent(in) :: ecomm
     character(len=*), intent(in) :: collective, algorithm
     integer(c_int), intent(out) :: info
-    info = c_comm_set_algorithm(ecomm%ptr, eccl_c_str(collective), eccl_c_str(algorithm))
+    info = c_comm_set_algorithm(ecomm%ptr, eccl_c_str(trim(collective)), eccl_c_str(trim(algorithm)))
   end subroutine eccl_comm_set_algorithm
 
   subroutine comm_info_int(ecomm, comm, size, rank, info)

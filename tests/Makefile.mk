@@ -101,9 +101,12 @@ CLEANFILES += tests/fuzz/fuzz_decompress_libfuzzer
 .PHONY: fuzz
 
 # ---- The ScaLAPACK/BLACS layer (src/scalapack, its Fortran modules, examples/summa and cannon):
-# Fortran programs against the real BLACS and PBLAS, on 2x2 grids of both orders and a 2x3 grid.
+# Fortran programs against the real BLACS and PBLAS, on 2x2 grids of both orders and a 2x3 grid;
+# the summa and cannon examples (built by `make`) run on small sizes and exit 1 on a bound violation.
 SCALAPACK_TESTS = tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mpi \
-	tests/panel_2x2_r.mpi tests/panel_2x2_c.mpi tests/panel_2x3.mpi
+	tests/panel_2x2_r.mpi tests/panel_2x2_c.mpi tests/panel_2x3.mpi \
+	tests/summa_2x2_r.mpi tests/summa_2x2_c.mpi tests/summa_2x3.mpi \
+	tests/cannon_2x2_r.mpi tests/cannon_2x2_c.mpi
 EXTRA_DIST += $(SCALAPACK_TESTS)
 if HAVE_SCALAPACK
 if HAVE_FORTRAN
