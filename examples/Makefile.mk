@@ -18,3 +18,11 @@ examples_cannon_LDADD = libeccl.la $(SCALAPACK_LIBS)
 examples/cannon.$(OBJEXT): examples/matmul_common.$(OBJEXT) fortran/eccl.lo
 endif
 endif
+
+# stack: ensemble averaging of a netCDF field with a compressed allreduce (needs netCDF).
+if HAVE_NETCDF
+noinst_PROGRAMS += examples/stack
+examples_stack_SOURCES = examples/stack.c
+examples_stack_CPPFLAGS = $(AM_CPPFLAGS) -DECCL_NCARG_DIR='"$(ECCL_NCARG_DIR)"'
+examples_stack_LDADD = libeccl.la $(NETCDF_LIBS) -lm
+endif

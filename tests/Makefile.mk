@@ -121,3 +121,9 @@ tests/test_panel.$(OBJEXT): fortran/eccl.lo
 TESTS += $(SCALAPACK_TESTS)
 endif
 endif
+
+# examples/stack: the compressed ensemble average of a netCDF sample field (skips, 77, without it).
+EXTRA_DIST += tests/stack_np4.mpi
+if HAVE_NETCDF
+TESTS += tests/stack_np4.mpi
+endif
