@@ -127,3 +127,13 @@ EXTRA_DIST += tests/stack_np4.mpi
 if HAVE_NETCDF
 TESTS += tests/stack_np4.mpi
 endif
+
+# The communicators and collectives of the Fortran module (any rank count; 3 here).
+EXTRA_DIST += tests/fortran_coll_np3.mpi
+if HAVE_FORTRAN
+check_PROGRAMS += tests/test_fortran_coll
+tests_test_fortran_coll_SOURCES = tests/test_fortran_coll.F90 tests/test_fortran_coll_layout.c
+tests_test_fortran_coll_LDADD = libeccl.la
+tests/test_fortran_coll.$(OBJEXT): fortran/eccl.lo
+TESTS += tests/fortran_coll_np3.mpi
+endif
