@@ -187,8 +187,9 @@ int eccl_panel_width(int j, int nb, int n);
  * on the owning column only.  Collective over the grid (every process calls with the same global
  * arguments); each process row runs one broadcast.
  * Checks: local ones (ldw, a and work pointers, LLD) are agreed within the process row (one small
- * lossless allreduce), so every process of a row returns the same INFO and none is left waiting;
- * global arguments that differ between processes give ECCL_ERR_MISMATCH.
+ * lossless allreduce), so every process of a row returns the same INFO (the most negative one
+ * found in the row) and none is left waiting; global arguments that differ between processes
+ * give ECCL_ERR_MISMATCH.
  * dtype: ECCL_FLOAT32, _FLOAT64, _COMPLEX64 or _COMPLEX128 (argument 10).
  * INFO: m -1, kb -2, a -3, ia -4, ja -5, desca -(600+j), work -7, ldw -8, bound -9, dtype -10. */
 int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int *desca,
