@@ -3,7 +3,8 @@
 # The parameters come from the C definitions: fortran/gen_constants (built for the build machine)
 # writes fortran/eccl_constants.inc (the declarations, #included by eccl_types.F90) and
 # fortran/eccl_public.inc (their public statements, for eccl.F90) into the build tree.  `eccl`
-# uses the helper modules eccl_types, eccl_comm_api, eccl_movement, eccl_reductions and, with
+# uses the helper modules eccl_types, eccl_comm_api, eccl_movement, eccl_reductions, eccl_device
+# and, with
 # ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the build
 # tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
@@ -22,8 +23,8 @@ endif
 
 if HAVE_FORTRAN
 libeccl_la_SOURCES += fortran/eccl_types.F90 fortran/eccl_comm.F90 fortran/eccl_movement.F90 \
-	fortran/eccl_reductions.F90 fortran/eccl.F90 fortran/eccl_fshim.c
-ECCL_FMODS = eccl_types eccl_comm_api eccl_movement eccl_reductions eccl
+	fortran/eccl_reductions.F90 fortran/eccl_device.F90 fortran/eccl.F90 fortran/eccl_fshim.c
+ECCL_FMODS = eccl_types eccl_comm_api eccl_movement eccl_reductions eccl_device eccl
 if HAVE_SCALAPACK
 libeccl_la_SOURCES += fortran/eccl_blacs.F90 fortran/eccl_blacs_extrema.F90 fortran/eccl_panels.F90
 ECCL_FMODS += eccl_blacs eccl_blacs_extrema eccl_panels
@@ -51,7 +52,8 @@ fortran/eccl_public.inc: fortran/gen_constants
 fortran/eccl_types.lo: fortran/eccl_constants.inc
 fortran/eccl_comm.lo: fortran/eccl_types.lo
 fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo
-ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo
+fortran/eccl_device.lo: fortran/eccl_types.lo
+ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
 fortran/eccl_panels.lo: fortran/eccl_types.lo

@@ -2,7 +2,7 @@
 !
 ! `use eccl` gives everything: this file holds the codec; the constants and types come from
 ! eccl_types.F90, the communicators and collectives from eccl_comm.F90, eccl_movement.F90 and
-! eccl_reductions.F90, the BLACS layer (when built with ScaLAPACK) from eccl_blacs.F90,
+! eccl_reductions.F90, the GPU queries from eccl_device.F90, the BLACS layer (when built with ScaLAPACK) from eccl_blacs.F90,
 ! eccl_blacs_extrema.F90 and eccl_panels.F90.  Those modules are private helpers of this one: only names listed public here
 ! are part of the interface.
 !
@@ -24,6 +24,7 @@ module eccl
   use eccl_comm_api
   use eccl_movement
   use eccl_reductions
+  use eccl_device
 #ifdef ECCL_HAVE_SCALAPACK
   use eccl_blacs
   use eccl_blacs_extrema
@@ -40,6 +41,7 @@ module eccl
   public :: eccl_comm_last_error, eccl_comm_last_stats
   public :: eccl_bcast, eccl_allgather, eccl_scatter, eccl_gather, eccl_sendrecv_replace
   public :: eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block
+  public :: eccl_cuda_device_count, eccl_cuda_device_check
 #ifdef ECCL_HAVE_SCALAPACK
   public :: eccl_blacs_totals, eccl_blacs_comm, eccl_blacs_configure, eccl_blacs_get_totals
   public :: eccl_sgebs2d, eccl_dgebs2d, eccl_cgebs2d, eccl_zgebs2d
