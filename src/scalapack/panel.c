@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -73,7 +74,7 @@ static sl_grid_t *query_grid(const int *desc)
 int eccl_desc_local_rows(int m, int ia, const int *desc)
 {
     sl_grid_t *g = query_grid(desc);
-    if (!g || m < 0 || ia < 1) return -1;
+    if (!g || m < 0 || ia < 1 || m > INT_MAX - (ia - 1)) return -1;
     return eccl_sl_numroc(ia - 1 + m, desc[MB_], g->myrow, desc[RSRC_], g->nprow) -
            eccl_sl_numroc(ia - 1, desc[MB_], g->myrow, desc[RSRC_], g->nprow);
 }
@@ -81,7 +82,7 @@ int eccl_desc_local_rows(int m, int ia, const int *desc)
 int eccl_desc_local_cols(int n, int ja, const int *desc)
 {
     sl_grid_t *g = query_grid(desc);
-    if (!g || n < 0 || ja < 1) return -1;
+    if (!g || n < 0 || ja < 1 || n > INT_MAX - (ja - 1)) return -1;
     return eccl_sl_numroc(ja - 1 + n, desc[NB_], g->mycol, desc[CSRC_], g->npcol) -
            eccl_sl_numroc(ja - 1, desc[NB_], g->mycol, desc[CSRC_], g->npcol);
 }
@@ -170,7 +171,7 @@ int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int
     if (kb < 0) return -2;
     if (ia < 1 || (m > 0 && ia > desca[M_])) return -4;
     if (ja < 1 || (kb > 0 && ja > desca[N_])) return -5;
-    if (m > 0 && ia - 1 + m > desca[M_]) return -1;
+    if (m > 0 && (long long)ia - 1 + m > desca[M_]) return -1;
     if (kb > 0 && kb > eccl_panel_width(ja, desca[NB_], desca[N_] - ja + 1)) return -2;
     if ((info = check_dtype_bound(bound, dtype, &p.esize))) return info;
     if (m == 0 || kb == 0) return 0;
@@ -186,7 +187,10 @@ int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int
     p.rows = (size_t)(eccl_sl_numroc(ia - 1 + m, mb, g->myrow, desca[RSRC_], g->nprow) - lr0);
     p.cols = (size_t)kb;
     p.lld = (size_t)(desca[LLD_] > 0 ? desca[LLD_] : 1);
-    p.off = (size_t)lr0 + (size_t)(nb * (j0 / (nb * g->npcol)) + j0 % nb) * p.lld;
+    /* indxg2l: the local column of global column ja on its owner (products in 64 bits: NB
+     * times the grid width may exceed an int when NB is the whole matrix) */
+    long long lc = (long long)nb * (j0 / ((long long)nb * g->npcol)) + j0 % nb;
+    p.off = (size_t)lr0 + (size_t)lc * p.lld;
     p.ldw = (size_t)(ldw > 0 ? ldw : 1);
     p.dtype = dtype;
 
@@ -218,7 +222,7 @@ int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int
     if (ib < 1 || (kb > 0 && ib > descb[M_])) return -4;
     if (jb < 1 || (n > 0 && jb > descb[N_])) return -5;
     if (kb > 0 && kb > eccl_panel_width(ib, descb[MB_], descb[M_] - ib + 1)) return -1;
-    if (n > 0 && jb - 1 + n > descb[N_]) return -2;
+    if (n > 0 && (long long)jb - 1 + n > descb[N_]) return -2;
     if ((info = check_dtype_bound(bound, dtype, &p.esize))) return info;
     if (n == 0 || kb == 0) return 0;
 
@@ -233,7 +237,8 @@ int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int
     p.rows = (size_t)kb;
     p.cols = (size_t)(eccl_sl_numroc(jb - 1 + n, nb, g->mycol, descb[CSRC_], g->npcol) - lc0);
     p.lld = (size_t)(descb[LLD_] > 0 ? descb[LLD_] : 1);
-    p.off = (size_t)(mb * (i0 / (mb * g->nprow)) + i0 % mb) + (size_t)lc0 * p.lld;
+    long long lr = (long long)mb * (i0 / ((long long)mb * g->nprow)) + i0 % mb; /* indxg2l */
+    p.off = (size_t)lr + (size_t)lc0 * p.lld;
     p.ldw = (size_t)(ldw > 0 ? ldw : 1);
     p.dtype = dtype;
 
