@@ -2,9 +2,9 @@
 !
 ! `use eccl` gives everything: this file holds the codec; the constants and types come from
 ! eccl_types.F90, the communicators and collectives from eccl_comm.F90, eccl_movement.F90 and
-! eccl_reductions.F90, the GPU queries from eccl_device.F90, the BLACS layer (when built with ScaLAPACK) from eccl_blacs.F90,
-! eccl_blacs_extrema.F90 and eccl_panels.F90.  Those modules are private helpers of this one: only names listed public here
-! are part of the interface.
+! eccl_reductions.F90, the GPU queries from eccl_device.F90, and the BLACS layer (when built with
+! ScaLAPACK) from eccl_blacs.F90, eccl_blacs_extrema.F90 and eccl_panels.F90.  Those modules are
+! private helpers of this one: only names listed public here are part of the interface.
 !
 ! Conventions, the same for every procedure (later collectives and BLACS-style calls included):
 ! * An operation that can fail is a subroutine whose last argument is

@@ -34,8 +34,8 @@ module eccl_blacs_extrema
   end interface eccl_dgamn2d
 
   interface
-    function c_sgamx2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, &
-      bound) bind(C, name="eccl_sgamx2d") result(info)
+    function c_sgamx2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, bound) bind(C, &
+      name="eccl_sgamx2d") result(info)
       import :: c_int, c_char, c_ptr, eccl_bound
       integer(c_int), value :: ictxt, m, n, lda, ldia, rdest, cdest
       character(kind=c_char), intent(in) :: scope(*), top(*)
@@ -44,8 +44,8 @@ module eccl_blacs_extrema
       integer(c_int) :: info
     end function c_sgamx2d
 
-    function c_dgamx2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, &
-      bound) bind(C, name="eccl_dgamx2d") result(info)
+    function c_dgamx2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, bound) bind(C, &
+      name="eccl_dgamx2d") result(info)
       import :: c_int, c_char, c_ptr, eccl_bound
       integer(c_int), value :: ictxt, m, n, lda, ldia, rdest, cdest
       character(kind=c_char), intent(in) :: scope(*), top(*)
@@ -54,8 +54,8 @@ module eccl_blacs_extrema
       integer(c_int) :: info
     end function c_dgamx2d
 
-    function c_sgamn2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, &
-      bound) bind(C, name="eccl_sgamn2d") result(info)
+    function c_sgamn2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, bound) bind(C, &
+      name="eccl_sgamn2d") result(info)
       import :: c_int, c_char, c_ptr, eccl_bound
       integer(c_int), value :: ictxt, m, n, lda, ldia, rdest, cdest
       character(kind=c_char), intent(in) :: scope(*), top(*)
@@ -64,8 +64,8 @@ module eccl_blacs_extrema
       integer(c_int) :: info
     end function c_sgamn2d
 
-    function c_dgamn2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, &
-      bound) bind(C, name="eccl_dgamn2d") result(info)
+    function c_dgamn2d(ictxt, scope, top, m, n, a, lda, ra, ca, ldia, rdest, cdest, bound) bind(C, &
+      name="eccl_dgamn2d") result(info)
       import :: c_int, c_char, c_ptr, eccl_bound
       integer(c_int), value :: ictxt, m, n, lda, ldia, rdest, cdest
       character(kind=c_char), intent(in) :: scope(*), top(*)

@@ -247,7 +247,8 @@ contains
     type(eccl_comm), intent(in) :: ecomm
     character(len=*), intent(in) :: collective, algorithm
     integer(c_int), intent(out) :: info
-    info = c_comm_set_algorithm(ecomm%ptr, eccl_c_str(trim(collective)), eccl_c_str(trim(algorithm)))
+    info = c_comm_set_algorithm(ecomm%ptr, eccl_c_str(trim(collective)), &
+      eccl_c_str(trim(algorithm)))
   end subroutine eccl_comm_set_algorithm
 
   subroutine comm_info_int(ecomm, comm, size, rank, info)

@@ -15,35 +15,40 @@ module eccl_movement
 
   public :: eccl_bcast, eccl_allgather, eccl_scatter, eccl_gather, eccl_sendrecv_replace
 
-  ! call eccl_bcast(buf, count, root, bound, comm, info): buf of the root to every rank; |out - in| <= E.
+  ! call eccl_bcast(buf, count, root, bound, comm, info): buf of the root to every rank; |out - in|
+  !  <= E.
   interface eccl_bcast
     module procedure bcast_f32, bcast_f32_i, bcast_f64, bcast_f64_i, bcast_c64, bcast_c64_i, &
       bcast_c128, bcast_c128_i
   end interface eccl_bcast
 
-  ! call eccl_allgather(sendbuf, recvbuf, count, bound, comm, info): count elements per rank; recvbuf holds size*count.
+  ! call eccl_allgather(sendbuf, recvbuf, count, bound, comm, info): count elements per rank;
+  !  recvbuf holds size*count.
   interface eccl_allgather
     module procedure allgather_f32, allgather_f32_i, allgather_f64, allgather_f64_i, &
       allgather_c64, allgather_c64_i, allgather_c128, allgather_c128_i
   end interface eccl_allgather
 
-  ! call eccl_scatter(sendbuf, recvbuf, count, root, bound, comm, info): sendbuf (size*count, read at the root only) to count elements per rank.
+  ! call eccl_scatter(sendbuf, recvbuf, count, root, bound, comm, info): sendbuf (size*count, read
+  !  at the root only) to count elements per rank.
   interface eccl_scatter
     module procedure scatter_f32, scatter_f32_i, scatter_f64, scatter_f64_i, scatter_c64, &
       scatter_c64_i, scatter_c128, scatter_c128_i
   end interface eccl_scatter
 
-  ! call eccl_gather(sendbuf, recvbuf, count, root, bound, comm, info): count elements per rank into recvbuf (size*count, written at the root only).
+  ! call eccl_gather(sendbuf, recvbuf, count, root, bound, comm, info): count elements per rank into
+  !  recvbuf (size*count, written at the root only).
   interface eccl_gather
-    module procedure gather_f32, gather_f32_i, gather_f64, gather_f64_i, gather_c64, &
-      gather_c64_i, gather_c128, gather_c128_i
+    module procedure gather_f32, gather_f32_i, gather_f64, gather_f64_i, gather_c64, gather_c64_i, &
+      gather_c128, gather_c128_i
   end interface eccl_gather
 
-  ! call eccl_sendrecv_replace(buf, count, dest, sendtag, source, recvtag, bound, comm, info): Cannon's shift; |out - what source sent| <= E.
+  ! call eccl_sendrecv_replace(buf, count, dest, sendtag, source, recvtag, bound, comm, info):
+  !  Cannon's shift; |out - what source sent| <= E.
   interface eccl_sendrecv_replace
     module procedure sendrecv_replace_f32, sendrecv_replace_f32_i, sendrecv_replace_f64, &
-      sendrecv_replace_f64_i, sendrecv_replace_c64, sendrecv_replace_c64_i, &
-      sendrecv_replace_c128, sendrecv_replace_c128_i
+      sendrecv_replace_f64_i, sendrecv_replace_c64, sendrecv_replace_c64_i, sendrecv_replace_c128, &
+      sendrecv_replace_c128_i
   end interface eccl_sendrecv_replace
 
 contains

@@ -22,16 +22,19 @@ module eccl_reductions
       allreduce_ip_c64, allreduce_ip_c64_i, allreduce_ip_c128, allreduce_ip_c128_i
   end interface eccl_allreduce
 
-  ! call eccl_reduce(sendbuf, recvbuf, count, op, root, bound, comm, info): recvbuf written at the root only
-  ! call eccl_reduce(buf, count, op, root, bound, comm, info): in place at the root; elsewhere buf is only read
+  ! call eccl_reduce(sendbuf, recvbuf, count, op, root, bound, comm, info): recvbuf written at the
+  !  root only
+  ! call eccl_reduce(buf, count, op, root, bound, comm, info): in place at the root; elsewhere buf
+  !  is only read
   interface eccl_reduce
-    module procedure reduce_f32, reduce_f32_i, reduce_f64, reduce_f64_i, reduce_c64, &
-      reduce_c64_i, reduce_c128, reduce_c128_i
+    module procedure reduce_f32, reduce_f32_i, reduce_f64, reduce_f64_i, reduce_c64, reduce_c64_i, &
+      reduce_c128, reduce_c128_i
     module procedure reduce_ip_f32, reduce_ip_f32_i, reduce_ip_f64, reduce_ip_f64_i, &
       reduce_ip_c64, reduce_ip_c64_i, reduce_ip_c128, reduce_ip_c128_i
   end interface eccl_reduce
 
-  ! call eccl_reduce_scatter_block(sendbuf, recvbuf, recvcount, op, bound, comm, info): sendbuf holds size*recvcount
+  ! call eccl_reduce_scatter_block(sendbuf, recvbuf, recvcount, op, bound, comm, info): sendbuf
+  !  holds size*recvcount
   interface eccl_reduce_scatter_block
     module procedure reduce_scatter_block_f32, reduce_scatter_block_f32_i, &
       reduce_scatter_block_f64, reduce_scatter_block_f64_i, reduce_scatter_block_c64, &
@@ -513,8 +516,8 @@ contains
     pbuf = c_null_ptr
     if (count > 0) pbuf = c_loc(buf(1))
     if (eccl_comm_rank(comm) == root) then
-      info = c_eccl_reduce(eccl_in_place(), pbuf, int(count, c_size_t), ECCL_COMPLEX128, op, &
-        root, bound, comm%ptr)
+      info = c_eccl_reduce(eccl_in_place(), pbuf, int(count, c_size_t), ECCL_COMPLEX128, op, root, &
+        bound, comm%ptr)
     else
       info = c_eccl_reduce(pbuf, pbuf, int(count, c_size_t), ECCL_COMPLEX128, op, root, bound, &
         comm%ptr)
@@ -549,8 +552,8 @@ contains
     if (recvcount > 0) psendbuf = c_loc(sendbuf(1))
     precvbuf = c_null_ptr
     if (recvcount > 0) precvbuf = c_loc(recvbuf(1))
-    info = c_eccl_reduce_scatter_block(psendbuf, precvbuf, int(recvcount, c_size_t), &
-      ECCL_FLOAT32, op, bound, comm%ptr)
+    info = c_eccl_reduce_scatter_block(psendbuf, precvbuf, int(recvcount, c_size_t), ECCL_FLOAT32, &
+      op, bound, comm%ptr)
   end subroutine reduce_scatter_block_f32
 
   subroutine reduce_scatter_block_f32_i(sendbuf, recvbuf, recvcount, op, bound, comm, info)
@@ -580,8 +583,8 @@ contains
     if (recvcount > 0) psendbuf = c_loc(sendbuf(1))
     precvbuf = c_null_ptr
     if (recvcount > 0) precvbuf = c_loc(recvbuf(1))
-    info = c_eccl_reduce_scatter_block(psendbuf, precvbuf, int(recvcount, c_size_t), &
-      ECCL_FLOAT64, op, bound, comm%ptr)
+    info = c_eccl_reduce_scatter_block(psendbuf, precvbuf, int(recvcount, c_size_t), ECCL_FLOAT64, &
+      op, bound, comm%ptr)
   end subroutine reduce_scatter_block_f64
 
   subroutine reduce_scatter_block_f64_i(sendbuf, recvbuf, recvcount, op, bound, comm, info)

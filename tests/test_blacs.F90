@@ -178,10 +178,12 @@ contains
     call eccl_blacs_comm(ictxt, 'Row', row, info)
     call check(info == 0, 'eccl_blacs_comm R', info)
     call eccl_comm_info(row, fcomm, sz, rk, info)
-    call check(info == 0 .and. sz == npcol .and. rk == mycol, 'row communicator: size npcol, rank mycol', rk)
+    call check(info == 0 .and. sz == npcol .and. rk == mycol, &
+      'row communicator: size npcol, rank mycol', rk)
     call eccl_blacs_comm(ictxt, 'c', col, info)
     call eccl_comm_info(col, fcomm, sz, rk, info)
-    call check(info == 0 .and. sz == nprow .and. rk == myrow, 'column communicator: rank myrow', rk)
+    call check(info == 0 .and. sz == nprow .and. rk == myrow, &
+      'column communicator: rank myrow', rk)
     call eccl_blacs_comm(ictxt, 'A', all, info)
     call eccl_comm_info(all, fcomm, sz, rk, info)
     call check(info == 0 .and. sz == nprow * npcol .and. rk == blacs_pnum(ictxt, myrow, mycol), &

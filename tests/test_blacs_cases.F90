@@ -91,7 +91,8 @@ contains
     tol = real(ebs, ek)
     do j = 1, n
       do i = 1, m
-        call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, 'sgebr2d within the bound of BLACS', i)
+        call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, &
+          'sgebr2d within the bound of BLACS', i)
       end do
       do i = m + 1, lda
         call check(got(i, j) == orig(i, j), 'sgebr2d leaves rows past m alone', i)
@@ -147,7 +148,8 @@ contains
         end do
         tol = real(ebs, ek) + 2 * (nmemb + 1) * real(0.5_c_double * epsilon(1.0_c_float), ek) * sabs
         if (dest) then
-          call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, 'sgsum2d within the bound of BLACS', i)
+          call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, &
+            'sgsum2d within the bound of BLACS', i)
         else
           call check(got(i, j) == orig(i, j), 'sgsum2d leaves non-destinations alone', i)
         end if
@@ -202,7 +204,8 @@ contains
     tol = real(ebd, ek)
     do j = 1, n
       do i = 1, m
-        call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, 'dgebr2d within the bound of BLACS', i)
+        call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, &
+          'dgebr2d within the bound of BLACS', i)
       end do
       do i = m + 1, lda
         call check(got(i, j) == orig(i, j), 'dgebr2d leaves rows past m alone', i)
@@ -256,9 +259,11 @@ contains
             sabs = sabs + 2 * abs(gen(i, j, r, c, salt))
           end do
         end do
-        tol = real(ebd, ek) + 2 * (nmemb + 1) * real(0.5_c_double * epsilon(1.0_c_double), ek) * sabs
+        tol = real(ebd, ek) + 2 * (nmemb + 1) * real(0.5_c_double * epsilon(1.0_c_double), &
+          ek) * sabs
         if (dest) then
-          call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, 'dgsum2d within the bound of BLACS', i)
+          call check(abs(real(got(i, j), ek) - real(ref(i, j), ek)) <= tol, &
+            'dgsum2d within the bound of BLACS', i)
         else
           call check(got(i, j) == orig(i, j), 'dgsum2d leaves non-destinations alone', i)
         end if
@@ -297,7 +302,8 @@ contains
     do j = 1, n
       do i = 1, lda
         orig(i, j) = cmplx(gen(i, j, r, c, salt), gen2(i, j, r, c, salt), c_float)
-        if (i > m .or. .not. sender) orig(i, j) = cmplx(7777.0_c_double, gen2(i, j, r, c, salt), c_float)
+        if (i > m .or. .not. sender) orig(i, j) = cmplx(7777.0_c_double, gen2(i, j, r, c, salt), &
+          c_float)
       end do
     end do
     ref = orig
@@ -314,7 +320,8 @@ contains
     do j = 1, n
       do i = 1, m
         call check(abs(real(real(got(i, j)), ek) - real(real(ref(i, j)), ek)) <= tol .and. &
-            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, 'cgebr2d within the bound of BLACS', i)
+            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, &
+              'cgebr2d within the bound of BLACS', i)
       end do
       do i = m + 1, lda
         call check(got(i, j) == orig(i, j), 'cgebr2d leaves rows past m alone', i)
@@ -371,7 +378,8 @@ contains
         tol = real(ebs, ek) + 2 * (nmemb + 1) * real(0.5_c_double * epsilon(1.0_c_float), ek) * sabs
         if (dest) then
           call check(abs(real(real(got(i, j)), ek) - real(real(ref(i, j)), ek)) <= tol .and. &
-            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, 'cgsum2d within the bound of BLACS', i)
+            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, &
+              'cgsum2d within the bound of BLACS', i)
         else
           call check(got(i, j) == orig(i, j), 'cgsum2d leaves non-destinations alone', i)
         end if
@@ -410,7 +418,8 @@ contains
     do j = 1, n
       do i = 1, lda
         orig(i, j) = cmplx(gen(i, j, r, c, salt), gen2(i, j, r, c, salt), c_double)
-        if (i > m .or. .not. sender) orig(i, j) = cmplx(7777.0_c_double, gen2(i, j, r, c, salt), c_double)
+        if (i > m .or. .not. sender) orig(i, j) = cmplx(7777.0_c_double, gen2(i, j, r, c, salt), &
+          c_double)
       end do
     end do
     ref = orig
@@ -427,7 +436,8 @@ contains
     do j = 1, n
       do i = 1, m
         call check(abs(real(real(got(i, j)), ek) - real(real(ref(i, j)), ek)) <= tol .and. &
-            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, 'zgebr2d within the bound of BLACS', i)
+            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, &
+              'zgebr2d within the bound of BLACS', i)
       end do
       do i = m + 1, lda
         call check(got(i, j) == orig(i, j), 'zgebr2d leaves rows past m alone', i)
@@ -481,10 +491,12 @@ contains
             sabs = sabs + 2 * abs(gen(i, j, r, c, salt))
           end do
         end do
-        tol = real(ebd, ek) + 2 * (nmemb + 1) * real(0.5_c_double * epsilon(1.0_c_double), ek) * sabs
+        tol = real(ebd, ek) + 2 * (nmemb + 1) * real(0.5_c_double * epsilon(1.0_c_double), &
+          ek) * sabs
         if (dest) then
           call check(abs(real(real(got(i, j)), ek) - real(real(ref(i, j)), ek)) <= tol .and. &
-            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, 'zgsum2d within the bound of BLACS', i)
+            abs(real(aimag(got(i, j)), ek) - real(aimag(ref(i, j)), ek)) <= tol, &
+              'zgsum2d within the bound of BLACS', i)
         else
           call check(got(i, j) == orig(i, j), 'zgsum2d leaves non-destinations alone', i)
         end if
