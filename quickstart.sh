@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # quickstart.sh - build eccl from this source tree and run its demo or its test suite.
 #
-#   ./quickstart.sh demo               build in ./build, run examples/demo on 4 MPI ranks
+#   ./quickstart.sh demo               build in ./build, run examples/summa on 4 MPI ranks
 #   ./quickstart.sh test [--distcheck] build, make check, sanitizer build of the codec tests,
 #                                      libFuzzer run (when the fuzz target exists), totals
 #
@@ -17,9 +17,12 @@ usage: ./quickstart.sh demo
 
 demo   installs the Debian packages eccl needs (when missing), builds eccl in ./build
        (CC=mpicc.mpich FC=mpifort.mpich) and runs
-           mpiexec.mpich -n 4 ./build/examples/demo
-       which broadcasts a 32 MiB float64 field plainly and compressed, checks the error bound
-       on every rank and prints bytes, ratio, largest error and times.
+           mpiexec.mpich -n 4 ./build/examples/summa
+       which multiplies two 1024 x 1024 float64 matrices on a 2 x 2 BLACS grid with SUMMA and
+       eccl-compressed panel broadcasts, for a smooth kernel matrix and a random one, and
+       prints the bytes saved, the largest error against PDGEMM next to its a-priori bound,
+       and the times of PDGEMM and of SUMMA with plain and compressed panels.  Without
+       ScaLAPACK or Fortran it runs examples/demo (a compressed broadcast) instead.
 
 test   as demo for the packages and ./build (plus clang for the sanitizer and fuzzing), then
          1. make check in ./build (every test);
@@ -34,6 +37,7 @@ environment:
   FUZZ_SECONDS      libFuzzer run time (default 60)
   JOBS              parallel make jobs (default: nproc)
   OMP_NUM_THREADS   OpenMP threads per rank for the demo (default: cores / 4, at least 1)
+  OPENBLAS_NUM_THREADS  BLAS threads per rank for the demo (default: the same)
 EOF
 }
 
@@ -221,16 +225,25 @@ cmd_demo() {
     check_tools
     build_main || exit 1
     [[ -x build/examples/demo ]] || die "build/examples/demo was not built (is examples/Makefile.mk included?)"
+    # SUMMA needs ScaLAPACK and the Fortran module; the plain broadcast demo needs neither.
+    local prog=build/examples/summa
+    if [[ ! -x $prog ]]; then
+        say "build/examples/summa was not built (configure found no ScaLAPACK or no MPI Fortran" \
+            "compiler: see 'ScaLAPACK layer' and 'Fortran module' above); running examples/demo"
+        prog=build/examples/demo
+    fi
     if [[ -z ${OMP_NUM_THREADS:-} ]]; then
         # DEMO_RANKS processes share the machine: give each its share of the cores.
         local t=$((JOBS / DEMO_RANKS))
         ((t >= 1)) || t=1
         export OMP_NUM_THREADS=$t
     fi
-    say "running: $MPIEXEC -n $DEMO_RANKS ./build/examples/demo  (OMP_NUM_THREADS=$OMP_NUM_THREADS)"
+    export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-$OMP_NUM_THREADS}
+    say "running: $MPIEXEC -n $DEMO_RANKS ./$prog  (OMP_NUM_THREADS=$OMP_NUM_THREADS," \
+        "OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS)"
     echo
     local rc=0
-    "$MPIEXEC" -n "$DEMO_RANKS" ./build/examples/demo || rc=$?
+    "$MPIEXEC" -n "$DEMO_RANKS" "./$prog" || rc=$?
     if ((rc != 0)); then
         if ((rc == 1)); then
             explain "the demo found elements outside the error bound (exit 1): please report this"

@@ -3,3 +3,26 @@
 noinst_PROGRAMS += examples/demo
 examples_demo_SOURCES = examples/demo.c
 examples_demo_LDADD = libeccl.la -lm
+
+# SUMMA and Cannon on BLACS grids, checked against PDGEMM (doc/scalapack.md); ./quickstart.sh demo
+# runs summa.  Fortran programs: they need ScaLAPACK and the Fortran module.
+if HAVE_SCALAPACK
+if HAVE_FORTRAN
+noinst_PROGRAMS += examples/summa examples/cannon
+examples_summa_SOURCES = examples/matmul_common.f90 examples/summa.f90
+examples_summa_LDADD = libeccl.la $(SCALAPACK_LIBS)
+examples/matmul_common.$(OBJEXT): fortran/eccl.lo
+examples/summa.$(OBJEXT): examples/matmul_common.$(OBJEXT) fortran/eccl.lo
+examples_cannon_SOURCES = examples/matmul_common.f90 examples/cannon.f90
+examples_cannon_LDADD = libeccl.la $(SCALAPACK_LIBS)
+examples/cannon.$(OBJEXT): examples/matmul_common.$(OBJEXT) fortran/eccl.lo
+endif
+endif
+
+# stack: ensemble averaging of a netCDF field with a compressed allreduce (needs netCDF).
+if HAVE_NETCDF
+noinst_PROGRAMS += examples/stack
+examples_stack_SOURCES = examples/stack.c
+examples_stack_CPPFLAGS = $(AM_CPPFLAGS) -DECCL_NCARG_DIR='"$(ECCL_NCARG_DIR)"'
+examples_stack_LDADD = libeccl.la $(NETCDF_LIBS) -lm
+endif

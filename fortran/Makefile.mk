@@ -1,8 +1,12 @@
 # fortran/: the Fortran 2008 module `eccl` (doc/fortran.md), compiled into libeccl.la itself.
 #
 # The parameters come from the C definitions: fortran/gen_constants (built for the build machine)
-# writes fortran/eccl_constants.inc into the build tree, and eccl.F90 #includes it.  The module
-# file goes to the build tree's fortran/ and is installed into $(includedir) (eccl.pc: fmoddir).
+# writes fortran/eccl_constants.inc (the declarations, #included by eccl_types.F90) and
+# fortran/eccl_public.inc (their public statements, for eccl.F90) into the build tree.  `eccl`
+# uses the helper modules eccl_types, eccl_comm_api, eccl_movement, eccl_reductions, eccl_device
+# and, with
+# ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the build
+# tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
@@ -18,13 +22,20 @@ libeccl_la_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLA
 endif
 
 if HAVE_FORTRAN
-libeccl_la_SOURCES += fortran/eccl.F90
-AM_FCFLAGS += $(ECCL_FCFLAGS) $(FC_MODOUT)fortran $(FC_MODINC)fortran -I$(top_builddir)/fortran
+libeccl_la_SOURCES += fortran/eccl_types.F90 fortran/eccl_comm.F90 fortran/eccl_movement.F90 \
+	fortran/eccl_reductions.F90 fortran/eccl_device.F90 fortran/eccl.F90 fortran/eccl_fshim.c
+ECCL_FMODS = eccl_types eccl_comm_api eccl_movement eccl_reductions eccl_device eccl
+if HAVE_SCALAPACK
+libeccl_la_SOURCES += fortran/eccl_blacs.F90 fortran/eccl_blacs_extrema.F90 fortran/eccl_panels.F90
+ECCL_FMODS += eccl_blacs eccl_blacs_extrema eccl_panels
+endif
+AM_FCFLAGS += $(ECCL_FCFLAGS) $(ECCL_FC_DEFS) $(FC_MODOUT)fortran $(FC_MODINC)fortran \
+	-I$(top_builddir)/fortran
 
-BUILT_SOURCES += fortran/eccl_constants.inc
-CLEANFILES += fortran/eccl_constants.inc fortran/gen_constants \
-	fortran/eccl.$(FC_MODEXT)
-ECCL_FMOD = fortran/eccl.$(FC_MODEXT)
+BUILT_SOURCES += fortran/eccl_constants.inc fortran/eccl_public.inc
+CLEANFILES += fortran/eccl_constants.inc fortran/eccl_public.inc fortran/gen_constants \
+	fortran/*.$(FC_MODEXT)
+ECCL_FMOD = $(ECCL_FMODS:%=fortran/%.$(FC_MODEXT))
 
 fortran/gen_constants: fortran/gen_constants.c include/eccl.h include/eccl_errors.def
 	@$(MKDIR_P) fortran
@@ -33,8 +44,22 @@ fortran/gen_constants: fortran/gen_constants.c include/eccl.h include/eccl_error
 fortran/eccl_constants.inc: fortran/gen_constants
 	$(AM_V_GEN)./fortran/gen_constants > $@.tmp && mv $@.tmp $@
 
-# automake tracks neither the #include nor .mod files: a user of the module depends on eccl.lo.
-fortran/eccl.lo: fortran/eccl_constants.inc
+fortran/eccl_public.inc: fortran/gen_constants
+	$(AM_V_GEN)./fortran/gen_constants --public > $@.tmp && mv $@.tmp $@
+
+# automake tracks neither the #include nor .mod files: the object of a module's user depends on
+# the module's object (a program that uses eccl depends on fortran/eccl.lo).
+fortran/eccl_types.lo: fortran/eccl_constants.inc
+fortran/eccl_comm.lo: fortran/eccl_types.lo
+fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo
+fortran/eccl_device.lo: fortran/eccl_types.lo
+ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
+if HAVE_SCALAPACK
+fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
+fortran/eccl_panels.lo: fortran/eccl_types.lo
+ECCL_FMOD_USED += fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
+endif
+fortran/eccl.lo: fortran/eccl_public.inc $(ECCL_FMOD_USED)
 else
 ECCL_FMOD =
 endif

@@ -1,5 +1,11 @@
 ! eccl.F90 - module eccl: the Fortran 2008 interface to eccl (doc/fortran.md).
 !
+! `use eccl` gives everything: this file holds the codec; the constants and types come from
+! eccl_types.F90, the communicators and collectives from eccl_comm.F90, eccl_movement.F90 and
+! eccl_reductions.F90, the GPU queries from eccl_device.F90, and the BLACS layer (when built with
+! ScaLAPACK) from eccl_blacs.F90, eccl_blacs_extrema.F90 and eccl_panels.F90.  Those modules are
+! private helpers of this one: only names listed public here are part of the interface.
+!
 ! Conventions, the same for every procedure (later collectives and BLACS-style calls included):
 ! * An operation that can fail is a subroutine whose last argument is
 !   integer(c_int), intent(out) :: info  -- ECCL_SUCCESS (0) or an ECCL_ERR_* code, as MPI ierror
@@ -14,30 +20,37 @@
 ! The bind(C) interfaces are private; the wrappers pass addresses with c_loc and never keep them.
 module eccl
   use, intrinsic :: iso_c_binding
+  use eccl_types
+  use eccl_comm_api
+  use eccl_movement
+  use eccl_reductions
+  use eccl_device
+#ifdef ECCL_HAVE_SCALAPACK
+  use eccl_blacs
+  use eccl_blacs_extrema
+  use eccl_panels
+#endif
   implicit none
   private
 
-#include "eccl_constants.inc"
-
-  ! eccl_bound_t.  The default is LOSSLESS; build bounds with eccl_bound_abs/_rel/_lossless.
-  type, bind(C), public :: eccl_bound
-    integer(c_int) :: mode = ECCL_MODE_LOSSLESS
-    real(c_double) :: value = 0.0_c_double
-    real(c_double) :: range = 0.0_c_double
-  end type eccl_bound
-
-  ! eccl_stream_info_t (the _t keeps the name apart from the subroutine eccl_stream_info: a
-  ! generic sharing a derived type's name may only hold functions).  uint32/uint64 fields are
-  ! read as the signed integers of the same size.
-  type, bind(C), public :: eccl_stream_info_t
-    integer(c_int) :: version_major = 0, version_minor = 0
-    integer(c_int) :: dtype = 0, mode = 0
-    integer(c_int64_t) :: count = 0
-    real(c_double) :: bound = 0.0_c_double, eb_abs = 0.0_c_double, range = 0.0_c_double
-    integer(c_int32_t) :: nsum = 0
-    integer(c_int64_t) :: stream_size = 0, nblocks = 0, nblocks_zero = 0, nblocks_quant = 0
-    integer(c_int64_t) :: nblocks_raw = 0
-  end type eccl_stream_info_t
+  ! Re-exported: the constants (list generated with them), the types, the communicators,
+  ! collectives and the BLACS layer.
+#include "eccl_public.inc"
+  public :: eccl_bound, eccl_stream_info_t, eccl_config, eccl_stats, eccl_comm, eccl_to_string
+  public :: eccl_comm_create, eccl_comm_free, eccl_comm_set_algorithm, eccl_comm_info
+  public :: eccl_comm_last_error, eccl_comm_last_stats
+  public :: eccl_bcast, eccl_allgather, eccl_scatter, eccl_gather, eccl_sendrecv_replace
+  public :: eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block
+  public :: eccl_cuda_device_count, eccl_cuda_device_check
+#ifdef ECCL_HAVE_SCALAPACK
+  public :: eccl_blacs_totals, eccl_blacs_comm, eccl_blacs_configure, eccl_blacs_get_totals
+  public :: eccl_sgebs2d, eccl_dgebs2d, eccl_cgebs2d, eccl_zgebs2d
+  public :: eccl_sgebr2d, eccl_dgebr2d, eccl_cgebr2d, eccl_zgebr2d
+  public :: eccl_sgsum2d, eccl_dgsum2d, eccl_cgsum2d, eccl_zgsum2d
+  public :: eccl_sgamx2d, eccl_dgamx2d, eccl_sgamn2d, eccl_dgamn2d
+  public :: eccl_desc_local_rows, eccl_desc_local_cols, eccl_panel_width
+  public :: eccl_panel_bcast_col, eccl_panel_bcast_row
+#endif
 
   public :: eccl_strerror, eccl_version_string, eccl_dtype_size, eccl_dtype_name
   public :: eccl_bound_abs, eccl_bound_rel, eccl_bound_lossless
@@ -94,12 +107,6 @@ module eccl
 
   ! ---- the C library (eccl.h); enums are int, size_t is c_size_t ----
   interface
-    function c_strlen(s) bind(C, name="strlen") result(n)
-      import :: c_ptr, c_size_t
-      type(c_ptr), value :: s
-      integer(c_size_t) :: n
-    end function c_strlen
-
     function c_eccl_strerror(rc) bind(C, name="eccl_strerror") result(p)
       import :: c_int, c_ptr
       integer(c_int), value :: rc
@@ -217,35 +224,17 @@ contains
 
   ! ================================ strings and small queries ================================
 
-  ! Copies a NUL-terminated C string (NULL gives '').
-  function c_string(p) result(s)
-    type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    integer(c_size_t) :: i, n
-    if (.not. c_associated(p)) then
-      s = ''
-      return
-    end if
-    n = c_strlen(p)
-    call c_f_pointer(p, chars, [n])
-    allocate(character(len=n) :: s)
-    do i = 1, n
-      s(i:i) = achar(iachar(chars(i)))
-    end do
-  end function c_string
-
   ! The message for a result code ("unknown eccl result code" for any other value).
   function eccl_strerror(code) result(s)
     integer(c_int), intent(in) :: code
     character(len=:), allocatable :: s
-    s = c_string(c_eccl_strerror(code))
+    s = eccl_c_string(c_eccl_strerror(code))
   end function eccl_strerror
 
   ! e.g. "0.1.0 (format 1.0, cuda: no, nccl: no, openmp: yes)"
   function eccl_version_string() result(s)
     character(len=:), allocatable :: s
-    s = c_string(c_eccl_version_string())
+    s = eccl_c_string(c_eccl_version_string())
   end function eccl_version_string
 
   ! Bytes of one element of dtype, 0 for an unknown dtype.
@@ -259,7 +248,7 @@ contains
   function eccl_dtype_name(dtype) result(s)
     integer(c_int), intent(in) :: dtype
     character(len=:), allocatable :: s
-    s = c_string(c_eccl_dtype_name(dtype))
+    s = eccl_c_string(c_eccl_dtype_name(dtype))
   end function eccl_dtype_name
 
   ! ======================================= bounds ==========================================

@@ -116,3 +116,41 @@ endif
 # eccl-info and the one list of ECCL_* variables (src/core/env_doc.c, doc/env.md): see the script.
 TESTS += tests/test_info.sh
 EXTRA_DIST += tests/test_info.sh
+
+# ---- The ScaLAPACK/BLACS layer (src/scalapack, its Fortran modules, examples/summa and cannon):
+# Fortran programs against the real BLACS and PBLAS, on 2x2 grids of both orders and a 2x3 grid;
+# the summa and cannon examples (built by `make`) run on small sizes and exit 1 on a bound violation.
+SCALAPACK_TESTS = tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mpi \
+	tests/panel_2x2_r.mpi tests/panel_2x2_c.mpi tests/panel_2x3.mpi \
+	tests/summa_2x2_r.mpi tests/summa_2x2_c.mpi tests/summa_2x3.mpi \
+	tests/cannon_2x2_r.mpi tests/cannon_2x2_c.mpi
+EXTRA_DIST += $(SCALAPACK_TESTS)
+if HAVE_SCALAPACK
+if HAVE_FORTRAN
+check_PROGRAMS += tests/test_blacs tests/test_panel
+tests_test_blacs_SOURCES = tests/test_blacs_cases.F90 tests/test_blacs.F90
+tests_test_blacs_LDADD = libeccl.la $(SCALAPACK_LIBS)
+tests/test_blacs_cases.$(OBJEXT): fortran/eccl.lo
+tests/test_blacs.$(OBJEXT): tests/test_blacs_cases.$(OBJEXT)
+tests_test_panel_SOURCES = tests/test_panel.F90
+tests_test_panel_LDADD = libeccl.la $(SCALAPACK_LIBS)
+tests/test_panel.$(OBJEXT): fortran/eccl.lo
+TESTS += $(SCALAPACK_TESTS)
+endif
+endif
+
+# examples/stack: the compressed ensemble average of a netCDF sample field (skips, 77, without it).
+EXTRA_DIST += tests/stack_np4.mpi
+if HAVE_NETCDF
+TESTS += tests/stack_np4.mpi
+endif
+
+# The communicators and collectives of the Fortran module (any rank count; 3 here).
+EXTRA_DIST += tests/fortran_coll_np3.mpi
+if HAVE_FORTRAN
+check_PROGRAMS += tests/test_fortran_coll
+tests_test_fortran_coll_SOURCES = tests/test_fortran_coll.F90 tests/test_fortran_coll_layout.c
+tests_test_fortran_coll_LDADD = libeccl.la
+tests/test_fortran_coll.$(OBJEXT): fortran/eccl.lo
+TESTS += tests/fortran_coll_np3.mpi
+endif

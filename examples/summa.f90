@@ -1,0 +1,314 @@
+! summa.f90 - C = A*B on a 2-D block-cyclic grid with SUMMA and compressed panel broadcasts,
+! checked against PDGEMM on the same descriptors (doc/scalapack.md).
+!
+! SUMMA walks k through the inner dimension in panels that lie in one block column of A and one
+! block row of B.  For each panel, eccl_panel_bcast_col sends A(:, k:k+kb-1) along the process
+! rows from the process column that owns it, eccl_panel_bcast_row sends B(k:k+kb-1, :) along the
+! process columns, and every process adds Wa*Wb to its local C with DGEMM.  Every broadcast
+! element is within eb of the original, and the product is checked element by element against
+! PDGEMM and the a-priori bound that follows (matmul_common.f90 derives it, with the rounding of
+! both products):  |C - C_pdgemm|(i,j) <= eb*sum_k |B(k,j)| + eb*sum_k |A(i,k)| + K*eb^2 + rounding.
+!
+! Matrices: a smooth kernel (A(i,k) = exp(-|x_i - y_k|/0.1), B(k,j) = exp(-|y_k - z_j|/0.2) on
+! uniform points of [0,1]) and uniform random ones in [-1,1).  The program runs SUMMA twice: with
+! plain panels (eccl with compression off: the algorithm's own cost) and compressed ones.
+!
+!   mpiexec.mpich -n 4 ./examples/summa [--n N] [--m M] [--k K] [--mb MB] [--nb NB]
+!       [--grid PxQ] [--order R|C] [--eb E] [--matrix kernel|random|both] [--auto] [--reps R]
+! Exit status: 0 every element within the bound, 1 a violation, 2 bad usage, 3 an error.
+program summa
+  use, intrinsic :: iso_c_binding
+  use mpi
+  use eccl
+  use matmul_common
+  implicit none
+
+  integer :: m = 1024, n = 1024, k = 1024, mb = 64, nb = 64, nprow = 0, npcol = 0, reps = 2
+  real(c_double) :: eb = 1.0e-6_c_double
+  character :: order = 'R'
+  character(len=64) :: which = 'both'
+  logical :: auto = .false.
+  integer :: ictxt, gcomm, myrow, mycol, iam, nprocs, ierr, status
+  real(c_double) :: worst ! 1 after a bound violation (a double: every MPI reduction here is)
+  type(eccl_config) :: cfg
+  integer, external :: numroc
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, iam, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
+  status = parse_args()
+  if (status /= 0) then
+    call MPI_Finalize(ierr)
+    if (status == 1) stop
+    stop 2
+  end if
+  if (nprow == 0) then
+    nprow = int(sqrt(real(nprocs)))
+    do while (mod(nprocs, nprow) /= 0)
+      nprow = nprow - 1
+    end do
+    npcol = nprocs / nprow
+  end if
+  if (nprow * npcol > nprocs) then
+    if (iam == 0) print '(a, i0, a, i0, a, i0, a)', 'summa: a ', nprow, ' x ', npcol, &
+      ' grid needs more than the ', nprocs, ' processes'
+    call MPI_Finalize(ierr)
+    stop 2
+  end if
+  call blacs_get(-1, 0, ictxt)
+  call blacs_gridinit(ictxt, order, nprow, npcol)
+  call blacs_gridinfo(ictxt, nprow, npcol, myrow, mycol)
+
+  worst = 0
+  if (myrow >= 0) then
+    call blacs_get(ictxt, 10, gcomm) ! the grid's communicator, for timing and totals
+    ! compress every panel (or let the cost model decide): the configuration of the eccl
+    ! communicators the grid's panel broadcasts run on
+    cfg%compress = merge(ECCL_COMPRESS_AUTO, ECCL_COMPRESS_ALWAYS, auto)
+    call eccl_blacs_configure(ictxt, cfg, ierr)
+    if (iam == 0) then
+      print '(a, i0, a, i0, a, i0, a, i0, a, i0, 3a, i0, a, i0)', 'eccl SUMMA: C = A*B, ', m, &
+        ' x ', n, ' x ', k, ' float64 on a ', nprow, ' x ', npcol, ' grid (order ', order, &
+        '), MB ', mb, ', NB ', nb
+      print '(2a)', 'eccl ', eccl_version_string()
+      print '(a, es8.1, 2a)', 'bound on every broadcast element of A and B: ABS ', eb, &
+        ', compression: ', trim(merge('cost model (auto)', 'always           ', auto))
+    end if
+    if (which == 'kernel' .or. which == 'both') call run(1, worst)
+    if (which == 'random' .or. which == 'both') call run(2, worst)
+    call blacs_gridexit(ictxt)
+  end if
+  worst = allmax(worst, MPI_COMM_WORLD)
+  call blacs_exit(1)
+  call MPI_Finalize(ierr)
+  if (worst /= 0) stop 1
+
+contains
+
+  integer function parse_args() result(st)
+    integer :: i, nargs, x
+    character(len=64) :: a, v
+    st = 0
+    nargs = command_argument_count()
+    i = 1
+    do while (i <= nargs)
+      call get_command_argument(i, a)
+      v = ''
+      if (i < nargs) call get_command_argument(i + 1, v)
+      select case (a)
+      case ('--help', '-h')
+        if (iam == 0) call usage()
+        st = 1
+        return
+      case ('--auto')
+        auto = .true.
+        i = i + 1
+        cycle
+      case ('--order')
+        order = v(1:1)
+        if (order /= 'R' .and. order /= 'C') st = 2
+      case ('--matrix')
+        which = v
+        if (which /= 'kernel' .and. which /= 'random' .and. which /= 'both') st = 2
+      case ('--eb')
+        read (v, *, iostat=x) eb
+        if (x /= 0 .or. .not. eb > 0) st = 2
+      case ('--grid')
+        x = index(v, 'x')
+        if (x < 2) then
+          st = 2
+        else
+          read (v(1:x - 1), *, iostat=st) nprow
+          if (st == 0) read (v(x + 1:), *, iostat=st) npcol
+          if (st /= 0 .or. nprow < 1 .or. npcol < 1) st = 2
+        end if
+      case ('--n', '--m', '--k', '--mb', '--nb', '--reps')
+        read (v, *, iostat=st) x
+        if (st /= 0 .or. x < 1) then
+          st = 2
+        else
+          select case (a)
+          case ('--n')
+            m = x
+            n = x
+            k = x
+          case ('--m')
+            m = x
+          case ('--k')
+            k = x
+          case ('--mb')
+            mb = x
+          case ('--nb')
+            nb = x
+          case default
+            reps = x
+          end select
+        end if
+      case default
+        st = 2
+      end select
+      if (st /= 0) then
+        if (iam == 0) print '(5a)', 'summa: bad option or value: ', trim(a), ' ', trim(v), &
+          ' (try --help)'
+        st = 2
+        return
+      end if
+      i = i + 2
+    end do
+  end function parse_args
+
+  subroutine usage()
+    print '(a)', 'usage: mpiexec.mpich -n RANKS ./examples/summa [options]'
+    print '(a)', ''
+    print '(a)', 'C = A*B with SUMMA and eccl-compressed panel broadcasts, checked element by'
+    print '(a)', 'element against PDGEMM and the a-priori bound of the compression error.'
+    print '(a)', ''
+    print '(a)', '  --n N             M = N = K = N (default 1024)'
+    print '(a)', '  --m M, --k K      rows of A and C, inner dimension (N sets all three)'
+    print '(a)', '  --mb MB, --nb NB  block sizes of A, B and C (default 64, 64)'
+    print '(a)', '  --grid PxQ        process grid (default: the squarest that uses every rank)'
+    print '(a)', '  --order R|C       BLACS grid order (default R)'
+    print '(a)', '  --eb E            absolute bound on each broadcast element (default 1e-6)'
+    print '(a)', '  --matrix KIND     kernel, random or both (default both)'
+    print '(a)', '  --auto            let the cost model decide when to compress (default: always)'
+    print '(a)', '  --reps R          timed repetitions, best reported (default 2)'
+  end subroutine usage
+
+  ! C = A*B by SUMMA with eccl panels; t = the slowest rank's time.
+  subroutine summa_eccl(a, desca, b, descb, c, lldc, wa, ldwa, wb, ldwb, bound, t)
+    integer, intent(in) :: desca(9), descb(9), lldc, ldwa, ldwb
+    real(c_double), intent(in) :: a(desca(9), *), b(descb(9), *)
+    real(c_double), intent(out) :: c(lldc, *)
+    real(c_double), intent(inout) :: wa(ldwa, *), wb(ldwb, *)
+    type(eccl_bound), intent(in) :: bound
+    real(c_double), intent(out) :: t
+    integer :: kk, kb, info, mloc, nloc
+    real(c_double) :: t0
+    mloc = numroc(m, mb, myrow, 0, nprow)
+    nloc = numroc(n, nb, mycol, 0, npcol)
+    call MPI_Barrier(gcomm, ierr)
+    t0 = MPI_Wtime()
+    c(1:mloc, 1:nloc) = 0
+    kk = 1
+    do while (kk <= k)
+      ! a panel inside one block column of A (NB) and one block row of B (MB)
+      kb = min(eccl_panel_width(kk, nb, k - kk + 1), eccl_panel_width(kk, mb, k - kk + 1))
+      call eccl_panel_bcast_col(m, kb, a, 1, kk, desca, wa, ldwa, bound, info)
+      if (info == 0) call eccl_panel_bcast_row(kb, n, b, kk, 1, descb, wb, ldwb, bound, info)
+      if (info /= 0) then
+        print '(a, i0, a, i0)', 'summa: rank ', iam, ': panel broadcast failed, info ', info
+        if (info > 0) print '(2a)', 'summa: ', eccl_strerror(info)
+        call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+      end if
+      if (mloc > 0 .and. nloc > 0) call dgemm('N', 'N', mloc, nloc, kb, 1.0_c_double, wa, ldwa, &
+        wb, ldwb, 1.0_c_double, c, lldc)
+      kk = kk + kb
+    end do
+    t = allmax(MPI_Wtime() - t0, gcomm)
+  end subroutine summa_eccl
+
+  ! Bytes of the last SUMMA over all ranks: (raw, sent).
+  subroutine bytes(raw, sent)
+    real(c_double), intent(out) :: raw, sent
+    type(eccl_blacs_totals) :: tot
+    real(c_double) :: v(2)
+    integer :: info
+    call eccl_blacs_get_totals(ictxt, tot, .true., info)
+    v = [real(tot%bytes_raw, c_double), real(tot%bytes_sent, c_double)]
+    call MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE_PRECISION, MPI_SUM, gcomm, ierr)
+    raw = v(1)
+    sent = v(2)
+  end subroutine bytes
+
+  ! Plain panels: force the uncompressed MPI broadcast on the grid's row and column communicators
+  ! (plain = .false. gives the choice back to the configured policy).
+  subroutine plain_panels(plain)
+    logical, intent(in) :: plain
+    type(eccl_comm) :: line
+    integer :: info, s
+    character, parameter :: scopes(2) = ['R', 'C']
+    do s = 1, 2
+      call eccl_blacs_comm(ictxt, scopes(s), line, info)
+      if (info == 0) call eccl_comm_set_algorithm(line, 'bcast', merge('mpi ', 'auto', plain), info)
+      if (info /= 0) then
+        print '(a, i0, 2a)', 'summa: cannot set the broadcast algorithm: ', info, ' ', eccl_strerror(info)
+        call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+      end if
+    end do
+  end subroutine plain_panels
+
+  subroutine run(kind, worst)
+    integer, intent(in) :: kind
+    real(c_double), intent(inout) :: worst
+    integer :: desca(9), descb(9), descc(9), info, mloca, nloca, mlocb, nlocb, mlocc, nlocc
+    integer :: r
+    real(c_double) :: nviol
+    real(c_double), allocatable :: a(:, :), b(:, :), c(:, :), cref(:, :), wa(:, :), wb(:, :)
+    real(c_double) :: t, t_pdgemm, t_plain, t_eccl, raw_plain, sent_plain, raw, sent
+    real(c_double) :: st(4), err_plain
+    type(eccl_bound) :: bound
+    mloca = numroc(m, mb, myrow, 0, nprow)
+    nloca = numroc(k, nb, mycol, 0, npcol)
+    mlocb = numroc(k, mb, myrow, 0, nprow)
+    nlocb = numroc(n, nb, mycol, 0, npcol)
+    mlocc = mloca
+    nlocc = nlocb
+    call descinit(desca, m, k, mb, nb, 0, 0, ictxt, max(1, mloca), info)
+    call descinit(descb, k, n, mb, nb, 0, 0, ictxt, max(1, mlocb), info)
+    call descinit(descc, m, n, mb, nb, 0, 0, ictxt, max(1, mlocc), info)
+    allocate(a(max(1, mloca), max(1, nloca)), b(max(1, mlocb), max(1, nlocb)))
+    allocate(c(max(1, mlocc), max(1, nlocc)), cref(max(1, mlocc), max(1, nlocc)))
+    allocate(wa(max(1, mlocc), nb), wb(mb, max(1, nlocc)))
+    call fill_local(kind, 1, a, desca)
+    call fill_local(kind, 2, b, descb)
+    bound = eccl_bound_abs(eb)
+
+    ! PDGEMM, the reference
+    t_pdgemm = huge(t)
+    do r = 1, reps
+      call MPI_Barrier(gcomm, ierr)
+      t = MPI_Wtime()
+      call pdgemm('N', 'N', m, n, k, 1.0_c_double, a, 1, 1, desca, b, 1, 1, descb, 0.0_c_double, &
+        cref, 1, 1, descc)
+      t_pdgemm = min(t_pdgemm, allmax(MPI_Wtime() - t, gcomm))
+    end do
+    ! SUMMA with plain panels (compression off), then compressed
+    call plain_panels(.true.)
+    t_plain = huge(t)
+    do r = 1, reps
+      call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
+      t_plain = min(t_plain, t)
+      call bytes(raw_plain, sent_plain)
+    end do
+    err_plain = 0
+    if (mlocc > 0 .and. nlocc > 0) err_plain = maxval(abs(c(1:mlocc, 1:nlocc) - cref(1:mlocc, 1:nlocc)))
+    call plain_panels(.false.)
+    t_eccl = huge(t)
+    do r = 1, reps
+      call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
+      t_eccl = min(t_eccl, t)
+      call bytes(raw, sent)
+    end do
+
+    ! the check against PDGEMM and the a-priori bound (overwrites a and b with |A| and |B|)
+    call check_product(a, desca, b, descb, c, max(1, mlocc), cref, descc, eb, eb, gcomm, st, nviol)
+    err_plain = allmax(err_plain, gcomm)
+    if (nviol > 0) worst = 1
+    if (iam == 0) then
+      print '(a)', ''
+      print '(2a)', 'matrices: ', matrix_name(kind)
+      print '(a)', '                          PDGEMM     SUMMA, plain panels   SUMMA, eccl panels'
+      print '(a, i0, a, 3(f9.3, a))', 'time (s), best of ', reps, '    ', t_pdgemm, '  ', t_plain, &
+        '             ', t_eccl
+      print '(a, f13.1, a, f13.1, a, f5.1, a)', 'panel bytes sent (MB)          -', &
+        sent_plain / 1.0e6, '        ', sent / 1.0e6, '  (', 100 * (1 - sent / max(raw, 1.0_c_double)), &
+        '% saved)'
+      print '(a, es13.3, a, es13.3)', 'max |C - C_pdgemm|             -', err_plain, '        ', st(1)
+      print '(a, es13.3, a, es9.2, a)', 'a-priori bound, largest                      ', st(2), &
+        '  (max |C| ', st(4), ')'
+      print '(a, f8.4, 2a, i0, a)', 'worst |C - C_pdgemm| / bound                       ', st(3), &
+        merge('   OK       ', '   VIOLATED ', nviol == 0), '(', nint(nviol), ' elements over)'
+    end if
+  end subroutine run
+
+end program summa

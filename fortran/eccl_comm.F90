@@ -1,0 +1,289 @@
+! eccl_comm.F90 - module eccl_comm_api: eccl communicators from Fortran (doc/fortran.md), and the
+! bind(C) interfaces of the collectives that eccl_movement and eccl_reductions wrap.
+!
+! An MPI communicator is given as the Fortran INTEGER handle of `use mpi` (or `mpif.h`), or as
+! type(MPI_Comm) of `use mpi_f08` when the MPI library has that module; C converts the handle with
+! MPI_Comm_f2c (fortran/eccl_fshim.c).  Everything here is public to the other eccl_* modules;
+! module eccl re-exports only the eccl_comm_* procedures.
+module eccl_comm_api
+  use, intrinsic :: iso_c_binding
+  use eccl_types
+#ifdef ECCL_HAVE_MPI_F08
+  use mpi_f08, only: MPI_Comm
+#endif
+  implicit none
+  private
+
+  public :: eccl_comm_create, eccl_comm_free, eccl_comm_set_algorithm, eccl_comm_info
+  public :: eccl_comm_last_error, eccl_comm_last_stats
+  public :: eccl_c_str, eccl_in_place, eccl_comm_rank
+  public :: c_eccl_bcast, c_eccl_allreduce, c_eccl_reduce, c_eccl_reduce_scatter_block
+  public :: c_eccl_allgather, c_eccl_scatter, c_eccl_gather, c_eccl_sendrecv_replace
+
+  ! call eccl_comm_create(comm, [config,] ecomm, info): wrap an MPI communicator (collective);
+  ! free ecomm with eccl_comm_free.
+  interface eccl_comm_create
+    module procedure comm_create_int, comm_create_int_cfg
+#ifdef ECCL_HAVE_MPI_F08
+    module procedure comm_create_f08, comm_create_f08_cfg
+#endif
+  end interface eccl_comm_create
+
+  ! call eccl_comm_info(ecomm, comm, size, rank, info): eccl's duplicate of the MPI communicator.
+  interface eccl_comm_info
+    module procedure comm_info_int
+#ifdef ECCL_HAVE_MPI_F08
+    module procedure comm_info_f08
+#endif
+  end interface eccl_comm_info
+
+  interface
+    function c_comm_create(fcomm, config, out) bind(C, name="eccl_fortran_comm_create") result(rc)
+      import :: c_int, c_ptr, eccl_config
+      integer(c_int), value :: fcomm
+      type(eccl_config), intent(in) :: config
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: rc
+    end function c_comm_create
+
+    function c_comm_create_default(fcomm, config, out) bind(C, name="eccl_fortran_comm_create") &
+        result(rc)
+      import :: c_int, c_ptr
+      integer(c_int), value :: fcomm
+      type(c_ptr), value :: config
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: rc
+    end function c_comm_create_default
+
+    function c_comm_free(comm) bind(C, name="eccl_comm_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: comm
+      integer(c_int) :: rc
+    end function c_comm_free
+
+    function c_comm_set_algorithm(comm, coll, algo) bind(C, name="eccl_comm_set_algorithm") &
+        result(rc)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: comm
+      character(kind=c_char), intent(in) :: coll(*), algo(*)
+      integer(c_int) :: rc
+    end function c_comm_set_algorithm
+
+    function c_comm_info(comm, fcomm, size, rank) bind(C, name="eccl_fortran_comm_info") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), intent(out) :: fcomm, size, rank
+      integer(c_int) :: rc
+    end function c_comm_info
+
+    function c_comm_last_error(comm) bind(C, name="eccl_comm_last_error") result(p)
+      import :: c_ptr
+      type(c_ptr), value :: comm
+      type(c_ptr) :: p
+    end function c_comm_last_error
+
+    function c_comm_last_stats(comm, stats) bind(C, name="eccl_comm_last_stats") result(rc)
+      import :: c_int, c_ptr, eccl_stats
+      type(c_ptr), value :: comm
+      type(eccl_stats), intent(out) :: stats
+      integer(c_int) :: rc
+    end function c_comm_last_stats
+
+    function eccl_in_place() bind(C, name="eccl_fortran_in_place") result(p)
+      import :: c_ptr
+      type(c_ptr) :: p
+    end function eccl_in_place
+
+    ! ---- the collectives (eccl.h): buffers as addresses, counts as size_t ----
+    function c_eccl_bcast(buf, count, dtype, root, bound, comm) bind(C, name="eccl_bcast") &
+        result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_bcast
+
+    function c_eccl_allreduce(sendbuf, recvbuf, count, dtype, op, bound, comm) &
+        bind(C, name="eccl_allreduce") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, op
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_allreduce
+
+    function c_eccl_reduce(sendbuf, recvbuf, count, dtype, op, root, bound, comm) &
+        bind(C, name="eccl_reduce") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, op, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_reduce
+
+    function c_eccl_reduce_scatter_block(sendbuf, recvbuf, recvcount, dtype, op, bound, comm) &
+        bind(C, name="eccl_reduce_scatter_block") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: recvcount
+      integer(c_int), value :: dtype, op
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_reduce_scatter_block
+
+    function c_eccl_allgather(sendbuf, recvbuf, count, dtype, bound, comm) &
+        bind(C, name="eccl_allgather") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_allgather
+
+    function c_eccl_scatter(sendbuf, recvbuf, count, dtype, root, bound, comm) &
+        bind(C, name="eccl_scatter") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_scatter
+
+    function c_eccl_gather(sendbuf, recvbuf, count, dtype, root, bound, comm) &
+        bind(C, name="eccl_gather") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_gather
+
+    function c_eccl_sendrecv_replace(buf, count, dtype, dest, sendtag, source, recvtag, bound, &
+        comm) bind(C, name="eccl_sendrecv_replace") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, dest, sendtag, source, recvtag
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm
+      integer(c_int) :: rc
+    end function c_eccl_sendrecv_replace
+  end interface
+
+contains
+
+  ! A Fortran string as a NUL-terminated C string (trailing blanks kept).
+  pure function eccl_c_str(s) result(c)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=len(s) + 1) :: c
+    c = s // c_null_char
+  end function eccl_c_str
+
+  ! This process's rank in ecomm (-1 for a null communicator).
+  function eccl_comm_rank(ecomm) result(rank)
+    type(eccl_comm), intent(in) :: ecomm
+    integer(c_int) :: rank, fcomm, size
+    rank = -1
+    if (c_comm_info(ecomm%ptr, fcomm, size, rank) /= ECCL_SUCCESS) rank = -1
+  end function eccl_comm_rank
+
+  subroutine comm_create_int(comm, ecomm, info)
+    integer, intent(in) :: comm
+    type(eccl_comm), intent(out) :: ecomm
+    integer(c_int), intent(out) :: info
+    info = c_comm_create_default(int(comm, c_int), c_null_ptr, ecomm%ptr)
+  end subroutine comm_create_int
+
+  subroutine comm_create_int_cfg(comm, config, ecomm, info)
+    integer, intent(in) :: comm
+    type(eccl_config), intent(in) :: config
+    type(eccl_comm), intent(out) :: ecomm
+    integer(c_int), intent(out) :: info
+    info = c_comm_create(int(comm, c_int), config, ecomm%ptr)
+  end subroutine comm_create_int_cfg
+
+#ifdef ECCL_HAVE_MPI_F08
+  subroutine comm_create_f08(comm, ecomm, info)
+    type(MPI_Comm), intent(in) :: comm
+    type(eccl_comm), intent(out) :: ecomm
+    integer(c_int), intent(out) :: info
+    info = c_comm_create_default(int(comm%MPI_VAL, c_int), c_null_ptr, ecomm%ptr)
+  end subroutine comm_create_f08
+
+  subroutine comm_create_f08_cfg(comm, config, ecomm, info)
+    type(MPI_Comm), intent(in) :: comm
+    type(eccl_config), intent(in) :: config
+    type(eccl_comm), intent(out) :: ecomm
+    integer(c_int), intent(out) :: info
+    info = c_comm_create(int(comm%MPI_VAL, c_int), config, ecomm%ptr)
+  end subroutine comm_create_f08_cfg
+#endif
+
+  ! Collective; ecomm is null afterwards (freeing a null communicator is a no-op).  Never free a
+  ! communicator from eccl_blacs_comm: its grid owns it.
+  subroutine eccl_comm_free(ecomm, info)
+    type(eccl_comm), intent(inout) :: ecomm
+    integer(c_int), intent(out) :: info
+    info = c_comm_free(ecomm%ptr)
+  end subroutine eccl_comm_free
+
+  ! call eccl_comm_set_algorithm(ecomm, 'bcast', 'binomial', info) ('auto' restores the model);
+  ! trailing blanks of the names are ignored.
+  subroutine eccl_comm_set_algorithm(ecomm, collective, algorithm, info)
+    type(eccl_comm), intent(in) :: ecomm
+    character(len=*), intent(in) :: collective, algorithm
+    integer(c_int), intent(out) :: info
+    info = c_comm_set_algorithm(ecomm%ptr, eccl_c_str(trim(collective)), &
+      eccl_c_str(trim(algorithm)))
+  end subroutine eccl_comm_set_algorithm
+
+  subroutine comm_info_int(ecomm, comm, size, rank, info)
+    type(eccl_comm), intent(in) :: ecomm
+    integer, intent(out) :: comm
+    integer(c_int), intent(out) :: size, rank, info
+    integer(c_int) :: fcomm
+    info = c_comm_info(ecomm%ptr, fcomm, size, rank)
+    comm = int(fcomm)
+  end subroutine comm_info_int
+
+#ifdef ECCL_HAVE_MPI_F08
+  subroutine comm_info_f08(ecomm, comm, size, rank, info)
+    type(eccl_comm), intent(in) :: ecomm
+    type(MPI_Comm), intent(out) :: comm
+    integer(c_int), intent(out) :: size, rank, info
+    integer(c_int) :: fcomm
+    info = c_comm_info(ecomm%ptr, fcomm, size, rank)
+    comm%MPI_VAL = int(fcomm)
+  end subroutine comm_info_f08
+#endif
+
+  ! The message of the last error on ecomm ('' after a success).
+  function eccl_comm_last_error(ecomm) result(s)
+    type(eccl_comm), intent(in) :: ecomm
+    character(len=:), allocatable :: s
+    s = eccl_c_string(c_comm_last_error(ecomm%ptr))
+  end function eccl_comm_last_error
+
+  ! What the last collective on ecomm did (this process's view).
+  subroutine eccl_comm_last_stats(ecomm, stats, info)
+    type(eccl_comm), intent(in) :: ecomm
+    type(eccl_stats), intent(out) :: stats
+    integer(c_int), intent(out) :: info
+    info = c_comm_last_stats(ecomm%ptr, stats)
+  end subroutine eccl_comm_last_stats
+
+end module eccl_comm_api

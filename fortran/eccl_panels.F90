@@ -1,0 +1,249 @@
+! eccl_panels.F90 - module eccl_panels: descriptor-aware panel broadcasts from Fortran
+! (eccl_scalapack.h, doc/scalapack.md), for SUMMA-style codes with PBLAS-style global indices:
+!
+!   call eccl_panel_bcast_col(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+!        the block column A(ia:ia+m-1, ja:ja+kb-1) from its owning process column along each
+!        process row into work (local rows of that process row x kb)
+!   call eccl_panel_bcast_row(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+!        the block row B(ib:ib+kb-1, jb:jb+n-1) from its owning process row along each process
+!        column into work (kb x local columns)
+!   eccl_desc_local_rows(m, ia, desc), eccl_desc_local_cols(n, ja, desc), eccl_panel_width(j, nb, n)
+!
+! a/b and work are both rank 1 (assumed-size, local storage with leading dimension LLD) or both
+! rank 2 (a(LLD, *), work(ldw, *)), of one of the four data types.
+module eccl_panels
+  use, intrinsic :: iso_c_binding
+  use eccl_types
+  implicit none
+  private
+
+  public :: eccl_panel_bcast_col, eccl_panel_bcast_row
+  public :: eccl_desc_local_rows, eccl_desc_local_cols, eccl_panel_width
+
+  interface eccl_panel_bcast_col
+    module procedure panel_col_f32_1, panel_col_f32_2, panel_col_f64_1, panel_col_f64_2, &
+      panel_col_c64_1, panel_col_c64_2, panel_col_c128_1, panel_col_c128_2
+  end interface eccl_panel_bcast_col
+
+  interface eccl_panel_bcast_row
+    module procedure panel_row_f32_1, panel_row_f32_2, panel_row_f64_1, panel_row_f64_2, &
+      panel_row_c64_1, panel_row_c64_2, panel_row_c128_1, panel_row_c128_2
+  end interface eccl_panel_bcast_row
+
+  interface
+    function eccl_desc_local_rows(m, ia, desc) bind(C, name="eccl_desc_local_rows") result(n)
+      import :: c_int
+      integer(c_int), value :: m, ia
+      integer(c_int), intent(in) :: desc(9)
+      integer(c_int) :: n
+    end function eccl_desc_local_rows
+
+    function eccl_desc_local_cols(n, ja, desc) bind(C, name="eccl_desc_local_cols") result(k)
+      import :: c_int
+      integer(c_int), value :: n, ja
+      integer(c_int), intent(in) :: desc(9)
+      integer(c_int) :: k
+    end function eccl_desc_local_cols
+
+    function eccl_panel_width(j, nb, n) bind(C, name="eccl_panel_width") result(w)
+      import :: c_int
+      integer(c_int), value :: j, nb, n
+      integer(c_int) :: w
+    end function eccl_panel_width
+
+    function c_panel_col(m, kb, a, ia, ja, desca, work, ldw, bound, dtype) &
+        bind(C, name="eccl_panel_bcast_col") result(info)
+      import :: c_int, c_ptr, eccl_bound
+      integer(c_int), value :: m, kb, ia, ja, ldw, dtype
+      type(c_ptr), value :: a, work
+      integer(c_int), intent(in) :: desca(*)
+      type(eccl_bound), intent(in) :: bound
+      integer(c_int) :: info
+    end function c_panel_col
+
+    function c_panel_row(kb, n, b, ib, jb, descb, work, ldw, bound, dtype) &
+        bind(C, name="eccl_panel_bcast_row") result(info)
+      import :: c_int, c_ptr, eccl_bound
+      integer(c_int), value :: kb, n, ib, jb, ldw, dtype
+      type(c_ptr), value :: b, work
+      integer(c_int), intent(in) :: descb(*)
+      type(eccl_bound), intent(in) :: bound
+      integer(c_int) :: info
+    end function c_panel_row
+  end interface
+
+contains
+
+  subroutine panel_col_f32_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    real(c_float), intent(in), target :: a(*)
+    real(c_float), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, ECCL_FLOAT32)
+  end subroutine panel_col_f32_1
+
+  subroutine panel_col_f32_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    real(c_float), intent(in), target :: a(max(desca(9), 1), *)
+    real(c_float), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_FLOAT32)
+  end subroutine panel_col_f32_2
+
+  subroutine panel_col_f64_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    real(c_double), intent(in), target :: a(*)
+    real(c_double), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, ECCL_FLOAT64)
+  end subroutine panel_col_f64_1
+
+  subroutine panel_col_f64_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    real(c_double), intent(in), target :: a(max(desca(9), 1), *)
+    real(c_double), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_FLOAT64)
+  end subroutine panel_col_f64_2
+
+  subroutine panel_col_c64_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    complex(c_float_complex), intent(in), target :: a(*)
+    complex(c_float_complex), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, &
+      ECCL_COMPLEX64)
+  end subroutine panel_col_c64_1
+
+  subroutine panel_col_c64_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    complex(c_float_complex), intent(in), target :: a(max(desca(9), 1), *)
+    complex(c_float_complex), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_COMPLEX64)
+  end subroutine panel_col_c64_2
+
+  subroutine panel_col_c128_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    complex(c_double_complex), intent(in), target :: a(*)
+    complex(c_double_complex), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, &
+      ECCL_COMPLEX128)
+  end subroutine panel_col_c128_1
+
+  subroutine panel_col_c128_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
+    integer(c_int), intent(in) :: desca(9)
+    complex(c_double_complex), intent(in), target :: a(max(desca(9), 1), *)
+    complex(c_double_complex), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_COMPLEX128)
+  end subroutine panel_col_c128_2
+
+  subroutine panel_row_f32_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    real(c_float), intent(in), target :: b(*)
+    real(c_float), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, ECCL_FLOAT32)
+  end subroutine panel_row_f32_1
+
+  subroutine panel_row_f32_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    real(c_float), intent(in), target :: b(max(descb(9), 1), *)
+    real(c_float), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_FLOAT32)
+  end subroutine panel_row_f32_2
+
+  subroutine panel_row_f64_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    real(c_double), intent(in), target :: b(*)
+    real(c_double), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, ECCL_FLOAT64)
+  end subroutine panel_row_f64_1
+
+  subroutine panel_row_f64_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    real(c_double), intent(in), target :: b(max(descb(9), 1), *)
+    real(c_double), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_FLOAT64)
+  end subroutine panel_row_f64_2
+
+  subroutine panel_row_c64_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    complex(c_float_complex), intent(in), target :: b(*)
+    complex(c_float_complex), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, &
+      ECCL_COMPLEX64)
+  end subroutine panel_row_c64_1
+
+  subroutine panel_row_c64_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    complex(c_float_complex), intent(in), target :: b(max(descb(9), 1), *)
+    complex(c_float_complex), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_COMPLEX64)
+  end subroutine panel_row_c64_2
+
+  subroutine panel_row_c128_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    complex(c_double_complex), intent(in), target :: b(*)
+    complex(c_double_complex), intent(inout), target :: work(*)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, &
+      ECCL_COMPLEX128)
+  end subroutine panel_row_c128_1
+
+  subroutine panel_row_c128_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
+    integer(c_int), intent(in) :: descb(9)
+    complex(c_double_complex), intent(in), target :: b(max(descb(9), 1), *)
+    complex(c_double_complex), intent(inout), target :: work(max(ldw, 1), *)
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
+      ECCL_COMPLEX128)
+  end subroutine panel_row_c128_2
+
+end module eccl_panels

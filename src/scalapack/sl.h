@@ -1,0 +1,68 @@
+/*
+ * sl.h - the ScaLAPACK/BLACS layer (internal): BLACS prototypes, the per-grid cache, packing.
+ *
+ * The layer only turns BLACS contexts and descriptors into data descriptions (pointer, count,
+ * dtype, strides, root) and calls the public collectives of eccl.h; the only MPI it calls itself
+ * derives communicators and caches them on the grid (grid.c).
+ */
+#ifndef ECCL_SCALAPACK_SL_H
+#define ECCL_SCALAPACK_SL_H
+
+#include <stddef.h>
+
+#include "core/pool.h"
+#include "eccl.h"
+#include "eccl_scalapack.h"
+
+/* BLACS (LP64: Int is int).  No header is installed for them; these match ScaLAPACK 2.x. */
+void Cblacs_gridinfo(int ictxt, int *nprow, int *npcol, int *myrow, int *mycol);
+int Cblacs_pnum(int ictxt, int prow, int pcol);
+/* The Fortran-interface blacs_get: what = 10 gives the grid's MPI communicator as a Fortran
+ * handle, without registering it in the C interface's handle table (which Cblacs_get would). */
+void blacs_get_(int *ictxt, int *what, int *val);
+
+enum { SL_SCOPE_ROW = 0, SL_SCOPE_COL = 1, SL_SCOPE_ALL = 2, SL_NSCOPES = 3 };
+
+/* Per-grid state, an attribute of the grid's MPI communicator. */
+typedef struct sl_grid {
+    int nprow, npcol, myrow, mycol;
+    MPI_Comm grid;                    /* BLACS' communicator (not ours) */
+    eccl_comm_t comm[SL_NSCOPES];     /* created on first use */
+    eccl_config_t config;             /* for the communicators above */
+    int have_config;
+    eccl_pool_t pool;                 /* packing buffers */
+    eccl_blacs_totals_t totals;
+} sl_grid_t;
+
+/* The grid of ictxt (created and attached on first use; ECCL_ERR_INVALID_ARG for an invalid or
+ * exited context or a process outside the grid). */
+eccl_result_t eccl_sl_grid(int ictxt, sl_grid_t **grid);
+
+/* The eccl communicator of scope s of the grid, created on first use (collective over the scope). */
+eccl_result_t eccl_sl_comm(int ictxt, sl_grid_t *g, int scope, eccl_comm_t *out);
+
+/* 'R'/'C'/'A' (first character, any case) -> SL_SCOPE_*, or -1. */
+int eccl_sl_scope(const char *scope);
+
+/* Add the statistics of the last call on comm to the grid's totals; root_receivers > 0 on the
+ * sender of a broadcast of `payload` bytes (one copy per receiver is the uncompressed cost). */
+void eccl_sl_account(sl_grid_t *g, eccl_comm_t comm, int is_bcast_root, int receivers,
+                     size_t payload);
+
+/* ---- packing (pack.c): m x n column-major blocks with leading dimension ld <-> contiguous ---- */
+enum { SL_SLOT_PACK = 0, SL_SLOT_PACK2 = 1 };
+void eccl_sl_pack(void *dst, const void *src, size_t ld, size_t m, size_t n, size_t esize);
+void eccl_sl_unpack(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize);
+/* Copy between two strided blocks. */
+void eccl_sl_copy2d(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
+                    size_t esize);
+
+/* ---- block-cyclic arithmetic (panel.c; the formulas of doc/BLACS-INTEROP.md) ---- */
+/* numroc: how many of the first n global indices (block nb, first block on process src) process
+ * p of np owns. */
+int eccl_sl_numroc(int n, int nb, int p, int src, int np);
+
+/* Bound argument check shared by the drop-ins and the panels: 0 if NULL or valid. */
+int eccl_sl_bound_invalid(const eccl_bound_t *b);
+
+#endif

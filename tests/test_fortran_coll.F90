@@ -1,0 +1,297 @@
+! test_fortran_coll.F90 - the communicators and collectives of module eccl from Fortran, on any
+! number of ranks: eccl_comm_create with an INTEGER handle (and a type(MPI_Comm) one when the MPI
+! library has mpi_f08), eccl_comm_info, set_algorithm, last_error, last_stats; every collective
+! (both buffer forms of allreduce and reduce) with each data type and both count kinds somewhere,
+! results checked element by element against the bound; and the C layout of the bind(C) types
+! eccl_config, eccl_stats and eccl_blacs_totals (C side: test_fortran_coll_layout.c).
+!
+!   mpiexec -n 3 tests/test_fortran_coll        exit status 0 pass, 1 fail
+program test_fortran_coll
+  use, intrinsic :: iso_c_binding
+  use mpi
+#ifdef ECCL_HAVE_MPI_F08
+  use mpi_f08, only: F08_Comm => MPI_Comm, MPI_COMM_WORLD_F08 => MPI_COMM_WORLD
+#endif
+  use eccl
+  implicit none
+
+  integer, parameter :: n = 1000
+  real(c_double), parameter :: e = 1.0e-4_c_double
+  integer :: rank, size, ierr, nchecks = 0, nfail = 0, nfail_all
+  type(eccl_comm) :: comm
+  type(eccl_config) :: cfg
+  type(eccl_bound) :: bnd
+
+  interface
+    function ftest_config_layout(off) bind(C, name="eccl_ftest_config_layout") result(sz)
+      import :: c_int64_t
+      integer(c_int64_t), intent(out) :: off(8)
+      integer(c_int64_t) :: sz
+    end function ftest_config_layout
+    function ftest_stats_layout(off) bind(C, name="eccl_ftest_stats_layout") result(sz)
+      import :: c_int64_t
+      integer(c_int64_t), intent(out) :: off(15)
+      integer(c_int64_t) :: sz
+    end function ftest_stats_layout
+    function ftest_totals_layout(off) bind(C, name="eccl_ftest_totals_layout") result(sz)
+      import :: c_int64_t
+      integer(c_int64_t), intent(out) :: off(6)
+      integer(c_int64_t) :: sz
+    end function ftest_totals_layout
+    function ftest_check_config(c) bind(C, name="eccl_ftest_check_config") result(ok)
+      import :: c_int, eccl_config
+      type(eccl_config), intent(in) :: c
+      integer(c_int) :: ok
+    end function ftest_check_config
+  end interface
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
+  bnd = eccl_bound_abs(e)
+
+  call test_layout()
+  call test_comms()
+  cfg%compress = ECCL_COMPRESS_ALWAYS
+  call eccl_comm_create(MPI_COMM_WORLD, cfg, comm, ierr)
+  call check(ierr == ECCL_SUCCESS, 'eccl_comm_create with a config')
+  call test_bcast()
+  call test_allreduce()
+  call test_reduce()
+  call test_scatter_gather()
+  call test_sendrecv()
+  call eccl_comm_free(comm, ierr)
+  call check(ierr == ECCL_SUCCESS .and. .not. c_associated(comm%ptr), 'eccl_comm_free')
+
+  call MPI_Allreduce(nfail, nfail_all, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (rank == 0) print '(a, i0, a, i0, a, i0, a)', 'test_fortran_coll: ', nchecks, &
+    ' checks on rank 0, ', nfail_all, ' failures over ', size, ' ranks'
+  call MPI_Finalize(ierr)
+  if (nfail_all > 0) stop 1
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    nchecks = nchecks + 1
+    if (.not. ok) then
+      nfail = nfail + 1
+      if (nfail <= 20) print '(a, i0, 2a)', '[rank ', rank, '] FAIL: ', what
+    end if
+  end subroutine check
+
+  ! Value i of rank r's data.
+  pure real(c_double) function v(i, r)
+    integer, intent(in) :: i, r
+    v = sin(0.01_c_double * i + r) + 0.5_c_double * r
+  end function v
+
+  subroutine test_layout()
+    type(eccl_config), target :: c
+    type(eccl_stats), target :: s
+    type(eccl_blacs_totals), target :: t
+    integer(c_int64_t) :: coff(15), foff(15), csz
+    type(c_ptr) :: p
+    csz = ftest_config_layout(coff(1:8))
+    call check(csz == c_sizeof(c), 'sizeof(eccl_config_t)')
+    p = c_loc(c)
+    foff(1) = off(p, c_loc(c%bound))
+    foff(2) = off(p, c_loc(c%compress))
+    foff(3) = off(p, c_loc(c%fallback))
+    foff(4) = off(p, c_loc(c%sum_mode))
+    foff(5) = off(p, c_loc(c%sum_c))
+    foff(6) = off(p, c_loc(c%alpha))
+    foff(7) = off(p, c_loc(c%beta))
+    foff(8) = off(p, c_loc(c%min_bytes))
+    call check(all(foff(1:8) == coff(1:8)), 'eccl_config field offsets')
+    call check(ftest_check_config(c) == 1, 'default eccl_config == ECCL_CONFIG_INITIALIZER')
+    csz = ftest_stats_layout(coff)
+    call check(csz == c_sizeof(s), 'sizeof(eccl_stats_t)')
+    p = c_loc(s)
+    foff(1) = off(p, c_loc(s%algorithm))
+    foff(2) = off(p, c_loc(s%compressed))
+    foff(3) = off(p, c_loc(s%result))
+    foff(4) = off(p, c_loc(s%bound_requested))
+    foff(5) = off(p, c_loc(s%eb_per_message))
+    foff(6) = off(p, c_loc(s%bytes_raw))
+    foff(7) = off(p, c_loc(s%bytes_sent))
+    foff(8) = off(p, c_loc(s%ratio))
+    foff(9) = off(p, c_loc(s%t_total))
+    foff(10) = off(p, c_loc(s%t_codec))
+    foff(11) = off(p, c_loc(s%t_network))
+    foff(12) = off(p, c_loc(s%model_ratio))
+    foff(13) = off(p, c_loc(s%model_t_mpi))
+    foff(14) = off(p, c_loc(s%model_t_chosen))
+    foff(15) = off(p, c_loc(s%reason))
+    call check(all(foff == coff), 'eccl_stats field offsets')
+    csz = ftest_totals_layout(coff(1:6))
+    if (csz > 0) then
+      call check(csz == c_sizeof(t), 'sizeof(eccl_blacs_totals_t)')
+      p = c_loc(t)
+      foff(1) = off(p, c_loc(t%calls))
+      foff(2) = off(p, c_loc(t%calls_compressed))
+      foff(3) = off(p, c_loc(t%bytes_raw))
+      foff(4) = off(p, c_loc(t%bytes_sent))
+      foff(5) = off(p, c_loc(t%t_total))
+      foff(6) = off(p, c_loc(t%max_eb))
+      call check(all(foff(1:6) == coff(1:6)), 'eccl_blacs_totals field offsets')
+    end if
+  end subroutine test_layout
+
+  integer(c_int64_t) function off(base, field)
+    type(c_ptr), intent(in) :: base, field
+    integer(c_intptr_t) :: a, b
+    a = transfer(base, a)
+    b = transfer(field, b)
+    off = int(b - a, c_int64_t)
+  end function off
+
+  ! Communicators from both kinds of MPI handle; info; errors and their messages.
+  subroutine test_comms()
+    type(eccl_comm) :: c2
+    integer :: fcomm, sz, rk, info, cmp
+    real(c_double) :: one(1)
+#ifdef ECCL_HAVE_MPI_F08
+    type(F08_Comm) :: f08comm
+#endif
+    call eccl_comm_create(MPI_COMM_WORLD, c2, info)
+    call check(info == ECCL_SUCCESS, 'eccl_comm_create (INTEGER handle)')
+    call eccl_comm_info(c2, fcomm, sz, rk, info)
+    call check(info == 0 .and. sz == size .and. rk == rank, 'eccl_comm_info size and rank')
+    call MPI_Comm_compare(fcomm, MPI_COMM_WORLD, cmp, ierr)
+    call check(cmp == MPI_CONGRUENT, 'eccl_comm_info gives a duplicate of the communicator')
+    call eccl_comm_set_algorithm(c2, 'bcast', 'no-such-algorithm', info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'unknown algorithm: ECCL_ERR_INVALID_ARG')
+    call eccl_comm_set_algorithm(c2, 'bcast   ', 'binomial  ', info)
+    call check(info == ECCL_SUCCESS, 'set_algorithm ignores trailing blanks')
+    one = 1
+    call eccl_bcast(one, 1, size + 3, bnd, c2, info)
+    call check(info == ECCL_ERR_INVALID_ARG .and. len(eccl_comm_last_error(c2)) > 0, &
+      'bad root: ECCL_ERR_INVALID_ARG and a message')
+    call eccl_comm_free(c2, info)
+#ifdef ECCL_HAVE_MPI_F08
+    call eccl_comm_create(MPI_COMM_WORLD_F08, c2, info)
+    call check(info == ECCL_SUCCESS, 'eccl_comm_create (type(MPI_Comm))')
+    call eccl_comm_info(c2, f08comm, sz, rk, info)
+    call check(info == 0 .and. sz == size .and. rk == rank, 'eccl_comm_info (type(MPI_Comm))')
+    call eccl_comm_free(c2, info)
+#endif
+    call eccl_comm_free(c2, info)
+    call check(info == ECCL_SUCCESS, 'freeing a null communicator is a no-op')
+  end subroutine test_comms
+
+  subroutine test_bcast()
+    real(c_double) :: x(n)
+    complex(c_float_complex) :: z(n)
+    type(eccl_stats) :: st
+    integer :: i, info, root
+    root = size - 1
+    do i = 1, n
+      x(i) = merge(v(i, root), -7.0_c_double, rank == root)
+      z(i) = merge(cmplx(v(i, 1), -v(i, 2), c_float), (0.0, 0.0), rank == root)
+    end do
+    call eccl_bcast(x, n, root, bnd, comm, info)
+    call check(info == 0 .and. all(abs(x - [(v(i, root), i = 1, n)]) <= e), 'bcast real(c_double)')
+    call eccl_comm_last_stats(comm, st, info)
+    call check(info == 0 .and. (size == 1 .or. st%compressed == 1) .and. &
+      len(eccl_to_string(st%algorithm)) > 0, 'last_stats after a compressed bcast')
+    call eccl_bcast(z, int(n, c_int64_t), root, eccl_bound_abs(1.0e-3_c_double), comm, info)
+    call check(info == 0 .and. all(abs(real(z) - [(real(v(i, 1), c_float), i = 1, n)]) <= 1.0e-3 .and. &
+      abs(aimag(z) + [(real(v(i, 2), c_float), i = 1, n)]) <= 1.0e-3), 'bcast complex(c_float_complex)')
+  end subroutine test_bcast
+
+  subroutine test_allreduce()
+    real(c_float) :: s(n), sr(n)
+    complex(c_double_complex) :: z(n)
+    real(c_double) :: x(n), y(n * size), mx(n), exact
+    integer :: i, r, info
+    do i = 1, n
+      s(i) = real(v(i, rank), c_float)
+      z(i) = cmplx(v(i, rank), 2 * v(i, rank), c_double)
+      mx(i) = v(i, rank)
+    end do
+    call eccl_allreduce(s, sr, int(n, c_int64_t), ECCL_OP_SUM, eccl_bound_abs(1.0e-2_c_double), comm, info)
+    call check(info == 0, 'allreduce real(c_float) info')
+    do i = 1, n
+      exact = sum([(real(real(v(i, r), c_float), c_double), r = 0, size - 1)])
+      call check(abs(sr(i) - exact) <= 1.0e-2_c_double + 1.0e-4_c_double, &
+        'allreduce SUM real(c_float)')
+    end do
+    call eccl_allreduce(z, n, ECCL_OP_AVG, bnd, comm, info)
+    call check(info == 0, 'allreduce in place complex(c_double_complex) info')
+    do i = 1, n
+      exact = sum([(v(i, r), r = 0, size - 1)]) / size
+      call check(abs(real(z(i)) - exact) <= e + 1.0e-12_c_double .and. &
+        abs(aimag(z(i)) - 2 * exact) <= e + 1.0e-12_c_double, 'allreduce AVG in place')
+    end do
+    call eccl_allreduce(mx, n, ECCL_OP_MAX, bnd, comm, info)
+    call check(info == 0 .and. all(abs(mx - [(maxval([(v(i, r), r = 0, size - 1)]), i = 1, n)]) <= e), &
+      'allreduce MAX in place real(c_double)')
+    ! reduce_scatter_block: rank r gets the sum of every rank's block r
+    do r = 0, size - 1
+      y(r * n + 1:(r + 1) * n) = [(v(i, rank) + r, i = 1, n)]
+    end do
+    call eccl_reduce_scatter_block(y, x, n, ECCL_OP_SUM, bnd, comm, info)
+    call check(info == 0 .and. all(abs(x - [(sum([(v(i, r), r = 0, size - 1)]) + size * rank, &
+      i = 1, n)]) <= e + 1.0e-12_c_double), 'reduce_scatter_block real(c_double)')
+  end subroutine test_allreduce
+
+  subroutine test_reduce()
+    real(c_double) :: x(n), y(n)
+    complex(c_float_complex) :: z(n)
+    integer :: i, r, info, root
+    root = mod(1, size)
+    x = [(v(i, rank), i = 1, n)]
+    y = -1
+    call eccl_reduce(x, y, n, ECCL_OP_SUM, root, bnd, comm, info)
+    call check(info == 0, 'reduce info')
+    if (rank == root) call check(all(abs(y - [(sum([(v(i, r), r = 0, size - 1)]), i = 1, n)]) <= &
+      e + 1.0e-12_c_double), 'reduce SUM real(c_double) at the root')
+    z = [(cmplx(v(i, rank), 0.0, c_float), i = 1, n)]
+    call eccl_reduce(z, int(n, c_int64_t), ECCL_OP_SUM, root, eccl_bound_abs(1.0e-2_c_double), comm, info)
+    call check(info == 0, 'reduce in place info')
+    if (rank == root) call check(all(abs(real(z) - [(sum([(v(i, r), r = 0, size - 1)]), i = 1, n)]) <= &
+      1.0e-2_c_double + 1.0e-4_c_double), 'reduce SUM in place complex(c_float_complex) at the root')
+  end subroutine test_reduce
+
+  subroutine test_scatter_gather()
+    real(c_double) :: full(n * size), mine(n)
+    complex(c_double_complex) :: zall(n * size), zmine(n)
+    real(c_float) :: sall(n * size), smine(n)
+    integer :: i, r, info
+    ! scatter from rank 0: rank r gets v(:, r)
+    full = [((v(i, r), i = 1, n), r = 0, size - 1)]
+    call eccl_scatter(full, mine, n, 0, bnd, comm, info)
+    call check(info == 0 .and. all_close(mine, [(v(i, rank), i = 1, n)], e), 'scatter real(c_double)')
+    ! gather to the last rank
+    zmine = [(cmplx(v(i, rank), -v(i, rank), c_double), i = 1, n)]
+    call eccl_gather(zmine, zall, int(n, c_int64_t), size - 1, bnd, comm, info)
+    call check(info == 0, 'gather info')
+    if (rank == size - 1) call check(all_close(real(zall), [((v(i, r), i = 1, n), r = 0, size - 1)], e) &
+      .and. all_close(aimag(zall), [((-v(i, r), i = 1, n), r = 0, size - 1)], e), &
+      'gather complex(c_double_complex) at the root')
+    ! allgather
+    smine = [(real(v(i, rank), c_float), i = 1, n)]
+    call eccl_allgather(smine, sall, n, eccl_bound_abs(1.0e-3_c_double), comm, info)
+    call check(info == 0 .and. all(abs(sall - [((real(v(i, r), c_float), i = 1, n), r = 0, size - 1)]) &
+      <= 1.0e-3), 'allgather real(c_float)')
+  end subroutine test_scatter_gather
+
+  logical function all_close(a, b, tol)
+    real(c_double), intent(in) :: a(:), b(:), tol
+    all_close = all(abs(a - b) <= tol)
+  end function all_close
+
+  ! A ring shift, as in Cannon's algorithm.
+  subroutine test_sendrecv()
+    real(c_double) :: x(n)
+    integer :: i, info, left, right
+    right = mod(rank + 1, size)
+    left = mod(rank - 1 + size, size)
+    x = [(v(i, rank), i = 1, n)]
+    call eccl_sendrecv_replace(x, n, right, 3, left, 3, bnd, comm, info)
+    call check(info == 0 .and. all_close(x, [(v(i, left), i = 1, n)], e), 'sendrecv_replace real(c_double)')
+  end subroutine test_sendrecv
+
+end program test_fortran_coll
