@@ -86,14 +86,14 @@ FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 	-fno-omit-frame-pointer -ffp-contract=off -std=c11
 FUZZ_ARGS ?=
 FUZZ_SRCS = $(top_srcdir)/tests/fuzz/fuzz_decompress.c $(top_srcdir)/tests/ref_decoder.c \
-	$(wildcard $(top_srcdir)/src/codec/*.c) $(top_srcdir)/src/core/error.c
+	$(wildcard $(top_srcdir)/src/codec/*.c) $(top_srcdir)/src/core/error.c $(top_srcdir)/src/core/env.c
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/corpus tests/fuzz/regress
 
 tests/fuzz/fuzz_decompress_libfuzzer: $(FUZZ_SRCS) $(top_srcdir)/tests/ref_decoder.h \
 		$(top_srcdir)/tests/fuzz/fuzz_target.h $(top_srcdir)/src/codec/format.h \
 		$(top_srcdir)/src/codec/codec.h $(top_srcdir)/include/eccl.h
 	@$(MKDIR_P) tests/fuzz
-	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DECCL_LIBFUZZER -I$(top_builddir) -I$(top_srcdir)/include \
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DECCL_LIBFUZZER -I$(top_builddir) -I$(top_srcdir)/include $(MPI_CPPFLAGS) \
 		-I$(top_srcdir)/src -I$(top_srcdir)/tests -I$(top_srcdir) $(FUZZ_SRCS) -lm -o $@
 
 fuzz: tests/fuzz/fuzz_decompress_libfuzzer
