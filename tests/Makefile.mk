@@ -99,3 +99,8 @@ fuzz: tests/fuzz/fuzz_decompress_libfuzzer
 
 CLEANFILES += tests/fuzz/fuzz_decompress_libfuzzer
 .PHONY: fuzz
+
+# bench/bench_coll (noinst, built by `make`) keeps building and running: a small allreduce on 2
+# ranks; it exits 1 if a result is outside its bound.
+TESTS += tests/bench_smoke.mpi
+EXTRA_DIST += tests/bench_smoke.mpi
