@@ -55,16 +55,16 @@ typedef struct {
     int failures, rows;
 } bench_t;
 
-/* One (collective, size): buffers, the exact result, the baseline's figures. */
+/* One (collective, size): buffers (eccl and MPI write to their own), the exact result. */
 typedef struct {
     const bench_coll_t *coll;
     bench_counts_t n;
-    bench_call_t call;
-    void *recv;
+    bench_call_t call, call_mpi;
+    void *recv, *recv_mpi;
     double *ref, *sabs; /* exact result; SUM/AVG: the same reduction of |x| (rounding allowance) */
     double range;       /* of the data a REL bound covers */
     double own_range;   /* of this rank's own input */
-    double t_mpi, err_mpi;
+    double err_mpi;     /* the baseline's max error (the rounding of MPI's reduction) */
 } run_t;
 
 /* Error figures of one result, reduced over ranks. */
@@ -348,7 +348,7 @@ static void print_header(bench_t *b)
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n")] = '\0';
     if (b->rank) return;
-    const char *pfx = b->o.csv ? "#" : "#";
+    const char *pfx = "#";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("%s eccl bench_coll: eccl %s; %s\n", pfx, eccl_version_string(), lib);
     printf("%s %d ranks on %d node(s), %d on rank 0's node with %ld cores online: %.2f ranks per core\n",
@@ -357,7 +357,8 @@ static void print_header(bench_t *b)
     printf("%s dtype %s, op %s (reductions), data: %s\n", pfx, eccl_dtype_name(b->o.dtype),
            op_names[b->o.op], b->o.data.desc);
     printf("%s time: median of %d iterations (after %d warm-up) of the slowest rank's time, "
-           "MPI_Barrier before each; GB/s: bytes / time\n",
+           "MPI_Barrier before each call; MPI and eccl calls alternate (both see the same load); "
+           "GB/s: bytes / time\n",
            pfx, b->o.iters, b->o.warmup);
     printf("%s ratio: bytes eccl would have sent uncompressed / bytes it sent, summed over ranks "
            "(eccl_comm_last_stats); err/bound: max over ranks and elements of |result - exact| / "
@@ -393,7 +394,7 @@ static double get_real(const bench_t *b, const void *buf, size_t i)
     return b->esize / b->reals == 8 ? ((const double *)buf)[i] : (double)((const float *)buf)[i];
 }
 
-/* The call on the real buffers (recv: the result, or the in-place buffer). */
+/* The calls on the real buffers (recv: the result, or the in-place buffer). */
 static void make_call(bench_t *b, run_t *s)
 {
     bench_call_t *c = &s->call;
@@ -410,6 +411,8 @@ static void make_call(bench_t *b, run_t *s)
     c->source = (b->rank + b->size - 1) % b->size;
     c->comm = b->comm;
     c->ecomm = b->ecomm;
+    s->call_mpi = *c;
+    s->call_mpi.recvbuf = s->recv_mpi;
 }
 
 /* The collective's reference run on float64 inputs x into out (op: the MPI op to apply). */
@@ -484,11 +487,11 @@ static double allowance(const bench_t *b, const run_t *s, size_t i, double E)
     return E + k * u * fabs(s->ref[i]);
 }
 
-static void check(bench_t *b, const run_t *s, double E, check_t *out)
+static void check(bench_t *b, const run_t *s, double E, const void *y_buf, check_t *out)
 {
     double v[3] = {0, E > 0 ? 0 : -1, 0};
     for (size_t i = 0; i < s->n.nrecv * b->reals; i++) {
-        double r = s->ref[i], y = get_real(b, s->recv, i);
+        double r = s->ref[i], y = get_real(b, y_buf, i);
         if (!isfinite(r)) {
             v[2] += isnan(r) ? !isnan(y) : y != r;
             continue;
@@ -509,33 +512,37 @@ static void check(bench_t *b, const run_t *s, double E, check_t *out)
 /* ------------------------------------------------------------------------------------------ */
 /* timing                                                                                       */
 
-static void fill_junk(const bench_t *b, run_t *s)
+static void fill_junk(const bench_t *b, const run_t *s, void *buf)
 {
-    if (s->n.nrecv) memset(s->recv, 0xFF, s->n.nrecv * b->esize); /* NaN in every dtype */
+    if (s->n.nrecv) memset(buf, 0xFF, s->n.nrecv * b->esize); /* NaN in every dtype */
 }
 
-/* In-place collectives start every iteration from the rank's own data. */
-static void prepare(const bench_t *b, run_t *s)
+/* In-place collectives start every call from the rank's own data. */
+static void prepare(const bench_t *b, const run_t *s, void *buf)
 {
-    if (s->coll->in_place) memcpy(s->recv, b->input, s->n.nsend * b->esize);
+    if (s->coll->in_place) memcpy(buf, b->input, s->n.nsend * b->esize);
 }
 
-static void scale_avg(const bench_t *b, run_t *s)
+static void scale_avg(const bench_t *b, const run_t *s, void *buf)
 {
     size_t n = s->n.nrecv * b->reals;
     if (b->esize / b->reals == 8)
-        for (size_t i = 0; i < n; i++) ((double *)s->recv)[i] /= (double)b->size;
+        for (size_t i = 0; i < n; i++) ((double *)buf)[i] /= (double)b->size;
     else
-        for (size_t i = 0; i < n; i++) ((float *)s->recv)[i] /= (float)b->size;
+        for (size_t i = 0; i < n; i++) ((float *)buf)[i] /= (float)b->size;
 }
 
-/* One call: eccl with `bound`, or the plain MPI collective when bound is NULL. */
-static int call_once(const bench_t *b, run_t *s, const eccl_bound_t *bound)
+/* One call, timed after a barrier: eccl with `bound`, or the plain MPI collective (bound NULL). */
+static double call_once(const bench_t *b, run_t *s, const eccl_bound_t *bound, int *err)
 {
-    if (bound) return (int)s->coll->run_eccl(&s->call, bound);
-    int rc = s->coll->run_mpi(&s->call);
-    if (!rc && s->coll->reduction && b->o.op == ECCL_OP_AVG) scale_avg(b, s);
-    return rc;
+    prepare(b, s, bound ? s->recv : s->recv_mpi);
+    MPI_Barrier(b->comm);
+    double t0 = MPI_Wtime();
+    int rc = bound ? (int)s->coll->run_eccl(&s->call, bound) : s->coll->run_mpi(&s->call_mpi);
+    if (!bound && !rc && s->coll->reduction && b->o.op == ECCL_OP_AVG) scale_avg(b, s, s->recv_mpi);
+    double dt = MPI_Wtime() - t0;
+    if (rc && !*err) *err = rc;
+    return dt;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -544,26 +551,31 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median over iterations of the slowest rank's time; *err gets the first nonzero result. */
-static double time_loop(bench_t *b, run_t *s, const eccl_bound_t *bound, int *err)
+/* Median of the slowest rank's times of n iterations. */
+static double median_max(const bench_t *b, double *t, int n)
 {
-    int n = b->o.iters;
-    double *t = calloc((size_t)n, sizeof *t);
-    if (!t) MPI_Abort(b->comm, 2);
-    for (int k = 0; k < b->o.warmup + n; k++) {
-        prepare(b, s);
-        MPI_Barrier(b->comm);
-        double t0 = MPI_Wtime();
-        int rc = call_once(b, s, bound);
-        double dt = MPI_Wtime() - t0;
-        if (k >= b->o.warmup) t[k - b->o.warmup] = dt;
-        if (rc && !*err) *err = rc;
-    }
     MPI_Allreduce(MPI_IN_PLACE, t, n, MPI_DOUBLE, MPI_MAX, b->comm);
     qsort(t, (size_t)n, sizeof *t, cmp_double);
-    double med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    free(t);
-    return med;
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* MPI and eccl calls alternate, so that both see the same load of the machine; the medians go
+ * to t[0] (MPI) and t[1] (eccl). *err gets eccl's first failure (MPI's aborts the program). */
+static void time_pair(bench_t *b, run_t *s, const eccl_bound_t *bound, double t[2], int *err)
+{
+    int n = b->o.iters, mpi_err = 0;
+    double *tm = calloc((size_t)n, sizeof *tm), *te = calloc((size_t)n, sizeof *te);
+    if (!tm || !te) MPI_Abort(b->comm, 2);
+    for (int k = 0; k < b->o.warmup + n; k++) {
+        double dm = call_once(b, s, NULL, &mpi_err), de = call_once(b, s, bound, err);
+        if (k < b->o.warmup) continue;
+        tm[k - b->o.warmup] = dm;
+        te[k - b->o.warmup] = de;
+    }
+    t[0] = median_max(b, tm, n);
+    t[1] = median_max(b, te, n);
+    free(tm);
+    free(te);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -572,7 +584,7 @@ static double time_loop(bench_t *b, run_t *s, const eccl_bound_t *bound, int *er
 typedef struct {
     const char *algo_req;
     const bound_opt_t *bound;
-    double E, t;
+    double E, t_mpi, t;
     check_t chk;
     eccl_stats_t st;
     double raw, sent;
@@ -597,14 +609,14 @@ static void print_row(const bench_t *b, const run_t *s, const row_t *r)
                "%.6g,%.6g,%.0f,%.6g,%.4f,%.6e,%.6e\n",
                s->coll->name, b->size, eccl_dtype_name(b->o.dtype), op_names[b->o.op], b->o.data_spec,
                s->n.bytes, s->n.count, r->bound->label, r->E, r->algo_req, r->st.algorithm,
-               r->st.compressed, r->st.reason, s->t_mpi, r->t, s->t_mpi / r->t, bytes / s->t_mpi / 1e9,
+               r->st.compressed, r->st.reason, r->t_mpi, r->t, r->t_mpi / r->t, bytes / r->t_mpi / 1e9,
                bytes / r->t / 1e9, ratio, r->raw, r->sent, r->chk.maxerr, r->chk.worst, r->chk.viol,
                s->err_mpi, r->st.model_ratio, r->st.model_t_mpi, r->st.model_t_chosen);
         return;
     }
     printf("%12zu %10zu %-10s %10.1f %10.1f %7.2f %8.3f %9.3f %7.2f %9s %-5s %s%s (%s)\n", s->n.bytes,
-           s->n.count, r->bound->label, s->t_mpi * 1e6, r->t * 1e6, s->t_mpi / r->t,
-           bytes / s->t_mpi / 1e9, bytes / r->t / 1e9, ratio, errs, ok, r->st.algorithm,
+           s->n.count, r->bound->label, r->t_mpi * 1e6, r->t * 1e6, r->t_mpi / r->t,
+           bytes / r->t_mpi / 1e9, bytes / r->t / 1e9, ratio, errs, ok, r->st.algorithm,
            strcmp(r->algo_req, "auto") ? " [forced]" : "", r->st.reason);
 }
 
@@ -640,15 +652,18 @@ static void eccl_row(bench_t *b, run_t *s, const char *algo, const bound_opt_t *
     r.algo_req = algo;
     r.bound = bo;
     r.E = result_bound(s, &bo->b);
-    fill_junk(b, s);
-    r.t = time_loop(b, s, &bo->b, &r.err);
+    fill_junk(b, s, s->recv);
+    double t[2];
+    time_pair(b, s, &bo->b, t, &r.err);
+    r.t_mpi = t[0];
+    r.t = t[1];
     eccl_comm_last_stats(b->ecomm, &r.st);
     double v[2] = {(double)r.st.bytes_raw, (double)r.st.bytes_sent};
     MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, b->comm);
     r.raw = v[0];
     r.sent = v[1];
     report_error(b, s, &r);
-    check(b, s, r.E, &r.chk);
+    check(b, s, r.E, s->recv, &r.chk);
     compare_bound(b, s, &r);
     if (r.err || r.chk.viol > 0) b->failures++;
     b->rows++;
@@ -664,14 +679,14 @@ static int set_algorithm(bench_t *b, const run_t *s, const char *algo)
     return rc != ECCL_SUCCESS;
 }
 
-/* The baseline: time, and the check of its result (E = 0: rounding only). */
+/* The baseline's result, checked once (E = 0: rounding only); its times come with each row. */
 static void mpi_baseline(bench_t *b, run_t *s)
 {
     int err = 0;
     check_t chk;
-    fill_junk(b, s);
-    s->t_mpi = time_loop(b, s, NULL, &err);
-    check(b, s, 0.0, &chk);
+    fill_junk(b, s, s->recv_mpi);
+    call_once(b, s, NULL, &err);
+    check(b, s, 0.0, s->recv_mpi, &chk);
     s->err_mpi = chk.maxerr;
     if ((err || chk.viol > 0) && b->rank == 0)
         fprintf(stderr, "bench_coll: %s baseline %s (%.0f elements off the exact result)\n",
@@ -687,7 +702,8 @@ static void run_size(bench_t *b, const bench_coll_t *coll, size_t bytes)
     coll->get_counts(bytes, b->esize, b->size, b->rank, b->root, &s.n);
     if (s.n.count == 0) return;
     s.recv = s.n.nrecv ? malloc(s.n.nrecv * b->esize) : NULL;
-    int bad = (s.n.nrecv && !s.recv);
+    s.recv_mpi = s.n.nrecv ? malloc(s.n.nrecv * b->esize) : NULL;
+    int bad = s.n.nrecv && (!s.recv || !s.recv_mpi);
     make_call(b, &s);
     bad = bad || make_reference(b, &s);
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, b->comm);
@@ -704,6 +720,7 @@ static void run_size(bench_t *b, const bench_coll_t *coll, size_t bytes)
     eccl_comm_set_algorithm(b->ecomm, coll->name, "auto");
     if (b->rank == 0) fflush(stdout);
     free(s.recv);
+    free(s.recv_mpi);
     free(s.ref);
     free(s.sabs);
 }

@@ -151,8 +151,9 @@ int bench_data_load(bench_data_t *d, char *err, size_t errlen)
 
 static double smooth(int rank, size_t i)
 {
-    double u = TWO_PI * (double)(i / SMOOTH_ROW) / SMOOTH_PERIOD + 0.7 * rank;
-    double v = TWO_PI * (double)(i % SMOOTH_ROW) / SMOOTH_PERIOD + 0.3 * rank;
+    /* phases never 0, so that no rank's first row is all zeros */
+    double u = TWO_PI * (double)(i / SMOOTH_ROW) / SMOOTH_PERIOD + 0.7 * (rank + 1);
+    double v = TWO_PI * (double)(i % SMOOTH_ROW) / SMOOTH_PERIOD + 0.3 * (rank + 1);
     return sin(u) * cos(v);
 }
 
