@@ -9,3 +9,12 @@ bench_bench_cuda_codec_SOURCES = bench/bench_cuda_codec.c
 bench_bench_cuda_codec_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_cuda_codec_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUDA_LIBS) -lm
 endif
+
+# bench_coll: every collective, eccl against the same MPI collective (one file per collective
+# filling a bench_coll_t of the shared harness; see bench/harness.h).
+noinst_PROGRAMS += bench/bench_coll
+bench_bench_coll_SOURCES = bench/harness.c bench/harness.h bench/harness_data.c \
+	bench/bench_bcast.c bench/bench_allreduce.c bench/bench_reduce.c \
+	bench/bench_reduce_scatter_block.c bench/bench_allgather.c bench/bench_scatter.c \
+	bench/bench_gather.c bench/bench_sendrecv_replace.c
+bench_bench_coll_LDADD = libeccl.la $(NETCDF_LIBS) -lm

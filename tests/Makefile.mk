@@ -154,3 +154,8 @@ tests_test_fortran_coll_LDADD = libeccl.la
 tests/test_fortran_coll.$(OBJEXT): fortran/eccl.lo
 TESTS += tests/fortran_coll_np3.mpi
 endif
+
+# bench/bench_coll (noinst, built by `make`) keeps building and running: a small allreduce on 2
+# ranks; it exits 1 if a result is outside its bound.
+TESTS += tests/bench_smoke.mpi
+EXTRA_DIST += tests/bench_smoke.mpi
