@@ -26,7 +26,10 @@ case " $what " in *" quickbench "*)
     step bench_quick timeout 60 ./bench/bench_cuda_codec --mib 64 --small-kib 1024 --iters 3 ;;
 esac
 case " $what " in *" test "*|*" all "*)
-    step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec ;;
+    step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec
+    for np in 2 3; do # collectives on device buffers (ranks share the GPU)
+        step coll_device_np$np timeout "${TEST_TIMEOUT:-600}" mpiexec -n $np ./tests/test_coll_device
+    done ;;
 esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ;;
@@ -42,4 +45,5 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
+for f in coll_device_np2 coll_device_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done

@@ -35,3 +35,58 @@ extern "C" eccl_result_t eccl_cuda_device_check(int device, char *name, size_t n
     }
     return prop.major >= 8 ? ECCL_SUCCESS : ECCL_ERR_NO_DEVICE;
 }
+
+// Runtime errors to eccl codes: out of memory, no usable device, anything else is ECCL_ERR_CUDA.
+// The sticky-free error state is cleared so later calls do not see it again.
+static eccl_result_t from_cuda(cudaError_t e)
+{
+    if (e == cudaSuccess) return ECCL_SUCCESS;
+    (void)cudaGetLastError();
+    switch (e) {
+    case cudaErrorMemoryAllocation: return ECCL_ERR_NO_MEMORY;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice: return ECCL_ERR_NO_DEVICE;
+    default: return ECCL_ERR_CUDA;
+    }
+}
+
+extern "C" eccl_result_t eccl_cuda_malloc(void **d_ptr, size_t bytes)
+{
+    if (!d_ptr) return ECCL_ERR_INVALID_ARG;
+    *d_ptr = NULL;
+    if (bytes == 0) return ECCL_SUCCESS;
+    eccl_result_t rc = from_cuda(cudaMalloc(d_ptr, bytes));
+    if (rc) *d_ptr = NULL;
+    return rc;
+}
+
+extern "C" eccl_result_t eccl_cuda_free(void *d_ptr)
+{
+    if (!d_ptr) return ECCL_SUCCESS;
+    return from_cuda(cudaFree(d_ptr));
+}
+
+extern "C" eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes == 0) return ECCL_SUCCESS;
+    if (!dst || !src) return ECCL_ERR_INVALID_ARG;
+    return from_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+}
+
+extern "C" eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes)
+{
+    if (!ptr) return ECCL_ERR_INVALID_ARG;
+    *ptr = NULL;
+    if (cudaMallocHost(ptr, bytes ? bytes : 64) != cudaSuccess) {
+        (void)cudaGetLastError();
+        *ptr = NULL;
+        return ECCL_ERR_NO_MEMORY;
+    }
+    return ECCL_SUCCESS;
+}
+
+extern "C" void eccl_cuda_host_free(void *ptr)
+{
+    if (ptr && cudaFreeHost(ptr) != cudaSuccess) (void)cudaGetLastError();
+}

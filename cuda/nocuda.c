@@ -65,3 +65,30 @@ eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t codec, const void *d_stream
     (void)d_out, (void)out_capacity, (void)d_size, (void)h_size, (void)stream;
     return ECCL_ERR_UNSUPPORTED;
 }
+
+eccl_result_t eccl_cuda_malloc(void **d_ptr, size_t bytes)
+{
+    (void)bytes;
+    if (d_ptr) *d_ptr = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_cuda_free(void *d_ptr)
+{
+    return d_ptr ? ECCL_ERR_UNSUPPORTED : ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t bytes)
+{
+    (void)dst, (void)src, (void)bytes;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes)
+{
+    (void)bytes;
+    if (ptr) *ptr = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+void eccl_cuda_host_free(void *ptr) { (void)ptr; }

@@ -28,6 +28,16 @@ eccl_result_t eccl_cuda_device_count(int *count);
  * CUDA backend. When name is not NULL, up to name_len bytes of the device name are copied. */
 eccl_result_t eccl_cuda_device_check(int device, char *name, size_t name_len);
 
+/* Device memory for callers without CUDA headers or CUDA Fortran (gfortran users, tests).
+ * eccl_cuda_malloc: bytes of device memory on the current device in *d_ptr (NULL for 0 bytes);
+ * free it with eccl_cuda_free (NULL accepted). eccl_cuda_memcpy copies bytes between any two
+ * host or device buffers (the runtime works out the direction) and returns when the copy is done.
+ * Errors: ECCL_ERR_INVALID_ARG (NULL pointers with bytes > 0), ECCL_ERR_NO_MEMORY,
+ * ECCL_ERR_NO_DEVICE, ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+eccl_result_t eccl_cuda_malloc(void **d_ptr, size_t bytes);
+eccl_result_t eccl_cuda_free(void *d_ptr);
+eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t bytes);
+
 /* ---------------------------------------------------------------------------------------------
  * The GPU codec: the same stream format as eccl_compress (byte for byte), on device memory.
  * All calls are ordered on the given stream and do not synchronise the host unless documented

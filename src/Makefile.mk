@@ -17,6 +17,7 @@ noinst_HEADERS += src/core/comm.h src/core/pool.h src/core/log.h src/transport/t
 libeccl_la_SOURCES += \
 	src/core/comm.c \
 	src/core/pool.c \
+	src/core/devptr.c \
 	src/core/log.c \
 	src/transport/mpi.c \
 	src/prims/prims.c \

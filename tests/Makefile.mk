@@ -54,6 +54,15 @@ tests_test_coll_corrupt_SOURCES = tests/test_coll_corrupt.c
 tests_test_coll_corrupt_LDADD = $(TEST_LDADD)
 tests_test_coll_LDADD = $(TEST_LDADD)
 
+# The collectives on CUDA device buffers, bit for bit against the host path (skips, 77, without
+# the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
+DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi
+TESTS += $(DEVICE_COLL_TESTS)
+EXTRA_DIST += $(DEVICE_COLL_TESTS)
+check_PROGRAMS += tests/test_coll_device
+tests_test_coll_device_SOURCES = tests/test_coll_device.c
+tests_test_coll_device_LDADD = $(TEST_LDADD)
+
 # The Fortran module: a Fortran program plus C helpers that report the C layout of the bind(C) types.
 if HAVE_FORTRAN
 check_PROGRAMS += tests/test_fortran

@@ -17,6 +17,7 @@
 #include "coll/coll.h"
 #include "core/env.h"
 #include "core/log.h"
+#include "cuda/device.h"
 #include "prims/prims.h"
 
 /* ECCL_<OP>_ALGORITHM=<name> forces an algorithm (doc/env.md; names in eccl-info). */
@@ -379,6 +380,105 @@ fn_exit:
     return rc;
 }
 
+/* ---- device buffers -------------------------------------------------------------------------
+ * A buffer in CUDA device memory is copied to a page-locked host buffer of the communicator
+ * (grow-only, so steady-state calls do not allocate), the host collective runs on the copy, and
+ * what the call writes is copied back. The copies are synchronous (cudaMemcpy): the device data
+ * must be ready when the call is made, and the result is in place when it returns. */
+#ifdef HAVE_CUDA
+static void *stage_buf(eccl_comm_t comm, int k, size_t bytes)
+{
+    if (comm->stage[k] && comm->stage_cap[k] >= bytes) return comm->stage[k];
+    size_t want = comm->stage_cap[k] + comm->stage_cap[k] / 2;
+    if (want < bytes) want = bytes;
+    void *p = NULL;
+    if (eccl_cuda_host_alloc(&p, want)) return NULL;
+    eccl_cuda_host_free(comm->stage[k]);
+    comm->stage[k] = p;
+    comm->stage_cap[k] = want;
+    return p;
+}
+
+/* Copy in for the staged call; on failure the host copy is zeroed so the collective still runs
+ * (no peer is left waiting) and the error is returned at the end. */
+static eccl_result_t stage_in(void *host, const void *dev, size_t bytes, eccl_result_t rc, size_t *failed)
+{
+    if (!bytes) return rc;
+    eccl_result_t crc = eccl_cuda_memcpy(host, dev, bytes);
+    if (crc) {
+        memset(host, 0, bytes);
+        if (!rc) {
+            rc = crc;
+            *failed = bytes;
+        }
+    }
+    return rc;
+}
+#endif
+
+/* Run a call whose buffers may be device memory. On this rank the call reads s_in bytes at
+ * sendbuf and r_in bytes at recvbuf and writes r_out bytes at recvbuf. sendbuf == recvbuf stays one
+ * buffer unless `split` (reduce_scatter_block in place reads size*count and writes count). */
+static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s_in, size_t r_in,
+                             size_t r_out, int split)
+{
+    eccl_comm_t comm = c->comm;
+    int alias = c->sendbuf == c->recvbuf && !split;
+    int sdev = s_in && eccl_ptr_is_device(c->sendbuf);
+    int rdev = (r_in || r_out) && eccl_ptr_is_device(c->recvbuf);
+    if (!sdev && !rdev) return run(c, bound);
+#ifndef HAVE_CUDA
+    (void)alias;
+    return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
+                           "%s: a buffer is CUDA device memory, but this eccl was built without the "
+                           "CUDA backend (configure --with-cuda)", eccl_coll_name(c->coll));
+#else
+    double t0 = eccl_wtime();
+    const void *user_send = c->sendbuf;
+    void *user_recv = c->recvbuf;
+    size_t r_bytes = r_in > r_out ? r_in : r_out;
+    void *hs = NULL, *hr = NULL;
+    eccl_result_t rc = ECCL_SUCCESS;
+    size_t failed = 0; /* bytes of a failed copy to the host */
+    if (alias) {
+        hr = stage_buf(comm, 0, s_in > r_bytes ? s_in : r_bytes);
+        if (!hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+        rc = stage_in(hr, user_recv, s_in > r_in ? s_in : r_in, rc, &failed);
+        c->sendbuf = c->recvbuf = hr;
+    } else {
+        if (sdev) {
+            hs = stage_buf(comm, 0, s_in);
+            if (!hs) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+            rc = stage_in(hs, user_send, s_in, rc, &failed);
+            c->sendbuf = hs;
+        }
+        if (rdev) {
+            hr = stage_buf(comm, 1, r_bytes);
+            if (!hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+            rc = stage_in(hr, user_recv, r_in, rc, &failed);
+            c->recvbuf = hr;
+        }
+    }
+    double t1 = eccl_wtime();
+    eccl_result_t rrc = run(c, bound);
+    double t2 = eccl_wtime();
+    if (rc) eccl_comm_error(comm, rc, "copying %zu bytes from the device failed", failed);
+    else rc = rrc;
+    if (!rc && (alias ? (sdev || rdev) : rdev) && r_out) {
+        eccl_result_t crc = eccl_cuda_memcpy(user_recv, hr, r_out);
+        if (crc) rc = eccl_comm_error(comm, crc, "copying %zu bytes to the device failed", r_out);
+    }
+    c->sendbuf = user_send;
+    c->recvbuf = user_recv;
+    double t_stage = (t1 - t0) + (eccl_wtime() - t2);
+    c->st->t_total += t_stage;
+    c->st->result = rc;
+    ECCL_LOG(2, c->rank, "%s: device buffers staged through host memory (%.3f ms of copies)",
+             eccl_coll_name(c->coll), t_stage * 1e3);
+    return rc;
+#endif
+}
+
 /* Common argument checks; fills the call. */
 static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, size_t count,
                            eccl_dtype_t dtype, eccl_op_t op, int root)
@@ -427,7 +527,8 @@ eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
     c.sendbuf = buf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize : 0;
-    return run(&c, bound);
+    size_t bytes = count * c.esize; /* the root keeps its buffer: only the others write */
+    return run_any(&c, bound, c.rank == root ? bytes : 0, 0, c.rank == root ? 0 : bytes, 0);
 }
 
 eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -442,7 +543,7 @@ eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, e
     c.recvbuf = recvbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = (uint64_t)count * c.esize * 2 * (uint64_t)(c.size - 1) / (uint64_t)c.size;
-    return run(&c, bound);
+    return run_any(&c, bound, count * c.esize, 0, count * c.esize, 0);
 }
 
 eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -459,7 +560,7 @@ eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl
     c.recvbuf = recvbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)count * c.esize;
-    return run(&c, bound);
+    return run_any(&c, bound, count * c.esize, 0, c.rank == root ? count * c.esize : 0, 0);
 }
 
 eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t recvcount,
@@ -476,7 +577,9 @@ eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size
     c.sendbuf = sendbuf;
     if (count == 0) return ECCL_SUCCESS;
     size_t bytes = count * (size_t)comm->size * c.esize;
-    if (sendbuf == MPI_IN_PLACE) {
+    if (sendbuf == MPI_IN_PLACE && eccl_ptr_is_device(recvbuf)) {
+        c.sendbuf = recvbuf; /* run_any copies the input and the result apart */
+    } else if (sendbuf == MPI_IN_PLACE) {
         /* the input is recvbuf (size*recvcount); the result goes to its first recvcount */
         void *tmp = eccl_pool_get(&comm->pool, ECCL_SLOT_TMP, bytes);
         if (!tmp) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for MPI_IN_PLACE");
@@ -484,7 +587,7 @@ eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size
         c.sendbuf = tmp;
     }
     c.st->bytes_raw = (uint64_t)count * c.esize * (uint64_t)(c.size - 1);
-    return run(&c, bound);
+    return run_any(&c, bound, bytes, 0, count * c.esize, 1);
 }
 
 eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -500,7 +603,7 @@ eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, e
                                         : sendbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = (uint64_t)count * c.esize * (uint64_t)(c.size - 1);
-    return run(&c, bound);
+    return run_any(&c, bound, count * c.esize, 0, count * c.esize * (size_t)c.size, 0);
 }
 
 eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -517,7 +620,8 @@ eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, ecc
     c.recvbuf = recvbuf == MPI_IN_PLACE ? NULL : recvbuf; /* NULL: the root keeps its piece */
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize * (uint64_t)(c.size - 1) : 0;
-    return run(&c, bound);
+    return run_any(&c, bound, c.rank == root ? count * c.esize * (size_t)c.size : 0, 0,
+                   c.recvbuf ? count * c.esize : 0, 0);
 }
 
 eccl_result_t eccl_gather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -534,7 +638,7 @@ eccl_result_t eccl_gather(const void *sendbuf, void *recvbuf, size_t count, eccl
     c.sendbuf = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf + (size_t)root * count * c.esize : sendbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)count * c.esize;
-    return run(&c, bound);
+    return run_any(&c, bound, count * c.esize, 0, c.rank == root ? count * c.esize * (size_t)c.size : 0, 0);
 }
 
 eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype, int dest,
@@ -558,5 +662,6 @@ eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype,
     c.recvtag = recvtag;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = dest == MPI_PROC_NULL ? 0 : (uint64_t)count * c.esize;
-    return run(&c, bound);
+    size_t bytes = count * c.esize;
+    return run_any(&c, bound, dest == MPI_PROC_NULL ? 0 : bytes, 0, source == MPI_PROC_NULL ? 0 : bytes, 0);
 }

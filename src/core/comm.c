@@ -15,6 +15,7 @@
 #include "core/comm.h"
 #include "core/env.h"
 #include "core/log.h"
+#include "cuda/device.h"
 #include "transport/transport.h"
 
 /* Environment overrides of the configuration (doc/env.md). */
@@ -224,6 +225,7 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
     if (!comm) return ECCL_ERR_INVALID_ARG;
     if (!*comm) return ECCL_SUCCESS;
     eccl_pool_free(&(*comm)->pool);
+    for (int k = 0; k < 2; k++) eccl_cuda_host_free((*comm)->stage[k]);
     eccl_tr_ops_free(*comm);
     int mrc = MPI_Comm_free(&(*comm)->comm);
     free(*comm);

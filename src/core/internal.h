@@ -27,4 +27,8 @@
         goto fn_exit;                                                                              \
     } while (0)
 
+/* 1 when p is CUDA device memory (not managed, not host), 0 otherwise, also when the process has
+ * not loaded the CUDA driver (core/devptr.c). Thread-safe. */
+int eccl_ptr_is_device(const void *p);
+
 #endif

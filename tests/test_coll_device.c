@@ -1,0 +1,274 @@
+/*
+ * test_coll_device.c - the collectives on CUDA device buffers (MPI program, any rank count).
+ *
+ * Every collective, every algorithm (forced), float32 and float64, several counts, in-place
+ * variants where MPI has them, and a device buffer on one side only: the result on device buffers
+ * must be bit for bit the result of the same call on host buffers (the same algorithm runs on
+ * the same data), the root of a broadcast keeps its input, and bcast/allreduce results are
+ * checked against the bound element by element. Skips (77) when no rank has a usable GPU.
+ *
+ * Usage: mpiexec -n P tests/test_coll_device
+ */
+#include "config.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eccl.h"
+#include "eccl_cuda.h"
+#include "testutil.h"
+
+enum { BCAST, ALLREDUCE, REDUCE, RSB, ALLGATHER, SCATTER, GATHER, SRR, NCOLL };
+static const char *coll_name[NCOLL] = {"bcast",     "allreduce", "reduce", "reduce_scatter_block",
+                                       "allgather", "scatter",   "gather", "sendrecv_replace"};
+static const char *algos[NCOLL][6] = {
+    {"mpi", "binomial", "scatter_allgather", "pipeline", NULL},
+    {"mpi", "ring", "recursive_doubling", "rabenseifner", "reduce_bcast", NULL},
+    {"mpi", "binomial", NULL},
+    {"mpi", "ring", "recursive_halving", NULL},
+    {"mpi", "ring", "recursive_doubling", "bruck", NULL},
+    {"mpi", "binomial", NULL},
+    {"mpi", "binomial", NULL},
+    {"mpi", "compressed", NULL},
+};
+
+static int rank, size, failures, cases;
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        eccl_result_t rc_ = (call);                                                                \
+        if (rc_) {                                                                                 \
+            fprintf(stderr, "[%d] %s:%d: %s -> %s\n", rank, __FILE__, __LINE__, #call,           \
+                    eccl_strerror(rc_));                                                       \
+            MPI_Abort(MPI_COMM_WORLD, 99);                                                         \
+        }                                                                                          \
+    } while (0)
+
+/* Buffers of one case: host inputs, host results, device buffers. */
+typedef struct {
+    size_t sbytes, rbytes;
+    unsigned char *hs, *hr, *out; /* host send, host recv (the host call's), device result copy */
+    void *ds, *dr;
+} bufs_t;
+
+static void *dev_alloc(size_t bytes)
+{
+    void *p = NULL;
+    CK(eccl_cuda_malloc(&p, bytes ? bytes : 64));
+    return p;
+}
+
+/* Sizes in bytes of sendbuf and recvbuf on this rank for a collective of `count`. */
+static void sizes(int coll, size_t count, size_t es, size_t *sb, size_t *rb)
+{
+    size_t n = count * es, p = (size_t)size;
+    switch (coll) {
+    case RSB: *sb = n * p, *rb = n * p; break; /* in place, recv holds the input */
+    case ALLGATHER: *sb = n, *rb = n * p; break;
+    case SCATTER: *sb = n * p, *rb = n; break;
+    case GATHER: *sb = n, *rb = n * p; break;
+    default: *sb = n, *rb = n;
+    }
+}
+
+/* One call on (send, recv); in_place picks the MPI_IN_PLACE form (recv then holds the input
+ * where MPI says so). */
+static eccl_result_t call(int coll, void *send, void *recv, size_t count, eccl_dtype_t dt, eccl_op_t op,
+                          int in_place, const eccl_bound_t *b, eccl_comm_t ec)
+{
+    int root = size - 1;
+    const void *s = in_place ? MPI_IN_PLACE : send;
+    switch (coll) {
+    case BCAST: return eccl_bcast(recv, count, dt, root, b, ec);
+    case ALLREDUCE: return eccl_allreduce(s, recv, count, dt, op, b, ec);
+    case REDUCE:
+        return eccl_reduce(in_place && rank == root ? MPI_IN_PLACE : send, recv, count, dt, op, root, b, ec);
+    case RSB: return eccl_reduce_scatter_block(s, recv, count, dt, op, b, ec);
+    case ALLGATHER: return eccl_allgather(s, recv, count, dt, b, ec);
+    case SCATTER:
+        return eccl_scatter(send, in_place && rank == root ? MPI_IN_PLACE : recv, count, dt, root, b, ec);
+    case GATHER:
+        return eccl_gather(in_place && rank == root ? MPI_IN_PLACE : send, recv, count, dt, root, b, ec);
+    case SRR:
+        return eccl_sendrecv_replace(recv, count, dt, (rank + 1) % size, 7, (rank + size - 1) % size, 7,
+                                     b, ec);
+    }
+    return ECCL_ERR_INVALID_ARG;
+}
+
+/* Fill the inputs of this rank: send and recv both get data (recv is the input of in-place forms,
+ * bcast and sendrecv_replace). */
+static void fill(bufs_t *B, int is64, int coll, size_t count, int seed)
+{
+    size_t es = is64 ? 8 : 4;
+    tu_fill(B->hs, B->sbytes / es, is64, TU_SMOOTH, (uint64_t)(seed * 31 + rank));
+    tu_fill(B->hr, B->rbytes / es, is64, TU_RANDOMWALK, (uint64_t)(seed * 37 + rank + 1));
+    if (coll == ALLGATHER || coll == GATHER) /* in place: this rank's piece sits in recv */
+        memcpy(B->hr + (size_t)(coll == GATHER ? size - 1 : rank) * count * es, B->hs, count * es);
+}
+
+static int differ(const unsigned char *a, const unsigned char *b, size_t bytes)
+{
+    return bytes && memcmp(a, b, bytes) != 0;
+}
+
+/* Which recv bytes the call defines on this rank (the rest is not compared). */
+static size_t defined_recv(int coll, size_t rbytes)
+{
+    int root = size - 1;
+    if ((coll == REDUCE || coll == GATHER) && rank != root) return 0;
+    if (coll == RSB) return rbytes / (size_t)size;
+    return rbytes;
+}
+
+/* Run case (coll, algorithm, dtype, count, in_place, which sides on the device). */
+static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t count, int in_place,
+                     int dev_send, int dev_recv)
+{
+    eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
+    size_t es = is64 ? 8 : 4;
+    eccl_op_t op = (is64 && count == 1003) ? ECCL_OP_MAX : ECCL_OP_SUM;
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, ECCL_RANGE_FROM_DATA};
+    bufs_t B = {0};
+    sizes(coll, count, es, &B.sbytes, &B.rbytes);
+    B.hs = tu_malloc(B.sbytes);
+    B.hr = tu_malloc(B.rbytes);
+    B.out = tu_malloc(B.rbytes);
+    unsigned char *in_r = tu_malloc(B.rbytes);
+    fill(&B, is64, coll, count, (int)count + coll);
+    memcpy(in_r, B.hr, B.rbytes);
+    B.ds = dev_alloc(B.sbytes);
+    B.dr = dev_alloc(B.rbytes);
+    CK(eccl_cuda_memcpy(B.ds, B.hs, B.sbytes));
+    CK(eccl_cuda_memcpy(B.dr, B.hr, B.rbytes));
+    CK(eccl_comm_set_algorithm(ec, coll_name[coll], alg));
+
+    /* the host call: the reference */
+    eccl_result_t hrc = call(coll, B.hs, B.hr, count, dt, op, in_place, &b, ec);
+    eccl_stats_t hst;
+    eccl_comm_last_stats(ec, &hst);
+    /* the same call with device buffers (in place: the receive side is the one buffer) */
+    void *s = dev_send ? B.ds : B.hs;
+    void *r = dev_recv ? B.dr : in_r;
+    eccl_result_t drc = call(coll, s, r, count, dt, op, in_place, &b, ec);
+    eccl_stats_t dst;
+    eccl_comm_last_stats(ec, &dst);
+    if (dev_recv) CK(eccl_cuda_memcpy(B.out, B.dr, B.rbytes));
+    else memcpy(B.out, in_r, B.rbytes);
+
+    int bad = 0;
+    size_t def = defined_recv(coll, B.rbytes);
+    if (hrc || drc) {
+        fprintf(stderr, "[%d] %s/%s: host call %s, device call %s (%s)\n", rank, coll_name[coll], alg,
+                eccl_strerror(hrc), eccl_strerror(drc), eccl_comm_last_error(ec));
+        bad = 1;
+    } else if (strcmp(hst.algorithm, dst.algorithm) != 0) {
+        fprintf(stderr, "[%d] %s: host ran %s, device ran %s\n", rank, coll_name[coll], hst.algorithm,
+                dst.algorithm);
+        bad = 1;
+    } else if (differ(B.hr, B.out, def)) {
+        fprintf(stderr, "[%d] %s/%s %s count %zu%s%s%s: device result differs from the host result\n",
+                rank, coll_name[coll], alg, is64 ? "f64" : "f32", count, in_place ? " in place" : "",
+                dev_send ? " dev-send" : "", dev_recv ? " dev-recv" : "");
+        bad = 1;
+    }
+    /* a broadcast leaves the root's buffer as it was; the bound on bcast and allreduce results */
+    /* (collective checks run on every rank whatever `bad` is, so no rank waits alone) */
+    if (coll == BCAST) {
+        unsigned char *root_in = tu_malloc(B.rbytes);
+        memcpy(root_in, in_r, B.rbytes);
+        MPI_Bcast(root_in, (int)B.rbytes, MPI_BYTE, size - 1, MPI_COMM_WORLD);
+        if (!hrc && !drc && rank == size - 1 && differ(root_in, B.out, B.rbytes)) {
+            fprintf(stderr, "[%d] bcast/%s: the root's buffer changed\n", rank, alg);
+            bad = 1;
+        }
+        long double me;
+        if (!hrc && !drc && tu_check_bound(root_in, B.out, count, is64, b.value, 0, &me)) {
+            fprintf(stderr, "[%d] bcast/%s: bound violated (max error %Lg)\n", rank, alg, me);
+            bad = 1;
+        }
+        free(root_in);
+    }
+    if (coll == ALLREDUCE && !in_place && op == ECCL_OP_SUM) {
+        /* exact sum in long double of every rank's input vs the result */
+        size_t n = count;
+        long double *acc = calloc(n, sizeof *acc);
+        unsigned char *other = tu_malloc(B.sbytes);
+        for (int q = 0; q < size; q++) {
+            if (q == rank) memcpy(other, B.hs, B.sbytes);
+            MPI_Bcast(other, (int)B.sbytes, MPI_BYTE, q, MPI_COMM_WORLD);
+            for (size_t i = 0; i < n; i++)
+                acc[i] += is64 ? (long double)((double *)other)[i] : (long double)((float *)other)[i];
+        }
+        long double tol = (long double)b.value, worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            long double y = is64 ? (long double)((double *)B.out)[i] : (long double)((float *)B.out)[i];
+            /* + the rounding of the sum to the element type (doc/guarantees.md) */
+            long double ulp = fabsl(acc[i]) * (is64 ? 0x1p-52L : 0x1p-23L);
+            long double e = fabsl(y - acc[i]);
+            if (e > tol + ulp && e > worst) worst = e;
+        }
+        if (!hrc && !drc && worst > 0) {
+            fprintf(stderr, "[%d] allreduce/%s: bound violated (error %Lg)\n", rank, alg, worst);
+            bad = 1;
+        }
+        free(acc);
+        free(other);
+    }
+    CK(eccl_cuda_free(B.ds));
+    CK(eccl_cuda_free(B.dr));
+    free(B.hs);
+    free(B.hr);
+    free(B.out);
+    free(in_r);
+    failures += bad;
+    cases++;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int ndev = 0;
+    eccl_result_t drc = eccl_cuda_device_count(&ndev);
+    int usable = drc == ECCL_SUCCESS && ndev > 0 &&
+                 eccl_cuda_device_check(rank % (ndev > 0 ? ndev : 1), NULL, 0) == ECCL_SUCCESS;
+    int all = 0;
+    MPI_Allreduce(&usable, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        if (rank == 0)
+            printf("SKIP: collectives on device buffers need a usable CUDA GPU on every rank (%s)\n",
+                   drc == ECCL_ERR_UNSUPPORTED ? "eccl was built without CUDA" : "none found");
+        MPI_Finalize();
+        return 77;
+    }
+    eccl_comm_t ec;
+    CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
+    const size_t counts[] = {1, 1003, 60001};
+    for (int coll = 0; coll < NCOLL; coll++)
+        for (int a = 0; algos[coll][a]; a++) {
+            if (coll == ALLGATHER && !strcmp(algos[coll][a], "recursive_doubling") && (size & (size - 1)))
+                continue;
+            for (int is64 = 0; is64 < 2; is64++)
+                for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+                    int has_in_place = coll != BCAST && coll != SRR;
+                    one_case(ec, coll, algos[coll][a], is64, counts[k], 0, 1, 1);
+                    if (has_in_place) one_case(ec, coll, algos[coll][a], is64, counts[k], 1, 1, 1);
+                    if (k == 1) { /* one side on the device, the other on the host */
+                        one_case(ec, coll, algos[coll][a], is64, counts[k], 0, 1, 0);
+                        one_case(ec, coll, algos[coll][a], is64, counts[k], 0, 0, 1);
+                    }
+                }
+        }
+    CK(eccl_comm_free(&ec));
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("test_coll_device: %d ranks, %d cases per rank, %d failures\n", size, cases, total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
