@@ -282,8 +282,16 @@ typedef struct eccl_stats {
 eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
 
 /* ---------------------------------------------------------------------------------------------
- * Collectives. MPI argument order; blocking; host memory. `bound` bounds the RESULT (NULL: the
- * communicator's default), see doc/guarantees.md:
+ * Collectives. MPI argument order; blocking. Buffers are host memory or, in a build with the CUDA
+ * backend, CUDA device memory (recognised per pointer; host and device may be mixed): device
+ * buffers are copied through page-locked host buffers of the communicator, so the device data
+ * must be complete when the call is made (synchronise the stream that wrote it), the result is
+ * on the device when the call returns, and steady-state calls do not allocate (doc/gpu.md). A
+ * failed copy from the device still completes the collective (zeros stand in for the data) and
+ * returns ECCL_ERR_CUDA; running out of page-locked memory returns ECCL_ERR_NO_MEMORY before any
+ * communication (as any local argument error, peers may then wait). A build without CUDA returns
+ * ECCL_ERR_UNSUPPORTED for a device buffer. `bound` bounds the RESULT (NULL: the communicator's
+ * default), see doc/guarantees.md:
  *   data movement (bcast, scatter, gather, allgather, sendrecv_replace): |out - in| <= E;
  *   SUM: |out - exact sum| <= E (+ the rounding of the sum in the element type);
  *   AVG: |out - exact mean| <= E (idem); MAX/MIN: |out - exact| <= E.
@@ -294,8 +302,8 @@ eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
  * them from run to run (doc/collectives.md). MPI_IN_PLACE is accepted where MPI accepts it.
  * Counts are elements of dtype. Errors: ECCL_ERR_INVALID_ARG (NULL buffers with count > 0, bad
  * root, bad dtype/op/bound), ECCL_ERR_UNSUPPORTED (with ECCL_FALLBACK_ERROR), ECCL_ERR_CORRUPT
- * (a peer's stream failed validation), ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY.
- * A failing call may leave the output buffers partly written.
+ * (a peer's stream failed validation), ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA (copying a
+ * device buffer failed). A failing call may leave the output buffers partly written.
  * ------------------------------------------------------------------------------------------- */
 eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
                          const eccl_bound_t *bound, eccl_comm_t comm);
