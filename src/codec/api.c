@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/codec.h"
 #include "codec/fast.h"
 #include "core/env.h"
 
@@ -23,7 +24,8 @@ eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype
     /* chunks of 2^16 reals, reduced in any order: min and max are exact */
     size_t chunk = (size_t)1 << 16, nchunks = (n + chunk - 1) / chunk;
 #ifdef _OPENMP
-#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (nchunks > 16)
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (nchunks > 16) \
+    num_threads(eccl_codec_threads())
 #endif
     for (size_t c = 0; c < nchunks; c++) {
         size_t i0 = c * chunk, len = n - i0 < chunk ? n - i0 : chunk;

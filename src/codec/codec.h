@@ -49,6 +49,13 @@ static inline void eccl_pred_set(eccl_pred_t *pr, const int64_t *q, int r, int l
     pr->q[1] = q[r - 1];
 }
 
+/* ---- stream.c: threads ---- */
+/* Cap the codec's OpenMP threads for the calling thread (n <= 0: no cap); returns the old cap. */
+int eccl_codec_set_threads(int n);
+/* Threads the codec's parallel regions use now: omp_get_max_threads() under the cap, 1 inside a
+ * parallel region or without OpenMP. */
+int eccl_codec_threads(void);
+
 /* ---- block.c ---- */
 /* Quantize r values at x (section 8 step 1). Returns 1 if every value is quantizable. */
 int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *q);

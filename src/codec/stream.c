@@ -82,12 +82,39 @@ double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range)
     return eb_in_force(mode, bound, range);
 }
 
+/* ---- threads ----
+ * The codec's OpenMP regions use at most eccl_codec_threads() threads: omp_get_max_threads(),
+ * capped for the calling thread by eccl_codec_set_threads. The collectives set the cap to their
+ * communicator's share of the node's cores, so p ranks per node with the default OpenMP thread
+ * count do not oversubscribe the cores (spinning OpenMP workers then delay MPI progress by whole
+ * scheduler time slices). Thread-local: no state is shared between threads. */
+static _Thread_local int thread_cap; /* 0: no cap */
+
+int eccl_codec_set_threads(int n)
+{
+    int old = thread_cap;
+    thread_cap = n > 0 ? n : 0;
+    return old;
+}
+
+int eccl_codec_threads(void)
+{
+#ifdef _OPENMP
+    if (omp_in_parallel()) return 1;
+    int n = omp_get_max_threads();
+    return thread_cap > 0 && thread_cap < n ? thread_cap : n;
+#else
+    return 1;
+#endif
+}
+
 /* ---- checksum ---- */
 static uint64_t checksum(const unsigned char *buf, uint64_t size)
 {
     uint64_t nw = size / 8, sum = 0;
 #ifdef _OPENMP
-#pragma omp parallel for reduction(+ : sum) schedule(static) if (nw > (1u << 17))
+#pragma omp parallel for reduction(+ : sum) schedule(static) if (nw > (1u << 17)) \
+    num_threads(eccl_codec_threads())
 #endif
     for (uint64_t k = 0; k < nw; k++) {
         uint64_t w = k == 7 ? 0u : eccl_ld64(buf + 8 * k);
@@ -203,7 +230,7 @@ eccl_result_t eccl_stream_write(const eccl_stream_desc_t *d, eccl_tile_encode_fn
     uint64_t stride = (uint64_t)ECCL_FMT_TILE_VALUES * W + 16;
     int nthreads = 1;
 #ifdef _OPENMP
-    nthreads = omp_in_parallel() ? 1 : omp_get_max_threads();
+    nthreads = eccl_codec_threads();
 #endif
     if (nt > 1 && nthreads > 1 && cap - P >= (nt - 1) * stride + tile_worst(n, nt - 1, W)) {
         /* Parallel: tile t is encoded at P + t*stride, then the tiles are slid down in order. */
@@ -211,7 +238,7 @@ eccl_result_t eccl_stream_write(const eccl_stream_desc_t *d, eccl_tile_encode_fn
         if (!sizes) ECCL_FAIL(rc, ECCL_ERR_NO_MEMORY);
         int64_t err = 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 4) reduction(min : err)
+#pragma omp parallel for schedule(dynamic, 4) reduction(min : err) num_threads(nthreads)
 #endif
         for (uint64_t t = 0; t < nt; t++) {
             int64_t s = enc(ctx, t, codes + (t << 8), out + P + t * stride);
@@ -256,7 +283,9 @@ eccl_result_t eccl_stream_for_tiles(const eccl_stream_t *s, eccl_tile_fn fn, voi
 {
     int err = 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 4) reduction(max : err) if (s->nt > 1 && !omp_in_parallel())
+    int nthreads = eccl_codec_threads();
+#pragma omp parallel for schedule(dynamic, 4) reduction(max : err) if (s->nt > 1 && nthreads > 1) \
+    num_threads(nthreads)
 #endif
     for (uint64_t t = 0; t < s->nt; t++) {
         int rc = (int)fn(ctx, s, t);

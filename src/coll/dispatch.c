@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/codec.h"
 #include "coll/coll.h"
 #include "core/env.h"
 #include "core/log.h"
@@ -29,6 +30,8 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
 
 /* The ratio assumed where no data can be sampled (pairwise exchanges decide from sizes alone). */
 #define ECCL_ASSUMED_RATIO 4.0
+/* A ratio no stream reaches: with it the model gives a lower bound of every compressed time. */
+#define ECCL_RATIO_CEILING 1e6
 
 static int op_compressible(const eccl_call_t *c)
 {
@@ -212,6 +215,23 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         return ECCL_SUCCESS;
     }
 
+    /* When the model says plain MPI wins even at an unbounded ratio (a link faster than the codec,
+     * or a message too small to amortise it), no data needs to be sampled: decided from figures
+     * every rank shares, with no message. */
+    if (!forced && comm->cfg.compress == ECCL_COMPRESS_AUTO) {
+        double t_mpi = 0, t_best = 0;
+        const eccl_algo_t *a = model_choice(c, ECCL_RATIO_CEILING, 0, &t_mpi, &t_best);
+        if (a && !(a->flags & ECCL_ALG_COMPRESSED)) {
+            *out = a;
+            set_bound(c, 0.0);
+            c->st->model_ratio = ECCL_RATIO_CEILING;
+            c->st->model_t_mpi = t_mpi;
+            c->st->model_t_chosen = t_best;
+            snprintf(c->st->reason, sizeof c->st->reason, "cost model: no ratio would pay here");
+            return ECCL_SUCCESS;
+        }
+    }
+
     /* Data-dependent: the range (REL) and the sampled ratio, agreed by all ranks. */
     int need_ratio = !forced;
     size_t ln = 0;
@@ -330,6 +350,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     double t0 = eccl_wtime();
     const eccl_algo_t *a = NULL;
     eccl_bound_t b = bound ? *bound : comm->cfg.bound;
+    int old_cap = eccl_codec_set_threads(comm->threads); /* restored below */
     if ((rc = check_bound(comm, &b))) goto fn_exit;
     eccl_op_t user_op = c->op;
     if (c->size == 1) {
@@ -365,6 +386,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     }
     c->op = user_op;
 fn_exit:
+    eccl_codec_set_threads(old_cap);
     c->st->result = rc;
     c->st->t_total = eccl_wtime() - t0;
     c->st->ratio = c->st->bytes_sent ? (double)c->st->bytes_raw / (double)c->st->bytes_sent : 1.0;

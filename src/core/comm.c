@@ -5,13 +5,16 @@
 #include "config.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "codec/codec.h"
 #include "core/comm.h"
 #include "core/env.h"
 #include "core/log.h"
@@ -109,6 +112,36 @@ static double pingpong(MPI_Comm comm, int rank, void *buf, int bytes, int reps)
     return best;
 }
 
+/* This rank's share of the cores it may run on: the CPUs of its affinity mask, and the node's
+ * CPUs divided by the ranks on the node (the larger of this communicator's ranks on the node and
+ * what the launcher says: MPICH's hydra, Open MPI, MVAPICH, PALS). The codec's OpenMP threads in
+ * collectives are capped to it, so ranks x threads does not oversubscribe the node. */
+static int core_share(MPI_Comm comm)
+{
+    int local = 1;
+    MPI_Comm node;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE",
+                                       "MV2_COMM_WORLD_LOCAL_SIZE", "PALS_LOCAL_SIZE"};
+    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
+        const char *v = getenv(vars[k]);
+        int n = v ? atoi(v) : 0;
+        if (n > local) local = n;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int share = cpus > 0 ? (int)(cpus / local) : 1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int mine = CPU_COUNT(&set);
+        if (mine > 0 && mine < share) share = mine;
+    }
+    return share > 0 ? share : 1;
+}
+
 /* Codec throughput on a smooth float32 field at ABS 1e-4 (best of 3): measured once per process (a documented,
  * thread-safe cache: the first caller measures, later ones read). */
 static _Atomic int codec_cal_state;
@@ -190,8 +223,11 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
         if (!(m[0] > 0)) m[0] = t_small > 1e-7 ? t_small : 1e-7;
         if (!(m[1] > 0)) m[1] = t_big > t_small ? (t_big - t_small) / big : 1e-11;
     }
+    c->threads = core_share(c->comm);
     if (c->rank == 0) {
+        int old_cap = eccl_codec_set_threads(c->threads);
         codec_calibration(cal);
+        eccl_codec_set_threads(old_cap);
         m[2] = cal[0];
         m[3] = cal[1];
         m[4] = cal[2];

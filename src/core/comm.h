@@ -28,6 +28,7 @@ struct eccl_comm {
     int forced[16];    /* per collective: index+1 in eccl_algorithms, 0 = not forced */
     long fault_countdown; /* ECCL_FAULT_INJECT: corrupt the n-th message this rank sends */
     MPI_Op op_max, op_min; /* MAX/MIN with eccl's NaN and signed-zero rules (transport/mpi.c) */
+    int threads;       /* OpenMP threads the codec may use in collectives (this rank's core share) */
     /* page-locked host copies of device buffers (grow-only, like the pool; coll/dispatch.c) */
     void *stage[2];
     size_t stage_cap[2];

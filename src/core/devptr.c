@@ -6,12 +6,17 @@
  * libcuda cannot own device memory, so nothing is loaded, initialised or linked for it, and a
  * CPU-only build can still recognise a device buffer (and refuse it cleanly instead of crashing).
  *
- * The driver entry point is a thread-safe cache (an atomic pointer, set once the driver is seen;
- * a miss is retried on the next call, since the program may start CUDA later).
+ * The driver entry point is a thread-safe cache (an atomic pointer, set once the driver is seen).
+ * A miss is remembered with the dynamic loader's count of loaded objects (dl_iterate_phdr's
+ * dlpi_adds): while nothing new was loaded, libcuda cannot have appeared, so the next call costs
+ * tens of nanoseconds instead of a failed dlopen's tens of microseconds; once the program starts
+ * CUDA (which loads libcuda), the count changes and the driver is looked up again.
  */
 #include "config.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,14 +31,29 @@ enum {
 };
 typedef int (*get_attributes_fn)(unsigned int n, int *attributes, void **data, unsigned long long ptr);
 
-static _Atomic(uintptr_t) driver_fn; /* 0 until the driver was found */
+static _Atomic(uintptr_t) driver_fn;      /* 0 until the driver was found */
+static _Atomic(unsigned long long) miss_at; /* loads count at the last miss, + 1 (0: none yet) */
+
+static int first_adds(struct dl_phdr_info *info, size_t size, void *data)
+{
+    unsigned long long *adds = data;
+    if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds)
+        *adds = info->dlpi_adds + 1;
+    return 1; /* the counter is the same in every entry: stop at the first */
+}
 
 static get_attributes_fn driver(void)
 {
     uintptr_t f = atomic_load_explicit(&driver_fn, memory_order_acquire);
     if (!f) {
+        unsigned long long adds = 0; /* 0: the loader does not tell; then never cache a miss */
+        dl_iterate_phdr(first_adds, &adds);
+        if (adds && adds == atomic_load_explicit(&miss_at, memory_order_relaxed)) return NULL;
         void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-        if (!h) return NULL;
+        if (!h) {
+            atomic_store_explicit(&miss_at, adds, memory_order_relaxed);
+            return NULL;
+        }
         void *sym = dlsym(h, "cuPointerGetAttributes");
         /* the handle is deliberately kept: libcuda stays loaded for the process's life anyway */
         if (!sym) return NULL;
