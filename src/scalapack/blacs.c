@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "scalapack/sl.h"
 
 int eccl_sl_bound_invalid(const eccl_bound_t *b)
@@ -51,6 +52,7 @@ static int check_common(sl_call_t *c, int ictxt, const char *scope, int m, int n
     if (m < 0) return -4;
     if (n < 0) return -5;
     if (!a && m > 0 && n > 0) return -6;
+    if (m > 0 && n > 0 && eccl_ptr_is_device(a)) return -6; /* host arrays only (doc/scalapack.md) */
     if (lda < 1 || lda < m) return -7;
     c->m = (size_t)m;
     c->n = (size_t)n;

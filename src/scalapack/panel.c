@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "scalapack/sl.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, MB_, NB_, RSRC_, CSRC_, LLD_ };
@@ -200,8 +201,9 @@ int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int
     /* local checks, in argument order */
     int local = 0;
     if (p.is_owner && p.rows > 0 && !a) local = -3;
+    if (!local && p.is_owner && p.rows > 0 && eccl_ptr_is_device(a)) local = -3; /* host arrays only */
     if (!local) local = check_lld(desca, g, 6);
-    if (!local && p.rows > 0 && !work) local = -7;
+    if (!local && p.rows > 0 && (!work || eccl_ptr_is_device(work))) local = -7;
     if (!local && (ldw < 1 || (size_t)ldw < p.rows)) local = -8;
     /* (a context number is local to a process: not part of the digest) */
     int glob[12] = {m, kb, ia, ja, desca[DTYPE_], desca[M_], desca[N_], desca[MB_], desca[NB_],
@@ -247,8 +249,9 @@ int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int
     if (rc) return (int)rc;
     int local = 0;
     if (p.is_owner && p.cols > 0 && !b) local = -3;
+    if (!local && p.is_owner && p.cols > 0 && eccl_ptr_is_device(b)) local = -3; /* host arrays only */
     if (!local) local = check_lld(descb, g, 6);
-    if (!local && p.cols > 0 && !work) local = -7;
+    if (!local && p.cols > 0 && (!work || eccl_ptr_is_device(work))) local = -7;
     if (!local && (ldw < 1 || ldw < kb)) local = -8;
     int glob[12] = {kb, n, ib, jb, descb[DTYPE_], descb[M_], descb[N_], descb[MB_], descb[NB_],
                     descb[RSRC_], descb[CSRC_], (int)dtype};
