@@ -32,6 +32,8 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
 #define ECCL_ASSUMED_RATIO 4.0
 /* A ratio no stream reaches: with it the model gives a lower bound of every compressed time. */
 #define ECCL_RATIO_CEILING 1e6
+/* How much faster (as a fraction of the MPI time) a compressed algorithm must be predicted. */
+#define ECCL_MODEL_MARGIN 0.1
 
 static int op_compressible(const eccl_call_t *c)
 {
@@ -133,25 +135,35 @@ static double result_bound(const eccl_bound_t *b, double range)
     return E < 1e301 ? E : 1e301;
 }
 
-/* Cheapest applicable algorithm by the model; `compressed_only` for policy ALWAYS. */
+/* The model's choice at `ratio` (`compressed_only` for policy ALWAYS). A compressed algorithm must beat the uncompressed one by
+ * ECCL_MODEL_MARGIN: its time is the less certain (a sampled ratio, a codec speed calibrated on
+ * other data), and a wrong compressed choice also takes the CPU from the caller. */
 static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compressed_only,
                                        double *t_mpi, double *t_best)
 {
-    const eccl_algo_t *best = NULL;
-    *t_mpi = *t_best = INFINITY;
+    const eccl_algo_t *best = NULL, *mpi = NULL;
+    double t_comp = INFINITY;
+    const eccl_model_t *m = &c->comm->model;
+    *t_mpi = INFINITY;
     for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
-        double t = a->cost(&c->comm->model, c, ratio);
+        double t = a->cost(m, c, ratio);
         ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
                  a->name, t * 1e3, ratio);
-        if (!(a->flags & ECCL_ALG_COMPRESSED)) *t_mpi = t;
-        if (compressed_only && !(a->flags & ECCL_ALG_COMPRESSED)) continue;
-        if (!best || t < *t_best) {
+        if (!(a->flags & ECCL_ALG_COMPRESSED)) {
+            mpi = a;
+            *t_mpi = t;
+        } else if (!best || t < t_comp) {
             best = a;
-            *t_best = t;
+            t_comp = t;
         }
     }
-    return best;
+    if (!compressed_only && mpi && !(best && t_comp < (1.0 - ECCL_MODEL_MARGIN) * *t_mpi)) {
+        *t_best = *t_mpi;
+        return mpi;
+    }
+    *t_best = best ? t_comp : *t_mpi;
+    return best ? best : mpi;
 }
 
 static int algo_index(const eccl_algo_t *a) { return (int)(a - eccl_algorithms); }
