@@ -52,7 +52,7 @@ fortran/eccl_public.inc: fortran/gen_constants
 fortran/eccl_types.lo: fortran/eccl_constants.inc
 fortran/eccl_comm.lo: fortran/eccl_types.lo
 fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo
-fortran/eccl_device.lo: fortran/eccl_types.lo
+fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo
 ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo

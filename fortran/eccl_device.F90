@@ -1,13 +1,49 @@
-! eccl_device.F90 - module eccl_device: the GPU queries of eccl_cuda.h from Fortran.  They exist in
-! every build: without the CUDA backend they give ECCL_ERR_UNSUPPORTED, with it but no usable GPU
-! ECCL_ERR_NO_DEVICE.  (No collective takes device arrays yet: doc/fortran.md.)
+! eccl_device.F90 - module eccl_device: the GPU side of eccl from Fortran.  The queries and the
+! device memory helpers of eccl_cuda.h exist in every build: without the CUDA backend they give
+! ECCL_ERR_UNSUPPORTED, with it but no usable GPU ECCL_ERR_NO_DEVICE.  The collectives also take
+! buffers as type(c_ptr) (device memory from eccl_cuda_malloc, CUDA Fortran's c_devloc, or
+! OpenACC/OpenMP use_device_addr; host memory from c_loc works too), with the data type given
+! explicitly: these specifics extend the generic names of eccl_movement and eccl_reductions.
 module eccl_device
   use, intrinsic :: iso_c_binding
   use eccl_types
+  use eccl_comm_api
   implicit none
   private
 
   public :: eccl_cuda_device_count, eccl_cuda_device_check
+  public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy
+  public :: eccl_bcast, eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block, eccl_allgather
+  public :: eccl_scatter, eccl_gather, eccl_sendrecv_replace
+
+  ! call eccl_bcast(buf, count, dtype, root, bound, comm, info): buf a type(c_ptr) to count
+  !  elements of dtype (ECCL_FLOAT32, ...); the other collectives likewise, in MPI order, with
+  !  dtype after the count.  count is integer(c_int) or integer(c_int64_t).  In place: pass
+  !  eccl_in_place() as sendbuf where MPI allows MPI_IN_PLACE.
+  interface eccl_bcast
+    module procedure bcast_ptr, bcast_ptr_i
+  end interface eccl_bcast
+  interface eccl_allreduce
+    module procedure allreduce_ptr, allreduce_ptr_i
+  end interface eccl_allreduce
+  interface eccl_reduce
+    module procedure reduce_ptr, reduce_ptr_i
+  end interface eccl_reduce
+  interface eccl_reduce_scatter_block
+    module procedure reduce_scatter_block_ptr, reduce_scatter_block_ptr_i
+  end interface eccl_reduce_scatter_block
+  interface eccl_allgather
+    module procedure allgather_ptr, allgather_ptr_i
+  end interface eccl_allgather
+  interface eccl_scatter
+    module procedure scatter_ptr, scatter_ptr_i
+  end interface eccl_scatter
+  interface eccl_gather
+    module procedure gather_ptr, gather_ptr_i
+  end interface eccl_gather
+  interface eccl_sendrecv_replace
+    module procedure sendrecv_replace_ptr, sendrecv_replace_ptr_i
+  end interface eccl_sendrecv_replace
 
   interface
     function c_device_count(count) bind(C, name="eccl_cuda_device_count") result(rc)
@@ -24,6 +60,26 @@ module eccl_device
       integer(c_size_t), value :: name_len
       integer(c_int) :: rc
     end function c_device_check
+
+    function c_cuda_malloc(ptr, bytes) bind(C, name="eccl_cuda_malloc") result(rc)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), intent(out) :: ptr
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: rc
+    end function c_cuda_malloc
+
+    function c_cuda_free(ptr) bind(C, name="eccl_cuda_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ptr
+      integer(c_int) :: rc
+    end function c_cuda_free
+
+    function c_cuda_memcpy(dst, src, bytes) bind(C, name="eccl_cuda_memcpy") result(rc)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: dst, src
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: rc
+    end function c_cuda_memcpy
   end interface
 
 contains
@@ -46,5 +102,221 @@ contains
     info = c_device_check(device, buf, int(size(buf), c_size_t))
     name = eccl_to_string(buf)
   end subroutine eccl_cuda_device_check
+
+  ! call eccl_cuda_malloc(ptr, bytes, info): bytes of device memory on the current device
+  ! (c_null_ptr for 0 bytes or on error); free it with eccl_cuda_free.
+  subroutine eccl_cuda_malloc(ptr, bytes, info)
+    type(c_ptr), intent(out) :: ptr
+    integer(c_int64_t), intent(in) :: bytes
+    integer(c_int), intent(out) :: info
+    ptr = c_null_ptr
+    info = ECCL_ERR_INVALID_ARG
+    if (bytes < 0) return
+    info = c_cuda_malloc(ptr, int(bytes, c_size_t))
+  end subroutine eccl_cuda_malloc
+
+  ! call eccl_cuda_free(ptr, info): ptr from eccl_cuda_malloc (c_null_ptr accepted); ptr becomes
+  ! c_null_ptr.
+  subroutine eccl_cuda_free(ptr, info)
+    type(c_ptr), intent(inout) :: ptr
+    integer(c_int), intent(out) :: info
+    info = c_cuda_free(ptr)
+    if (info == ECCL_SUCCESS) ptr = c_null_ptr
+  end subroutine eccl_cuda_free
+
+  ! call eccl_cuda_memcpy(dst, src, bytes, info): copy bytes between host and/or device memory
+  ! (c_loc of a host array, or a device pointer); returns when the copy is done.
+  subroutine eccl_cuda_memcpy(dst, src, bytes, info)
+    type(c_ptr), intent(in) :: dst, src
+    integer(c_int64_t), intent(in) :: bytes
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (bytes < 0) return
+    info = c_cuda_memcpy(dst, src, int(bytes, c_size_t))
+  end subroutine eccl_cuda_memcpy
+
+  ! ---- the collectives on type(c_ptr) buffers ----
+
+  subroutine bcast_ptr(buf, count, dtype, root, bound, comm, info)
+    type(c_ptr), intent(in) :: buf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_bcast(buf, int(count, c_size_t), dtype, root, bound, comm%ptr)
+  end subroutine bcast_ptr
+
+  subroutine bcast_ptr_i(buf, count, dtype, root, bound, comm, info)
+    type(c_ptr), intent(in) :: buf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call bcast_ptr(buf, int(count, c_int64_t), dtype, root, bound, comm, info)
+  end subroutine bcast_ptr_i
+
+  subroutine allreduce_ptr(sendbuf, recvbuf, count, dtype, op, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, op
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_allreduce(sendbuf, recvbuf, int(count, c_size_t), dtype, op, bound, comm%ptr)
+  end subroutine allreduce_ptr
+
+  subroutine allreduce_ptr_i(sendbuf, recvbuf, count, dtype, op, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, op
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call allreduce_ptr(sendbuf, recvbuf, int(count, c_int64_t), dtype, op, bound, comm, info)
+  end subroutine allreduce_ptr_i
+
+  subroutine reduce_ptr(sendbuf, recvbuf, count, dtype, op, root, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, op, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_reduce(sendbuf, recvbuf, int(count, c_size_t), dtype, op, root, bound, comm%ptr)
+  end subroutine reduce_ptr
+
+  subroutine reduce_ptr_i(sendbuf, recvbuf, count, dtype, op, root, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, op, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call reduce_ptr(sendbuf, recvbuf, int(count, c_int64_t), dtype, op, root, bound, comm, info)
+  end subroutine reduce_ptr_i
+
+  subroutine reduce_scatter_block_ptr(sendbuf, recvbuf, recvcount, dtype, op, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int64_t), intent(in) :: recvcount
+    integer(c_int), intent(in) :: dtype, op
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (recvcount < 0) return
+    info = c_eccl_reduce_scatter_block(sendbuf, recvbuf, int(recvcount, c_size_t), dtype, op, &
+      bound, comm%ptr)
+  end subroutine reduce_scatter_block_ptr
+
+  subroutine reduce_scatter_block_ptr_i(sendbuf, recvbuf, recvcount, dtype, op, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int), intent(in) :: recvcount
+    integer(c_int), intent(in) :: dtype, op
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call reduce_scatter_block_ptr(sendbuf, recvbuf, int(recvcount, c_int64_t), dtype, op, bound, &
+      comm, info)
+  end subroutine reduce_scatter_block_ptr_i
+
+  subroutine allgather_ptr(sendbuf, recvbuf, count, dtype, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_allgather(sendbuf, recvbuf, int(count, c_size_t), dtype, bound, comm%ptr)
+  end subroutine allgather_ptr
+
+  subroutine allgather_ptr_i(sendbuf, recvbuf, count, dtype, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call allgather_ptr(sendbuf, recvbuf, int(count, c_int64_t), dtype, bound, comm, info)
+  end subroutine allgather_ptr_i
+
+  subroutine scatter_ptr(sendbuf, recvbuf, count, dtype, root, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_scatter(sendbuf, recvbuf, int(count, c_size_t), dtype, root, bound, comm%ptr)
+  end subroutine scatter_ptr
+
+  subroutine scatter_ptr_i(sendbuf, recvbuf, count, dtype, root, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call scatter_ptr(sendbuf, recvbuf, int(count, c_int64_t), dtype, root, bound, comm, info)
+  end subroutine scatter_ptr_i
+
+  subroutine gather_ptr(sendbuf, recvbuf, count, dtype, root, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_gather(sendbuf, recvbuf, int(count, c_size_t), dtype, root, bound, comm%ptr)
+  end subroutine gather_ptr
+
+  subroutine gather_ptr_i(sendbuf, recvbuf, count, dtype, root, bound, comm, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call gather_ptr(sendbuf, recvbuf, int(count, c_int64_t), dtype, root, bound, comm, info)
+  end subroutine gather_ptr_i
+
+  subroutine sendrecv_replace_ptr(buf, count, dtype, dest, sendtag, source, recvtag, bound, comm, &
+      info)
+    type(c_ptr), intent(in) :: buf
+    integer(c_int64_t), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, dest, sendtag, source, recvtag
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_eccl_sendrecv_replace(buf, int(count, c_size_t), dtype, dest, sendtag, source, &
+      recvtag, bound, comm%ptr)
+  end subroutine sendrecv_replace_ptr
+
+  subroutine sendrecv_replace_ptr_i(buf, count, dtype, dest, sendtag, source, recvtag, bound, &
+      comm, info)
+    type(c_ptr), intent(in) :: buf
+    integer(c_int), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, dest, sendtag, source, recvtag
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: info
+    call sendrecv_replace_ptr(buf, int(count, c_int64_t), dtype, dest, sendtag, source, recvtag, &
+      bound, comm, info)
+  end subroutine sendrecv_replace_ptr_i
 
 end module eccl_device

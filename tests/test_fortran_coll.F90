@@ -2,7 +2,9 @@
 ! number of ranks: eccl_comm_create with an INTEGER handle (and a type(MPI_Comm) one when the MPI
 ! library has mpi_f08), eccl_comm_info, set_algorithm, last_error, last_stats; every collective
 ! (both buffer forms of allreduce and reduce) with each data type and both count kinds somewhere,
-! results checked element by element against the bound; and the C layout of the bind(C) types
+! results checked element by element against the bound; the type(c_ptr) forms of the collectives
+! (on host memory through c_loc, and on device memory from eccl_cuda_malloc when every rank has a
+! GPU), bit for bit against the array forms; and the C layout of the bind(C) types
 ! eccl_config, eccl_stats and eccl_blacs_totals (C side: test_fortran_coll_layout.c).
 !
 !   mpiexec -n 3 tests/test_fortran_coll        exit status 0 pass, 1 fail
@@ -60,6 +62,7 @@ program test_fortran_coll
   call test_reduce()
   call test_scatter_gather()
   call test_sendrecv()
+  call test_ptr()
   call eccl_comm_free(comm, ierr)
   call check(ierr == ECCL_SUCCESS .and. .not. c_associated(comm%ptr), 'eccl_comm_free')
 
@@ -293,5 +296,56 @@ contains
     call eccl_sendrecv_replace(x, n, right, 3, left, 3, bnd, comm, info)
     call check(info == 0 .and. all_close(x, [(v(i, left), i = 1, n)], e), 'sendrecv_replace real(c_double)')
   end subroutine test_sendrecv
+
+  ! The type(c_ptr) forms: on host arrays through c_loc they must give the array forms' results
+  ! bit for bit (same data, same algorithm); on device memory (every rank has a GPU) the
+  ! broadcast must arrive within the bound.
+  subroutine test_ptr()
+    real(c_double), target :: x(n), y(n), want(n), g(n * size), gwant(n * size)
+    integer :: i, ierr2, have, all_have
+    integer(c_int) :: info
+    type(c_ptr) :: d
+    do i = 1, n
+      x(i) = v(i, rank)
+    end do
+    call eccl_allreduce(x, want, int(n, c_int64_t), ECCL_OP_SUM, bnd, comm, info)
+    call check(info == 0, 'allreduce array form (reference of the c_ptr form)')
+    call eccl_allreduce(c_loc(x), c_loc(y), n, ECCL_FLOAT64, ECCL_OP_SUM, bnd, comm, info)
+    call check(info == 0 .and. all(y == want), 'allreduce type(c_ptr) = array form')
+    y = x
+    call eccl_allreduce(eccl_in_place(), c_loc(y), int(n, c_int64_t), ECCL_FLOAT64, ECCL_OP_SUM, &
+      bnd, comm, info)
+    call check(info == 0 .and. all(y == want), 'allreduce type(c_ptr) in place = array form')
+    call eccl_allgather(x, gwant, n, bnd, comm, info)
+    call eccl_allgather(c_loc(x), c_loc(g), n, ECCL_FLOAT64, bnd, comm, info)
+    call check(info == 0 .and. all(g == gwant), 'allgather type(c_ptr) = array form')
+    y = merge(x, -1.0_c_double, rank == 0)
+    call eccl_bcast(c_loc(y), n, ECCL_FLOAT64, 0, bnd, comm, info)
+    call check(info == 0 .and. all(abs(y - [(v(i, 0), i = 1, n)]) <= e), 'bcast type(c_ptr)')
+    call eccl_bcast(c_loc(y), -1_c_int64_t, ECCL_FLOAT64, 0, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'bcast type(c_ptr) with a negative count')
+
+    ! device memory, when every rank has it
+    call eccl_cuda_malloc(d, int(8 * n, c_int64_t), info)
+    call check(info == ECCL_SUCCESS .or. info == ECCL_ERR_NO_DEVICE .or. &
+      info == ECCL_ERR_UNSUPPORTED .or. info == ECCL_ERR_NO_MEMORY, 'eccl_cuda_malloc result')
+    have = merge(1, 0, info == ECCL_SUCCESS)
+    call MPI_Allreduce(have, all_have, 1, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr2)
+    if (all_have == 1) then
+      y = merge(x, -1.0_c_double, rank == 0)
+      call eccl_cuda_memcpy(d, c_loc(y), int(8 * n, c_int64_t), info)
+      call check(info == 0, 'eccl_cuda_memcpy to the device')
+      call eccl_bcast(d, n, ECCL_FLOAT64, 0, bnd, comm, info)
+      call check(info == 0, 'bcast of device memory')
+      y = 0
+      call eccl_cuda_memcpy(c_loc(y), d, int(8 * n, c_int64_t), info)
+      call check(info == 0 .and. all(abs(y - [(v(i, 0), i = 1, n)]) <= e), &
+        'bcast of device memory within the bound')
+    else if (rank == 0) then
+      print '(a)', 'test_fortran_coll: no GPU on every rank, device-memory cases skipped'
+    end if
+    call eccl_cuda_free(d, info)
+    call check(info == 0 .and. .not. c_associated(d), 'eccl_cuda_free')
+  end subroutine test_ptr
 
 end program test_fortran_coll
