@@ -2,7 +2,7 @@
 # quickstart.sh - build eccl from this source tree and run its demo or its test suite.
 #
 #   ./quickstart.sh demo               build in ./build, run examples/summa on 4 MPI ranks
-#   ./quickstart.sh test [--distcheck] build, make check, sanitizer build of the codec tests,
+#   ./quickstart.sh test [--distcheck] build, make check, sanitizer build (codec and collectives),
 #                                      libFuzzer run (when the fuzz target exists), totals
 #
 # Written for Debian 12: missing packages are installed with apt-get (as root, or through sudo).
@@ -27,7 +27,8 @@ demo   installs the Debian packages eccl needs (when missing), builds eccl in ./
 test   as demo for the packages and ./build (plus clang for the sanitizer and fuzzing), then
          1. make check in ./build (every test);
          2. an AddressSanitizer + UndefinedBehaviorSanitizer build in ./build-asan
-            (--disable-fortran --without-cuda) running the codec tests (CODEC_TESTS);
+            (--disable-fortran --without-cuda) running the codec tests (CODEC_TESTS)
+            and the collectives on 3 ranks (coll_np3, corrupt_np3);
          3. make fuzz in ./build for FUZZ_SECONDS seconds, when that target exists;
          4. with --distcheck: make distcheck in ./build (slow; not run by default).
        The last line is "N passed, M failed" over all automake test results of both builds
@@ -272,9 +273,10 @@ cmd_test() {
             step_failed "make check in ./build"
     fi
 
-    # 2. sanitizers on the CPU codec.  CUDA is left out: nvcc code is not instrumented, and the
-    # CUDA runtime and ASan need special settings to coexist.  Only the codec tests run: MPI
-    # programs make LeakSanitizer report MPICH's own allocations.
+    # 2. sanitizers on the CPU codec and the collectives.  CUDA is left out: nvcc code is not
+    # instrumented, and the CUDA runtime and ASan need special settings to coexist.  The codec
+    # tests run with leak checking; the MPI tests without (LeakSanitizer reports MPICH's own
+    # allocations).
     local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
     local asan_ok=yes
     if ! configure_dir build-asan CC="$MPICC" CFLAGS="-O1 -g $san" LDFLAGS="$san" \
@@ -308,6 +310,14 @@ cmd_test() {
                 make_in build-asan "a build error above, or the failed tests' logs at the end" \
                     check TESTS="$codec_tests"
             ) || step_failed "sanitizer build: make check of the codec tests in ./build-asan"
+            # The collectives on 3 ranks and the corrupt-stream test under ASan/UBSan (leak
+            # checking off: LeakSanitizer reports MPICH's own allocations).
+            say "sanitizer build: running tests/coll_np3.mpi tests/corrupt_np3.mpi"
+            (
+                export ECCL_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+                make_in build-asan "a build error above, or the failed tests' logs at the end" \
+                    check TESTS="tests/coll_np3.mpi tests/corrupt_np3.mpi"
+            ) || step_failed "sanitizer build: make check of the collectives in ./build-asan"
         fi
     fi
 

@@ -60,7 +60,8 @@ eccl_result_t eccl_prim_set(eccl_call_t *c, size_t total, int npieces, int with_
     eccl_piece(total, npieces, 0, &lo, &len); /* piece 0 is the largest */
     size_t pcap = eccl_compress_bound(len, c->dtype);
     size_t meta = (size_t)npieces * (sizeof(*s->ptr) + sizeof(*s->size));
-    size_t owncap = with_own ? (size_t)npieces * pcap : 0;
+    /* rounded up so that the pointer and size arrays after the streams are aligned */
+    size_t owncap = with_own ? ((size_t)npieces * pcap + 63) & ~(size_t)63 : 0;
     /* own streams, then the pointer and size arrays */
     unsigned char *own = eccl_pool_get(&c->comm->pool, slot, owncap + meta + 64);
     unsigned char *arena = eccl_pool_get(&c->comm->pool, slot_arena, (size_t)npieces * pcap);

@@ -62,10 +62,11 @@ eccl_result_t eccl_allreduce_rabenseifner(eccl_call_t *c)
     eccl_set_t s, t;
     eccl_result_t rc = eccl_prim_set(c, c->count, pof2, 1, ECCL_SLOT_PIECES, ECCL_SLOT_PIECES2, &s);
     if (!rc) rc = eccl_prim_set(c, c->count, pof2, 0, ECCL_SLOT_PIECES3, ECCL_SLOT_PIECES4, &t);
-    unsigned char *done = eccl_prim_scratch(c, (size_t)pof2 + c->count * c->esize);
+    size_t toff = ((size_t)pof2 + 63) & ~(size_t)63; /* tmp aligned for the element type */
+    unsigned char *done = eccl_prim_scratch(c, toff + c->count * c->esize);
     if (!rc && !done) rc = eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory");
     if (rc) return rc;
-    unsigned char *tmp = done + pof2; /* raw partner values */
+    unsigned char *tmp = done + toff; /* raw partner values */
     memset(done, 0, (size_t)pof2);
     if ((rc = eccl_prim_set_compress(c, &s, c->sendbuf, c->count, 0, pof2))) return rc;
 
