@@ -141,9 +141,9 @@ static const build_opt_t build_opts[] = {
     {"cuda", "CUDA backend", 0},
 #endif
 #ifdef HAVE_NCCL
-    {"nccl", "NCCL transport", 1},
+    {"nccl", "NCCL (not used yet)", 1},
 #else
-    {"nccl", "NCCL transport", 0},
+    {"nccl", "NCCL", 0},
 #endif
 #ifdef _OPENMP /* libeccl and this tool are compiled with the same OPENMP_CFLAGS */
     {"openmp", "OpenMP (CPU codec)", 1},
