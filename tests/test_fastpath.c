@@ -1,7 +1,9 @@
 /*
  * test_fastpath.c - the AVX2 block paths must produce exactly the bytes and values of the
  * reference (specification) path, on every kind of data, including corrupted streams (same
- * verdict). Skips when the CPU has no AVX2.
+ * verdict): compression, decompression, and the homomorphic eccl_hom_reduce / eccl_hom_combine
+ * of 32-bit types (SUM, MAX, MIN; their fast blocks use the same AVX2 pieces). Skips when the CPU
+ * has no AVX2.
  */
 #include "testutil.h"
 
@@ -24,6 +26,39 @@ static eccl_result_t decompress_with(int reference, const unsigned char *s, size
 {
     return eccl_decompress_path(s, size, y, count, dt,
                                 reference ? ECCL_PATH_REFERENCE : ECCL_PATH_FAST);
+}
+
+/* The REL range a stream was made with (for a second stream the operations accept with it). */
+static double eccl_stream_range_of(const unsigned char *s, size_t n)
+{
+    eccl_stream_info_t i;
+    return eccl_stream_info(s, n, &i) == ECCL_SUCCESS ? i.range : 0.0;
+}
+
+/* The homomorphic operations on both paths must agree: same result code, same bytes. */
+static void hom_compare(const unsigned char *s, size_t n, const void *local, const unsigned char *s3,
+                        size_t n3, size_t count, eccl_dtype_t dt, unsigned char *o1, unsigned char *o2,
+                        size_t cap, const char *what)
+{
+    const eccl_op_t ops[] = {ECCL_OP_SUM, ECCL_OP_MAX, ECCL_OP_MIN};
+    for (int k = 0; k < (dt == ECCL_COMPLEX64 ? 1 : 3); k++) {
+        size_t z1 = 0, z2 = 0;
+        eccl_result_t r1 = eccl_hom_reduce_path(s, n, local, count, dt, ops[k], o1, cap, &z1, ECCL_PATH_FAST);
+        eccl_result_t r2 = eccl_hom_reduce_path(s, n, local, count, dt, ops[k], o2, cap, &z2, ECCL_PATH_REFERENCE);
+        TU_CHECK(r1 == r2 && (r1 != ECCL_SUCCESS || (z1 == z2 && memcmp(o1, o2, z1) == 0)),
+                 "hom_reduce %s op %d: fast %d (%zu bytes) vs reference %d (%zu bytes)", what,
+                 (int)ops[k], r1, z1, r2, z2);
+        if (!s3) continue; /* (a corrupted input: only the verdicts and bytes must agree) */
+        TU_CHECK(r2 == ECCL_SUCCESS, "hom_reduce %s op %d of a valid stream: %s", what, (int)ops[k],
+                 eccl_strerror(r2));
+        r1 = eccl_hom_combine_path(s, n, s3, n3, ops[k], o1, cap, &z1, ECCL_PATH_FAST);
+        r2 = eccl_hom_combine_path(s, n, s3, n3, ops[k], o2, cap, &z2, ECCL_PATH_REFERENCE);
+        TU_CHECK(r1 == r2 && (r1 != ECCL_SUCCESS || (z1 == z2 && memcmp(o1, o2, z1) == 0)),
+                 "hom_combine %s op %d: fast %d (%zu bytes) vs reference %d (%zu bytes)", what,
+                 (int)ops[k], r1, z1, r2, z2);
+        TU_CHECK(r2 == ECCL_SUCCESS, "hom_combine %s op %d of valid streams: %s", what, (int)ops[k],
+                 eccl_strerror(r2));
+    }
 }
 
 /* Recompute the checksum (doc/format.md section 9) after a deliberate corruption, so the
@@ -54,8 +89,11 @@ int main(void)
         int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
         size_t reals = count * (dt >= ECCL_COMPLEX64 ? 2 : 1), esz = eccl_dtype_size(dt);
         void *x = tu_malloc(count * esz), *y1 = tu_malloc(count * esz), *y2 = tu_malloc(count * esz);
+        void *xl = tu_malloc(count * esz); /* the local array of the homomorphic operations */
         size_t cap = eccl_compress_bound(count, dt);
-        unsigned char *s1 = tu_malloc(cap), *s2 = tu_malloc(cap);
+        unsigned char *s1 = tu_malloc(cap), *s2 = tu_malloc(cap), *s3 = tu_malloc(cap);
+        unsigned char *o1 = tu_malloc(cap), *o2 = tu_malloc(cap);
+        int hom = !is64;
         for (int pat = 0; pat < TU_NPATTERNS; pat++) {
             tu_fill(x, reals, is64, pat, 7 + d);
             for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++) {
@@ -72,6 +110,14 @@ int main(void)
                     TU_CHECK(r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS && memcmp(y1, y2, count * esz) == 0,
                              "fast and reference decodes differ: %s %s bound %g", eccl_dtype_name(dt),
                              tu_pattern_name[pat], bounds[bi]);
+                    size_t n3 = 0;
+                    if (hom) { /* local data of another kind; its stream with the same bound */
+                        tu_fill(xl, reals, is64, (pat + 3) % TU_NPATTERNS, 11 + d + bi);
+                        eccl_bound_t b3 = b;
+                        if (rel) b3.range = eccl_stream_range_of(s1, n1);
+                        n3 = compress_with(0, xl, count, dt, &b3, s3, cap);
+                        hom_compare(s1, n1, xl, s3, n3, count, dt, o1, o2, cap, tu_pattern_name[pat]);
+                    }
                     /* Corrupt payload bytes (checksum repaired): both paths give the same verdict,
                      * and the same values when they accept. */
                     if (pat == TU_SMOOTH || pat == TU_RANDOM) {
@@ -86,6 +132,8 @@ int main(void)
                             TU_CHECK(r1 == r2, "verdicts differ on corrupted stream: %d vs %d", r1, r2);
                             if (r1 == ECCL_SUCCESS)
                                 TU_CHECK(memcmp(y1, y2, count * esz) == 0, "values differ on corrupted stream");
+                            if (hom && trial % 4 == 0)
+                                hom_compare(s2, n1, xl, NULL, 0, count, dt, o1, o2, cap, "corrupted stream");
                         }
                     }
                 }
@@ -94,8 +142,12 @@ int main(void)
         free(x);
         free(y1);
         free(y2);
+        free(xl);
         free(s1);
         free(s2);
+        free(s3);
+        free(o1);
+        free(o2);
     }
     return tu_finish("test_fastpath");
 }

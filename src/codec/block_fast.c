@@ -71,14 +71,11 @@ ECCL_AVX2 static inline int write_planes32(unsigned char *out, const __m256i *ma
     return o + 4 * F;
 }
 
-ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
-                                   unsigned char *out, unsigned *code)
+ECCL_AVX2 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
 {
     const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), EB = _mm256_set1_pd(p->eb);
     const __m256d QM = _mm256_set1_pd((double)p->qmax);
     const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
-    int32_t qb[48] __attribute__((aligned(32)));
-    int32_t *q = qb + 8;
     __m256d good = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     for (int k = 0; k < 8; k++) {
         __m256d xd = _mm256_cvtps_pd(_mm_loadu_ps(x + 4 * k));
@@ -90,10 +87,18 @@ ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl
                                    _mm256_and_pd(_mm256_cmp_pd(s1, EB, _CMP_LT_OQ),
                                                  _mm256_cmp_pd(s2, EB, _CMP_LT_OQ)));
         good = _mm256_and_pd(good, ok);
-        _mm_store_si128((__m128i *)(q + 4 * k), _mm256_cvtpd_epi32(qd));
+        _mm_storeu_si128((__m128i *)(q + 4 * k), _mm256_cvtpd_epi32(qd));
     }
-    if (_mm256_movemask_pd(good) != 0xF) return ECCL_FAST_DECLINE;
+    return _mm256_movemask_pd(good) == 0xF;
+}
 
+ECCL_AVX2 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *qin, eccl_pred_t *pr,
+                                   unsigned char *out, unsigned *code)
+{
+    int32_t qb[48] __attribute__((aligned(32)));
+    int32_t *q = qb + 8;
+    for (int k = 0; k < 4; k++)
+        _mm256_store_si256((__m256i *)(q + 8 * k), _mm256_loadu_si256((const __m256i *)(qin + 8 * k)));
     int head = !pr->have, lag = p->lag;
     if (head) q[-1] = q[-2] = q[0];
     else {
@@ -126,6 +131,14 @@ ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl
     pr->q[0] = q[32 - lag];
     pr->q[1] = q[31];
     return c->size;
+}
+
+ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
+                                   unsigned char *out, unsigned *code)
+{
+    int32_t q[32];
+    if (!eccl_fast_quantize_f32(p, x, q)) return ECCL_FAST_DECLINE;
+    return eccl_fast_encode_q32(p, q, pr, out, code);
 }
 
 /* Planes -> signed deltas in four registers; checks the canonical form (block.c read_planes).
@@ -199,14 +212,13 @@ ECCL_AVX2 static inline __m256i scan32(__m256i x, int lag, __m256i carry)
     return _mm256_add_epi32(x, carry);
 }
 
-ECCL_AVX2 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                                   eccl_pred_t *pr, float *x)
+ECCL_AVX2 static int read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                              eccl_pred_t *pr, __m256i *d)
 {
     if (eccl_fmt_code_is_raw(code)) return ECCL_FAST_DECLINE;
     unsigned s = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
     int fc = (int)(code & 31u), F = eccl_fmt_quant_planes(code, 0), lag = p->lag;
     int head = pred == ECCL_FMT_PRED_LORENZO && !pr->have;
-    __m256i d[4];
     int64_t q0 = 0;
     int o = 0;
     if (head) {
@@ -231,19 +243,39 @@ ECCL_AVX2 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const
     }
     const __m256i QM = _mm256_set1_epi32((int)p->qmax), NQM = _mm256_set1_epi32(-(int)p->qmax);
     __m256i bad = _mm256_setzero_si256();
-    const __m256d D = _mm256_set1_pd(p->D);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4; k++)
         bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi32(d[k], QM), _mm256_cmpgt_epi32(NQM, d[k])));
-        __m256d lo = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(d[k])), D);
-        __m256d hi = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(d[k], 1)), D);
-        _mm_storeu_ps(x + 8 * k, _mm256_cvtpd_ps(lo));
-        _mm_storeu_ps(x + 8 * k + 4, _mm256_cvtpd_ps(hi));
-    }
     if (!_mm256_testz_si256(bad, bad)) return -1;
     pr->have = 1;
     pr->q[0] = _mm256_extract_epi32(d[3], 6);
     pr->q[1] = _mm256_extract_epi32(d[3], 7);
     if (lag == 1) pr->q[0] = pr->q[1];
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                 eccl_pred_t *pr, int32_t *q)
+{
+    __m256i d[4];
+    int rc = read_q32(p, code, in, pr, d);
+    if (rc) return rc;
+    for (int k = 0; k < 4; k++) _mm256_storeu_si256((__m256i *)(q + 8 * k), d[k]);
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                   eccl_pred_t *pr, float *x)
+{
+    __m256i d[4];
+    int rc = read_q32(p, code, in, pr, d);
+    if (rc) return rc;
+    const __m256d D = _mm256_set1_pd(p->D);
+    for (int k = 0; k < 4; k++) {
+        __m256d lo = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(d[k])), D);
+        __m256d hi = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(d[k], 1)), D);
+        _mm_storeu_ps(x + 8 * k, _mm256_cvtpd_ps(lo));
+        _mm_storeu_ps(x + 8 * k + 4, _mm256_cvtpd_ps(hi));
+    }
     return 0;
 }
 
@@ -495,6 +527,23 @@ int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned 
                          eccl_pred_t *pr, float *x)
 {
     (void)p, (void)code, (void)in, (void)pr, (void)x;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
+{
+    (void)p, (void)x, (void)q;
+    return 0;
+}
+int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, int32_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
     return ECCL_FAST_DECLINE;
 }
 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,

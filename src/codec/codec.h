@@ -146,6 +146,12 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
                                  size_t *out_size, eccl_codec_path_t path);
 eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void *data,
                                    size_t count, eccl_dtype_t dtype, eccl_codec_path_t path);
+eccl_result_t eccl_hom_reduce_path(const void *stream, size_t stream_size, const void *local,
+                                   size_t count, eccl_dtype_t dtype, eccl_op_t op, void *out,
+                                   size_t out_capacity, size_t *out_size, eccl_codec_path_t path);
+eccl_result_t eccl_hom_combine_path(const void *sa, size_t a_size, const void *sb, size_t b_size,
+                                    eccl_op_t op, void *out, size_t out_capacity, size_t *out_size,
+                                    eccl_codec_path_t path);
 
 /* inout[i] = op(inout[i], in[i]) in the element type, with the exact-path semantics of the
  * homomorphic operations (canonical NaN, max(-0.0, +0.0) = +0.0). */

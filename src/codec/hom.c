@@ -3,6 +3,10 @@
  *
  * Each block of each input is read as integers (QUANT) or exact values (RAW); integers combine
  * exactly in the quantized domain, anything else combines exactly as the element type would.
+ * For 32-bit types a full block whose inputs are all QUANT goes through the AVX2 pieces of
+ * block_fast.c (read the integers, quantize the local values, combine, encode); anything else, and
+ * any block those pieces decline, takes the reference path, which produces the same bytes
+ * (tests/test_fastpath.c compares them).
  */
 #include "config.h"
 
@@ -10,6 +14,8 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "codec/fast.h"
+#include "core/env.h"
 
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -88,7 +94,22 @@ typedef struct {
     const eccl_stream_t *a, *b; /* b == NULL: the local array x */
     const unsigned char *x;
     eccl_op_t op;
+    int fast; /* 32-bit QUANT stream and the AVX2 pieces available */
 } hom_ctx_t;
+
+/* qa = op(qa, qb) on quantized integers; 0 when a result leaves [-qmax, qmax] (the reference
+ * path then combines the block exactly). */
+static int combine_q32(const eccl_qparams_t *p, eccl_op_t op, int32_t *qa, const int32_t *qb)
+{
+    int ok = 1;
+    for (int i = 0; i < 32; i++) {
+        int64_t x = qa[i], y = qb[i];
+        int64_t v = op == ECCL_OP_SUM ? x + y : op == ECCL_OP_MAX ? (x > y ? x : y) : (x < y ? x : y);
+        ok &= v <= p->qmax && v >= -p->qmax;
+        qa[i] = (int32_t)v;
+    }
+    return ok;
+}
 
 static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
 {
@@ -105,6 +126,24 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned c
         eccl_blockrep_t ra, rb, ro;
         unsigned code = a->codes[k];
         int r = eccl_fmt_block_len(a->n, k);
+        if (h->fast && r == 32) {
+            int32_t qa[32], qb[32];
+            eccl_pred_t sa = pra, sb = prb;
+            int ok = eccl_fast_read_q32(p, code, pa, &pra, qa) == 0;
+            if (ok)
+                ok = h->b ? eccl_fast_read_q32(p, h->b->codes[k], pb, &prb, qb) == 0
+                          : eccl_fast_quantize_f32(p, (const float *)(h->x + (k << 5) * W), qb);
+            if (ok && combine_q32(p, h->op, qa, qb)) {
+                unsigned oc;
+                off += eccl_fast_encode_q32(p, qa, &pro, payload + off, &oc);
+                codes[k - b0] = (unsigned char)oc;
+                pa += eccl_stream_block_size(a, k);
+                if (h->b) pb += eccl_stream_block_size(h->b, k);
+                continue;
+            }
+            pra = sa; /* the reference path reads this block again */
+            prb = sb;
+        }
         if (eccl_block_read(p, code, pa, r, &pra, &ra)) return -(int64_t)ECCL_ERR_CORRUPT;
         pa += eccl_stream_block_size(a, k);
         if (h->b) {
@@ -156,9 +195,34 @@ static eccl_result_t run(const eccl_stream_t *a, uint32_t nsum, hom_ctx_t *h, vo
     return eccl_stream_write(&d, hom_tile, h, out, cap, out_size);
 }
 
+/* ECCL_CODEC_REFERENCE=1 forces the reference block path here too (outputs are identical). */
+ECCL_ENV(env_hom_reference, "ECCL_CODEC_REFERENCE", 0);
+
+static int hom_fast(const eccl_stream_t *a, eccl_codec_path_t path)
+{
+    if (a->qp.is64 || !a->qp.quant || path == ECCL_PATH_REFERENCE) return 0;
+    if (path == ECCL_PATH_AUTO && eccl_env_long(&env_hom_reference)) return 0;
+    return eccl_fast_available();
+}
+
 eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void *local,
                               size_t count, eccl_dtype_t dtype, eccl_op_t op, void *out,
                               size_t out_capacity, size_t *out_size)
+{
+    return eccl_hom_reduce_path(stream, stream_size, local, count, dtype, op, out, out_capacity,
+                                out_size, ECCL_PATH_AUTO);
+}
+
+eccl_result_t eccl_hom_combine(const void *sa, size_t a_size, const void *sb, size_t b_size,
+                               eccl_op_t op, void *out, size_t out_capacity, size_t *out_size)
+{
+    return eccl_hom_combine_path(sa, a_size, sb, b_size, op, out, out_capacity, out_size,
+                                 ECCL_PATH_AUTO);
+}
+
+eccl_result_t eccl_hom_reduce_path(const void *stream, size_t stream_size, const void *local,
+                                   size_t count, eccl_dtype_t dtype, eccl_op_t op, void *out,
+                                   size_t out_capacity, size_t *out_size, eccl_codec_path_t path)
 {
     eccl_stream_t a;
     hom_ctx_t h;
@@ -173,11 +237,13 @@ eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void
     h.b = NULL;
     h.x = (const unsigned char *)local;
     h.op = op;
+    h.fast = hom_fast(&a, path);
     return run(&a, op == ECCL_OP_SUM ? a.nsum + 1 : a.nsum, &h, out, out_capacity, out_size);
 }
 
-eccl_result_t eccl_hom_combine(const void *sa, size_t a_size, const void *sb, size_t b_size,
-                               eccl_op_t op, void *out, size_t out_capacity, size_t *out_size)
+eccl_result_t eccl_hom_combine_path(const void *sa, size_t a_size, const void *sb, size_t b_size,
+                                    eccl_op_t op, void *out, size_t out_capacity, size_t *out_size,
+                                    eccl_codec_path_t path)
 {
     eccl_stream_t a, b;
     hom_ctx_t h;
@@ -204,5 +270,6 @@ eccl_result_t eccl_hom_combine(const void *sa, size_t a_size, const void *sb, si
     h.b = &b;
     h.x = NULL;
     h.op = op;
+    h.fast = hom_fast(&a, path);
     return run(&a, nsum, &h, out, out_capacity, out_size);
 }
