@@ -317,14 +317,11 @@ ECCL_AVX2 static inline void stats64(d64_t *o, const __m256i *d)
     o->all = (uint64_t)_mm_cvtsi128_si64(a);
 }
 
-ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
-                                   unsigned char *out, unsigned *code)
+ECCL_AVX2 int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)
 {
     const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), EB = _mm256_set1_pd(p->eb);
     const __m256d QM = _mm256_set1_pd((double)p->qmax);
     const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
-    int64_t qb[40] __attribute__((aligned(32)));
-    int64_t *q = qb + 4;
     __m256d good = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     for (int k = 0; k < 8; k++) {
         __m256d xd = _mm256_loadu_pd(x + 4 * k);
@@ -336,10 +333,18 @@ ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, ecc
         good = _mm256_and_pd(good, ok);
         /* for lanes that failed, qd may be huge or NaN: zero it so the conversion stays defined */
         qd = _mm256_and_pd(qd, ok);
-        _mm256_store_si256((__m256i *)(q + 4 * k), dbl_to_i64(qd));
+        _mm256_storeu_si256((__m256i *)(q + 4 * k), dbl_to_i64(qd));
     }
-    if (_mm256_movemask_pd(good) != 0xF) return ECCL_FAST_DECLINE;
+    return _mm256_movemask_pd(good) == 0xF;
+}
 
+ECCL_AVX2 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *qin, eccl_pred_t *pr,
+                                   unsigned char *out, unsigned *code)
+{
+    int64_t qb[40] __attribute__((aligned(32)));
+    int64_t *q = qb + 4;
+    for (int k = 0; k < 8; k++)
+        _mm256_store_si256((__m256i *)(q + 4 * k), _mm256_loadu_si256((const __m256i *)(qin + 4 * k)));
     int head = !pr->have, lag = p->lag;
     if (head) q[-1] = q[-2] = q[0];
     else {
@@ -388,6 +393,14 @@ ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, ecc
     return c->size;
 }
 
+ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
+                                   unsigned char *out, unsigned *code)
+{
+    int64_t q[32];
+    if (!eccl_fast_quantize_f64(p, x, q)) return ECCL_FAST_DECLINE;
+    return eccl_fast_encode_q64(p, q, pr, out, code);
+}
+
 ECCL_AVX2 static inline __m256i scan64(__m256i x, int lag, __m256i carry)
 {
     if (lag == 1) {
@@ -400,8 +413,8 @@ ECCL_AVX2 static inline __m256i scan64(__m256i x, int lag, __m256i carry)
     return _mm256_add_epi64(x, carry);
 }
 
-ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                                   eccl_pred_t *pr, double *x)
+ECCL_AVX2 static int read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                              eccl_pred_t *pr, __m256i *d)
 {
     if (eccl_fmt_code_is_raw(code)) return ECCL_FAST_DECLINE;
     unsigned s = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
@@ -416,7 +429,6 @@ ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const
         if (q0 > qmax || q0 < -qmax) return -1;
         o = 6;
     }
-    __m256i d[8];
     if (F == 0) {
         for (int k = 0; k < 8; k++) d[k] = _mm256_setzero_si256();
     } else if (F <= 31) {
@@ -438,16 +450,34 @@ ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const
         }
     }
     const __m256i QM = _mm256_set1_epi64x(qmax), NQM = _mm256_set1_epi64x(-qmax);
-    const __m256d D = _mm256_set1_pd(p->D);
     __m256i bad = _mm256_setzero_si256();
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 8; k++)
         bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(d[k], QM), _mm256_cmpgt_epi64(NQM, d[k])));
-        _mm256_storeu_pd(x + 4 * k, _mm256_mul_pd(i64_to_dbl(d[k]), D));
-    }
     if (!_mm256_testz_si256(bad, bad)) return -1;
     pr->have = 1;
     pr->q[0] = lag == 1 ? _mm256_extract_epi64(d[7], 3) : _mm256_extract_epi64(d[7], 2);
     pr->q[1] = _mm256_extract_epi64(d[7], 3);
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                 eccl_pred_t *pr, int64_t *q)
+{
+    __m256i d[8];
+    int rc = read_q64(p, code, in, pr, d);
+    if (rc) return rc;
+    for (int k = 0; k < 8; k++) _mm256_storeu_si256((__m256i *)(q + 4 * k), d[k]);
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                   eccl_pred_t *pr, double *x)
+{
+    __m256i d[8];
+    int rc = read_q64(p, code, in, pr, d);
+    if (rc) return rc;
+    const __m256d D = _mm256_set1_pd(p->D);
+    for (int k = 0; k < 8; k++) _mm256_storeu_pd(x + 4 * k, _mm256_mul_pd(i64_to_dbl(d[k]), D));
     return 0;
 }
 
@@ -533,6 +563,23 @@ int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
 {
     (void)p, (void)x, (void)q;
     return 0;
+}
+int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)
+{
+    (void)p, (void)x, (void)q;
+    return 0;
+}
+int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, int64_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
+    return ECCL_FAST_DECLINE;
 }
 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code)

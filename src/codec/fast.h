@@ -8,8 +8,7 @@
 #define ECCL_HAVE_X86_FAST 1
 #else
 #define ECCL_HAVE_X86_FAST 0
-/* The two halves of eccl_fast_encode_f32, for the homomorphic operations (32-bit types, full
- * blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
+/* The two halves of eccl_fast_encode_f32, for the homomorphic operations (full blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
  * integers with |q| <= qmax (never declines). read_q32 is eccl_fast_decode_f32 stopping at the
  * integers: 0, -1 (not canonical: ask the reference path) or ECCL_FAST_DECLINE (RAW block); pr
  * is only updated on 0. */
@@ -18,6 +17,12 @@ int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t 
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                        eccl_pred_t *pr, int32_t *q);
+/* The same for 64-bit types (read_q64 also declines blocks of 45 planes). */
+int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q);
+int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code);
+int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, int64_t *q);
 /* Min and max over the finite values of x (+inf/-inf when there are none). */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi);
 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi);
@@ -40,8 +45,7 @@ int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned 
                          eccl_pred_t *pr, float *x);
 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, double *x);
-/* The two halves of eccl_fast_encode_f32, for the homomorphic operations (32-bit types, full
- * blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
+/* The two halves of eccl_fast_encode_f32, for the homomorphic operations (full blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
  * integers with |q| <= qmax (never declines). read_q32 is eccl_fast_decode_f32 stopping at the
  * integers: 0, -1 (not canonical: ask the reference path) or ECCL_FAST_DECLINE (RAW block); pr
  * is only updated on 0. */
@@ -50,6 +54,12 @@ int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t 
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                        eccl_pred_t *pr, int32_t *q);
+/* The same for 64-bit types (read_q64 also declines blocks of 45 planes). */
+int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q);
+int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code);
+int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, int64_t *q);
 /* Min and max over the finite values of x (+inf/-inf when there are none). */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi);
 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi);

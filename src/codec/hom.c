@@ -3,7 +3,7 @@
  *
  * Each block of each input is read as integers (QUANT) or exact values (RAW); integers combine
  * exactly in the quantized domain, anything else combines exactly as the element type would.
- * For 32-bit types a full block whose inputs are all QUANT goes through the AVX2 pieces of
+ * A full block whose inputs are all QUANT goes through the AVX2 pieces of
  * block_fast.c (read the integers, quantize the local values, combine, encode); anything else, and
  * any block those pieces decline, takes the reference path, which produces the same bytes
  * (tests/test_fastpath.c compares them).
@@ -94,7 +94,7 @@ typedef struct {
     const eccl_stream_t *a, *b; /* b == NULL: the local array x */
     const unsigned char *x;
     eccl_op_t op;
-    int fast; /* 32-bit QUANT stream and the AVX2 pieces available */
+    int fast; /* QUANT stream and the AVX2 pieces available */
 } hom_ctx_t;
 
 /* qa = op(qa, qb) on quantized integers; 0 when a result leaves [-qmax, qmax] (the reference
@@ -109,6 +109,54 @@ static int combine_q32(const eccl_qparams_t *p, eccl_op_t op, int32_t *qa, const
         qa[i] = (int32_t)v;
     }
     return ok;
+}
+
+/* The same for 64-bit types (|q| <= QMAX64 < 2^62: the sum cannot overflow). */
+static int combine_q64(const eccl_qparams_t *p, eccl_op_t op, int64_t *qa, const int64_t *qb)
+{
+    int ok = 1;
+    for (int i = 0; i < 32; i++) {
+        int64_t x = qa[i], y = qb[i];
+        int64_t v = op == ECCL_OP_SUM ? x + y : op == ECCL_OP_MAX ? (x > y ? x : y) : (x < y ? x : y);
+        ok &= v <= p->qmax && v >= -p->qmax;
+        qa[i] = v;
+    }
+    return ok;
+}
+
+/* One full block through the AVX2 pieces: 1 when done (output written, predictors advanced),
+ * 0 when the reference path must take it (predictors unchanged). */
+static int fast_block(const hom_ctx_t *h, uint64_t k, const unsigned char *pa, const unsigned char *pb,
+                      eccl_pred_t *pra, eccl_pred_t *prb, eccl_pred_t *pro, unsigned char *out,
+                      int64_t *size, unsigned *code)
+{
+    const eccl_qparams_t *p = &h->a->qp;
+    eccl_pred_t sa = *pra, sb = *prb;
+    int ok;
+    if (!p->is64) {
+        int32_t qa[32], qb[32];
+        ok = eccl_fast_read_q32(p, h->a->codes[k], pa, pra, qa) == 0;
+        if (ok)
+            ok = h->b ? eccl_fast_read_q32(p, h->b->codes[k], pb, prb, qb) == 0
+                      : eccl_fast_quantize_f32(p, (const float *)(h->x + (k << 5) * 4), qb);
+        if (ok && combine_q32(p, h->op, qa, qb)) {
+            *size = eccl_fast_encode_q32(p, qa, pro, out, code);
+            return 1;
+        }
+    } else {
+        int64_t qa[32], qb[32];
+        ok = eccl_fast_read_q64(p, h->a->codes[k], pa, pra, qa) == 0;
+        if (ok)
+            ok = h->b ? eccl_fast_read_q64(p, h->b->codes[k], pb, prb, qb) == 0
+                      : eccl_fast_quantize_f64(p, (const double *)(h->x + (k << 5) * 8), qb);
+        if (ok && combine_q64(p, h->op, qa, qb)) {
+            *size = eccl_fast_encode_q64(p, qa, pro, out, code);
+            return 1;
+        }
+    }
+    *pra = sa; /* the reference path reads this block again */
+    *prb = sb;
+    return 0;
 }
 
 static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
@@ -126,23 +174,14 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned c
         eccl_blockrep_t ra, rb, ro;
         unsigned code = a->codes[k];
         int r = eccl_fmt_block_len(a->n, k);
-        if (h->fast && r == 32) {
-            int32_t qa[32], qb[32];
-            eccl_pred_t sa = pra, sb = prb;
-            int ok = eccl_fast_read_q32(p, code, pa, &pra, qa) == 0;
-            if (ok)
-                ok = h->b ? eccl_fast_read_q32(p, h->b->codes[k], pb, &prb, qb) == 0
-                          : eccl_fast_quantize_f32(p, (const float *)(h->x + (k << 5) * W), qb);
-            if (ok && combine_q32(p, h->op, qa, qb)) {
-                unsigned oc;
-                off += eccl_fast_encode_q32(p, qa, &pro, payload + off, &oc);
-                codes[k - b0] = (unsigned char)oc;
-                pa += eccl_stream_block_size(a, k);
-                if (h->b) pb += eccl_stream_block_size(h->b, k);
-                continue;
-            }
-            pra = sa; /* the reference path reads this block again */
-            prb = sb;
+        int64_t fsize;
+        unsigned oc;
+        if (h->fast && r == 32 && fast_block(h, k, pa, pb, &pra, &prb, &pro, payload + off, &fsize, &oc)) {
+            off += fsize;
+            codes[k - b0] = (unsigned char)oc;
+            pa += eccl_stream_block_size(a, k);
+            if (h->b) pb += eccl_stream_block_size(h->b, k);
+            continue;
         }
         if (eccl_block_read(p, code, pa, r, &pra, &ra)) return -(int64_t)ECCL_ERR_CORRUPT;
         pa += eccl_stream_block_size(a, k);
@@ -200,7 +239,7 @@ ECCL_ENV(env_hom_reference, "ECCL_CODEC_REFERENCE", 0);
 
 static int hom_fast(const eccl_stream_t *a, eccl_codec_path_t path)
 {
-    if (a->qp.is64 || !a->qp.quant || path == ECCL_PATH_REFERENCE) return 0;
+    if (!a->qp.quant || path == ECCL_PATH_REFERENCE) return 0;
     if (path == ECCL_PATH_AUTO && eccl_env_long(&env_hom_reference)) return 0;
     return eccl_fast_available();
 }
