@@ -92,7 +92,7 @@ eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, si
 /* ECCL_CODEC_REFERENCE=1 forces the reference block path (debugging; outputs are identical). */
 ECCL_ENV(env_reference, "ECCL_CODEC_REFERENCE", 0);
 
-static int use_fast(eccl_codec_path_t path)
+int eccl_codec_use_fast(eccl_codec_path_t path)
 {
     if (path == ECCL_PATH_REFERENCE) return 0;
     if (path == ECCL_PATH_AUTO && eccl_env_long(&env_reference)) return 0;
@@ -160,7 +160,7 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
     eccl_qparams_init(&c.qp, dtype, d.mode, d.eb);
     c.x = (const unsigned char *)data;
     c.n = (uint64_t)count * eccl_dtype_reals(dtype);
-    c.fast = c.qp.quant && use_fast(path);
+    c.fast = c.qp.quant && eccl_codec_use_fast(path);
     return eccl_stream_write(&d, compress_tile, &c, out, out_capacity, out_size);
 }
 
@@ -208,7 +208,7 @@ eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void 
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
     if (rc) return rc;
     if (s.dtype != dtype || s.count != count) return ECCL_ERR_MISMATCH;
-    decompress_ctx_t c = {(unsigned char *)data, s.qp.quant && use_fast(path)};
+    decompress_ctx_t c = {(unsigned char *)data, s.qp.quant && eccl_codec_use_fast(path)};
     return eccl_stream_for_tiles(&s, decompress_tile, &c);
 }
 

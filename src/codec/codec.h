@@ -141,6 +141,9 @@ static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
 
 /* Which block implementation compress/decompress use (tests compare them). */
 typedef enum { ECCL_PATH_AUTO = 0, ECCL_PATH_REFERENCE = 1, ECCL_PATH_FAST = 2 } eccl_codec_path_t;
+/* Whether the AVX2 block paths run for `path`: AUTO uses them when the CPU has AVX2, unless
+ * ECCL_CODEC_REFERENCE=1 (api.c). */
+int eccl_codec_use_fast(eccl_codec_path_t path);
 eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dtype,
                                  const eccl_bound_t *bound, void *out, size_t out_capacity,
                                  size_t *out_size, eccl_codec_path_t path);

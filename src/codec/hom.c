@@ -15,7 +15,6 @@
 
 #include "codec/codec.h"
 #include "codec/fast.h"
-#include "core/env.h"
 
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -234,14 +233,9 @@ static eccl_result_t run(const eccl_stream_t *a, uint32_t nsum, hom_ctx_t *h, vo
     return eccl_stream_write(&d, hom_tile, h, out, cap, out_size);
 }
 
-/* ECCL_CODEC_REFERENCE=1 forces the reference block path here too (outputs are identical). */
-ECCL_ENV(env_hom_reference, "ECCL_CODEC_REFERENCE", 0);
-
 static int hom_fast(const eccl_stream_t *a, eccl_codec_path_t path)
 {
-    if (!a->qp.quant || path == ECCL_PATH_REFERENCE) return 0;
-    if (path == ECCL_PATH_AUTO && eccl_env_long(&env_hom_reference)) return 0;
-    return eccl_fast_available();
+    return a->qp.quant && eccl_codec_use_fast(path);
 }
 
 eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void *local,

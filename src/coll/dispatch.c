@@ -135,9 +135,10 @@ static double result_bound(const eccl_bound_t *b, double range)
     return E < 1e301 ? E : 1e301;
 }
 
-/* The model's choice at `ratio` (`compressed_only` for policy ALWAYS). A compressed algorithm must beat the uncompressed one by
- * ECCL_MODEL_MARGIN: its time is the less certain (a sampled ratio, a codec speed calibrated on
- * other data), and a wrong compressed choice also takes the CPU from the caller. */
+/* The model's choice at `ratio` (`compressed_only` for policy ALWAYS). A compressed algorithm
+ * must beat the uncompressed one by ECCL_MODEL_MARGIN: its time is the less certain (a sampled
+ * ratio, a codec speed calibrated on other data), and a wrong compressed choice also takes the
+ * CPU from the caller. */
 static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compressed_only,
                                        double *t_mpi, double *t_best)
 {
@@ -451,15 +452,15 @@ static eccl_result_t stage_in(void *host, const void *dev, size_t bytes, eccl_re
 #endif
 
 /* Run a call whose buffers may be device memory. On this rank the call reads s_in bytes at
- * sendbuf and r_in bytes at recvbuf and writes r_out bytes at recvbuf. sendbuf == recvbuf stays one
- * buffer unless `split` (reduce_scatter_block in place reads size*count and writes count). */
-static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s_in, size_t r_in,
-                             size_t r_out, int split)
+ * sendbuf and writes r_out bytes at recvbuf. sendbuf == recvbuf stays one buffer unless `split`
+ * (reduce_scatter_block in place reads size*count and writes count). */
+static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s_in, size_t r_out,
+                             int split)
 {
     eccl_comm_t comm = c->comm;
     int alias = c->sendbuf == c->recvbuf && !split;
     int sdev = s_in && eccl_ptr_is_device(c->sendbuf);
-    int rdev = (r_in || r_out) && eccl_ptr_is_device(c->recvbuf);
+    int rdev = r_out && eccl_ptr_is_device(c->recvbuf);
     if (!sdev && !rdev) return run(c, bound);
 #ifndef HAVE_CUDA
     (void)alias;
@@ -470,14 +471,13 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
     double t0 = eccl_wtime();
     const void *user_send = c->sendbuf;
     void *user_recv = c->recvbuf;
-    size_t r_bytes = r_in > r_out ? r_in : r_out;
     void *hs = NULL, *hr = NULL;
     eccl_result_t rc = ECCL_SUCCESS;
     size_t failed = 0; /* bytes of a failed copy to the host */
     if (alias) {
-        hr = stage_buf(comm, 0, s_in > r_bytes ? s_in : r_bytes);
+        hr = stage_buf(comm, 0, s_in > r_out ? s_in : r_out);
         if (!hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
-        rc = stage_in(hr, user_recv, s_in > r_in ? s_in : r_in, rc, &failed);
+        rc = stage_in(hr, user_recv, s_in, rc, &failed);
         c->sendbuf = c->recvbuf = hr;
     } else {
         if (sdev) {
@@ -487,10 +487,9 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
             c->sendbuf = hs;
         }
         if (rdev) {
-            hr = stage_buf(comm, 1, r_bytes);
+            hr = stage_buf(comm, 1, r_out);
             if (!hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
-            rc = stage_in(hr, user_recv, r_in, rc, &failed);
-            c->recvbuf = hr;
+            c->recvbuf = hr; /* written only: nothing to copy in */
         }
     }
     double t1 = eccl_wtime();
@@ -498,7 +497,7 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
     double t2 = eccl_wtime();
     if (rc) eccl_comm_error(comm, rc, "copying %zu bytes from the device failed", failed);
     else rc = rrc;
-    if (!rc && (alias ? (sdev || rdev) : rdev) && r_out) {
+    if (!rc && hr && r_out) {
         eccl_result_t crc = eccl_cuda_memcpy(user_recv, hr, r_out);
         if (crc) rc = eccl_comm_error(comm, crc, "copying %zu bytes to the device failed", r_out);
     }
@@ -562,7 +561,7 @@ eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize : 0;
     size_t bytes = count * c.esize; /* the root keeps its buffer: only the others write */
-    return run_any(&c, bound, c.rank == root ? bytes : 0, 0, c.rank == root ? 0 : bytes, 0);
+    return run_any(&c, bound, c.rank == root ? bytes : 0, c.rank == root ? 0 : bytes, 0);
 }
 
 eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -577,7 +576,7 @@ eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, e
     c.recvbuf = recvbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = (uint64_t)count * c.esize * 2 * (uint64_t)(c.size - 1) / (uint64_t)c.size;
-    return run_any(&c, bound, count * c.esize, 0, count * c.esize, 0);
+    return run_any(&c, bound, count * c.esize, count * c.esize, 0);
 }
 
 eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -594,7 +593,7 @@ eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl
     c.recvbuf = recvbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)count * c.esize;
-    return run_any(&c, bound, count * c.esize, 0, c.rank == root ? count * c.esize : 0, 0);
+    return run_any(&c, bound, count * c.esize, c.rank == root ? count * c.esize : 0, 0);
 }
 
 eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t recvcount,
@@ -621,7 +620,7 @@ eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size
         c.sendbuf = tmp;
     }
     c.st->bytes_raw = (uint64_t)count * c.esize * (uint64_t)(c.size - 1);
-    return run_any(&c, bound, bytes, 0, count * c.esize, 1);
+    return run_any(&c, bound, bytes, count * c.esize, 1);
 }
 
 eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -637,7 +636,7 @@ eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, e
                                         : sendbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = (uint64_t)count * c.esize * (uint64_t)(c.size - 1);
-    return run_any(&c, bound, count * c.esize, 0, count * c.esize * (size_t)c.size, 0);
+    return run_any(&c, bound, count * c.esize, count * c.esize * (size_t)c.size, 0);
 }
 
 eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
@@ -654,7 +653,7 @@ eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, ecc
     c.recvbuf = recvbuf == MPI_IN_PLACE ? NULL : recvbuf; /* NULL: the root keeps its piece */
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize * (uint64_t)(c.size - 1) : 0;
-    return run_any(&c, bound, c.rank == root ? count * c.esize * (size_t)c.size : 0, 0,
+    return run_any(&c, bound, c.rank == root ? count * c.esize * (size_t)c.size : 0,
                    c.recvbuf ? count * c.esize : 0, 0);
 }
 
@@ -672,7 +671,7 @@ eccl_result_t eccl_gather(const void *sendbuf, void *recvbuf, size_t count, eccl
     c.sendbuf = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf + (size_t)root * count * c.esize : sendbuf;
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)count * c.esize;
-    return run_any(&c, bound, count * c.esize, 0, c.rank == root ? count * c.esize * (size_t)c.size : 0, 0);
+    return run_any(&c, bound, count * c.esize, c.rank == root ? count * c.esize * (size_t)c.size : 0, 0);
 }
 
 eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype, int dest,
@@ -697,5 +696,5 @@ eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype,
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = dest == MPI_PROC_NULL ? 0 : (uint64_t)count * c.esize;
     size_t bytes = count * c.esize;
-    return run_any(&c, bound, dest == MPI_PROC_NULL ? 0 : bytes, 0, source == MPI_PROC_NULL ? 0 : bytes, 0);
+    return run_any(&c, bound, dest == MPI_PROC_NULL ? 0 : bytes, source == MPI_PROC_NULL ? 0 : bytes, 0);
 }
