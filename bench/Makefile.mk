@@ -18,3 +18,11 @@ bench_bench_coll_SOURCES = bench/harness.c bench/harness.h bench/harness_data.c 
 	bench/bench_reduce_scatter_block.c bench/bench_allgather.c bench/bench_scatter.c \
 	bench/bench_gather.c bench/bench_sendrecv_replace.c
 bench_bench_coll_LDADD = libeccl.la $(NETCDF_LIBS) -lm
+
+# bench_device: collectives on GPU buffers, eccl device-resident vs host-staged MPI vs NCCL.
+if HAVE_CUDA
+noinst_PROGRAMS += bench/bench_device
+bench_bench_device_SOURCES = bench/bench_device.c bench/harness_data.c bench/harness.h
+bench_bench_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)
+bench_bench_device_LDADD = libeccl.la $(NETCDF_LIBS) $(CUDA_LDFLAGS) $(CUDA_LIBS) -ldl -lm
+endif

@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, all (default: all)
+#   what: build, test, bench, devbench, all (default: all); quickbench, profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -27,9 +27,21 @@ case " $what " in *" quickbench "*)
 esac
 case " $what " in *" test "*|*" all "*)
     step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec
-    for np in 2 3; do # collectives on device buffers (ranks share the GPU)
+    for np in 1 2 3; do # collectives on device buffers (ranks share the GPU)
         step coll_device_np$np timeout "${TEST_TIMEOUT:-600}" mpiexec -n $np ./tests/test_coll_device
-    done ;;
+    done
+    step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
+    step corrupt_device_f64 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
+    if [ -x ./tests/test_fortran_coll ]; then
+        step fortran_coll_np3 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 3 ./tests/test_fortran_coll
+    fi ;;
+esac
+case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared memory/NVLink, then sockets
+    db_args="--mib ${DEVBENCH_MIB:-64,256,1024} --iters ${DEVBENCH_ITERS:-5}"
+    step bench_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device $db_args
+    step bench_device_socket timeout "${BENCH_TIMEOUT:-600}" env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 \
+        NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device $db_args ;;
 esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ;;
@@ -45,5 +57,6 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np2 coll_device_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_staged corrupt_device_f32 corrupt_device_f64 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
+for f in bench_device bench_device_socket; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -90,3 +90,9 @@ extern "C" void eccl_cuda_host_free(void *ptr)
 {
     if (ptr && cudaFreeHost(ptr) != cudaSuccess) (void)cudaGetLastError();
 }
+
+extern "C" void *eccl_cuda_host_alloc_ptr(size_t bytes)
+{
+    void *p = NULL;
+    return eccl_cuda_host_alloc(&p, bytes) == ECCL_SUCCESS ? p : NULL;
+}

@@ -10,6 +10,53 @@ extern "C" {
  * ECCL_ERR_NO_MEMORY when it cannot be had; eccl_cuda_host_free accepts NULL. */
 eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes);
 void eccl_cuda_host_free(void *ptr);
+/* The same as an allocator for a pool (src/core/pool.h): NULL when none can be had. */
+void *eccl_cuda_host_alloc_ptr(size_t bytes);
+
+/* ---- device-resident collectives (cuda/resident.cu) -----------------------------------------
+ * A communicator's GPU resources: the GPU codec, a stream, and grow-only device buffers for the
+ * streams going in and out (allocated at the first device-resident call, grown when a larger call
+ * comes; never freed before eccl_comm_free). Every function below works on the context's stream
+ * and returns only when its results are complete on the device and on the host (the collectives
+ * are blocking), so the compressed bytes they hand back can be sent at once. Host buffers (h_*) are
+ * any host memory; device pointers (d_*) are device memory of the context's device, any alignment
+ * (misaligned pieces go through an aligned scratch copy on the device). Not thread-safe: one
+ * context belongs to one communicator, used by one thread at a time. */
+typedef struct eccl_dev_ctx eccl_dev_ctx_t;
+
+/* A context on the current device. Errors: ECCL_ERR_NO_DEVICE, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA,
+ * ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx);
+void eccl_dev_ctx_free(eccl_dev_ctx_t *ctx); /* NULL accepted */
+/* 1 when the calling thread's current device is the context's (its kernels can run now). */
+int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx);
+
+/* Compress count elements at d_data (bound as for eccl_compress) and copy the stream to h_out
+ * (h_cap >= eccl_compress_bound); its size to *h_size. */
+eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
+                                const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size);
+/* Decompress the size-byte stream at h_stream into count elements at d_data. The stream is
+ * validated: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_decompress
+ * (d_data is then undefined), ECCL_ERR_CUDA for the runtime. */
+eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_data,
+                                  size_t count, eccl_dtype_t dtype);
+/* 1 when eccl_dev_hom_reduce can do (dtype, op) on the GPU (else: the CPU's eccl_hom_reduce on a
+ * host copy of the local data, same bytes). */
+int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op);
+/* h_out = stream of op(decompress(h_stream), d_local), the bytes eccl_hom_reduce makes. The input
+ * stream is validated on the device: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED
+ * as eccl_hom_reduce. */
+eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_local,
+                                  size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
+                                  size_t *h_size);
+/* Finite minimum and maximum of count elements at d_data, as eccl_data_range computes them (0, 0
+ * when no value is finite). */
+eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
+                             double *lo, double *hi);
+/* Copy bytes between any host and device memory, on the context's stream; complete on return. */
+eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, size_t bytes);
+/* Set bytes of device memory to `value`. */
+eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes);
 #ifdef __cplusplus
 }
 #endif

@@ -92,3 +92,64 @@ eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes)
 }
 
 void eccl_cuda_host_free(void *ptr) { (void)ptr; }
+
+void *eccl_cuda_host_alloc_ptr(size_t bytes)
+{
+    (void)bytes;
+    return NULL;
+}
+
+/* Device-resident collectives: never reached without the backend (no buffer is ever device
+ * memory the core may use), but defined so that the core links. */
+eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx)
+{
+    if (ctx) *ctx = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+void eccl_dev_ctx_free(eccl_dev_ctx_t *ctx) { (void)ctx; }
+int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
+                                const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size)
+{
+    (void)ctx, (void)d_data, (void)count, (void)dtype, (void)bound, (void)h_out, (void)h_cap, (void)h_size;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_data,
+                                  size_t count, eccl_dtype_t dtype)
+{
+    (void)ctx, (void)h_stream, (void)size, (void)d_data, (void)count, (void)dtype;
+    return ECCL_ERR_UNSUPPORTED;
+}
+int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op)
+{
+    (void)dtype, (void)op;
+    return 0;
+}
+eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_local,
+                                  size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
+                                  size_t *h_size)
+{
+    (void)ctx, (void)h_stream, (void)size, (void)d_local, (void)count, (void)dtype, (void)op;
+    (void)h_out, (void)h_cap, (void)h_size;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
+                             double *lo, double *hi)
+{
+    (void)ctx, (void)d_data, (void)count, (void)dtype, (void)lo, (void)hi;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, size_t bytes)
+{
+    (void)ctx, (void)dst, (void)src, (void)bytes;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes)
+{
+    (void)ctx, (void)d_ptr, (void)value, (void)bytes;
+    return ECCL_ERR_UNSUPPORTED;
+}

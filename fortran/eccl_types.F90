@@ -58,6 +58,8 @@ module eccl_types
     real(c_double) :: model_t_mpi = 0.0_c_double
     real(c_double) :: model_t_chosen = 0.0_c_double
     character(kind=c_char) :: reason(96) = c_null_char
+    real(c_double) :: t_stage = 0.0_c_double
+    integer(c_int) :: device = 0
   end type eccl_stats
 
   ! eccl_blacs_totals_t (eccl_scalapack.h): what the BLACS layer did on this process.

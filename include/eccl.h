@@ -277,6 +277,11 @@ typedef struct eccl_stats {
     double model_t_mpi;        /* predicted time of the plain MPI collective, */
     double model_t_chosen;     /* and of the chosen algorithm (seconds) */
     char reason[96];           /* why this algorithm ("forced by ECCL_BCAST_ALGORITHM", ...) */
+    double t_stage;            /* seconds copying device buffers whole to and from host memory */
+    int device;                /* where this rank's data was handled: 0 = host memory; 1 = device
+                                  buffers staged whole through host memory (the CPU codec ran);
+                                  2 = device-resident (the GPU codec ran on the device buffers,
+                                  only compressed streams crossed PCIe) */
 } eccl_stats_t;
 
 eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);

@@ -56,7 +56,8 @@ tests_test_coll_LDADD = $(TEST_LDADD)
 
 # The collectives on CUDA device buffers, bit for bit against the host path (skips, 77, without
 # the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
-DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi
+DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/coll_device_staged_np2.mpi \
+	tests/corrupt_device_np2.mpi tests/corrupt_device_np3.mpi
 TESTS += $(DEVICE_COLL_TESTS)
 EXTRA_DIST += $(DEVICE_COLL_TESTS)
 check_PROGRAMS += tests/test_coll_device

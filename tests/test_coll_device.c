@@ -124,6 +124,30 @@ static size_t defined_recv(int coll, size_t rbytes)
     return rbytes;
 }
 
+/* The eccl_stats_t.device a call on device buffers must report on this rank: 2 (device-resident)
+ * when all its buffers are on the device and the algorithm is a compressed one that works through
+ * the primitives (not rabenseifner; not reduce_scatter_block in place), else 1 (staged). Mixed
+ * host/device calls are staged, except where the host buffer is one this rank does not touch
+ * (the non-roots' recvbuf of reduce and gather, the non-roots' sendbuf of scatter); 0 when all
+ * it touches is host memory. */
+static int where(int coll, const char *alg, int in_place, int dev_send, int dev_recv)
+{
+    const char *env = getenv("ECCL_DEVICE_RESIDENT");
+    int root = size - 1, mine = rank == root;
+    int uses_send = coll != BCAST && coll != SRR && !in_place && !(coll == SCATTER && !mine);
+    int uses_recv = !((coll == REDUCE || coll == GATHER) && !mine && !in_place) || coll == BCAST || coll == SRR ||
+                    in_place;
+    if (coll == SCATTER && mine && in_place) uses_recv = 0; /* MPI_IN_PLACE at the root */
+    if (coll == SCATTER && mine && in_place) uses_send = 1;
+    if ((coll == REDUCE || coll == GATHER) && in_place && !mine) uses_send = 1, uses_recv = 0;
+    if (!(uses_send && dev_send) && !(uses_recv && dev_recv)) return 0; /* all it touches is host memory */
+    if (env && !strcmp(env, "0")) return 1;
+    if ((uses_send && !dev_send) || (uses_recv && !dev_recv)) return 1;
+    if (coll == RSB && in_place) return 1;
+    if (size == 1) return 2; /* a device copy, on the device */
+    return strcmp(alg, "mpi") && strcmp(alg, "rabenseifner") ? 2 : 1;
+}
+
 /* Run case (coll, algorithm, dtype, count, in_place, which sides on the device). */
 static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t count, int in_place,
                      int dev_send, int dev_recv)
@@ -168,6 +192,11 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     } else if (strcmp(hst.algorithm, dst.algorithm) != 0) {
         fprintf(stderr, "[%d] %s: host ran %s, device ran %s\n", rank, coll_name[coll], hst.algorithm,
                 dst.algorithm);
+        bad = 1;
+    } else if (hst.device != 0 || dst.device != where(coll, alg, in_place, dev_send, dev_recv)) {
+        fprintf(stderr, "[%d] %s/%s%s%s%s: data handled at %d (host call: %d), expected %d\n", rank, coll_name[coll],
+                alg, in_place ? " in place" : "", dev_send ? " dev-send" : "", dev_recv ? " dev-recv" : "",
+                dst.device, hst.device, where(coll, alg, in_place, dev_send, dev_recv));
         bad = 1;
     } else if (differ(B.hr, B.out, def)) {
         fprintf(stderr, "[%d] %s/%s %s count %zu%s%s%s: device result differs from the host result\n",

@@ -28,6 +28,12 @@ program test_fortran
       integer(c_int64_t) :: sz
     end function ftest_stream_info_layout
 
+    function ftest_stats_layout(off) bind(C, name="eccl_ftest_stats_layout") result(sz)
+      import :: c_int64_t
+      integer(c_int64_t), intent(out) :: off(5)
+      integer(c_int64_t) :: sz
+    end function ftest_stats_layout
+
     function ftest_addr_diff(base, field) bind(C, name="eccl_ftest_addr_diff") result(d)
       import :: c_ptr, c_int64_t
       type(c_ptr), value :: base, field
@@ -133,6 +139,7 @@ contains
   subroutine test_layout()
     type(eccl_bound), target :: b
     type(eccl_stream_info_t), target :: s
+    type(eccl_stats), target :: st
     integer(c_int64_t) :: coff(14), foff(14), csz
     type(c_ptr) :: p
 
@@ -178,6 +185,16 @@ contains
     call check(s%nsum == -2_c_int32_t, 'stream_info nsum (uint32 0xFFFFFFFE)')
     call check(s%nblocks == 21 .and. s%nblocks_zero == 22 .and. s%nblocks_quant == 23 .and. &
       s%nblocks_raw == 24, 'stream_info block counts')
+
+    csz = ftest_stats_layout(coff(1:5))
+    call check(csz == c_sizeof(st), 'sizeof(eccl_stats_t) == c_sizeof(eccl_stats)')
+    p = c_loc(st)
+    foff(1) = ftest_addr_diff(p, c_loc(st%compressed))
+    foff(2) = ftest_addr_diff(p, c_loc(st%bytes_raw))
+    foff(3) = ftest_addr_diff(p, c_loc(st%reason))
+    foff(4) = ftest_addr_diff(p, c_loc(st%t_stage))
+    foff(5) = ftest_addr_diff(p, c_loc(st%device))
+    call check(all(foff(1:5) == coff(1:5)), 'eccl_stats field offsets')
   end subroutine test_layout
 
   ! ---- strings, constants, bound constructors ----

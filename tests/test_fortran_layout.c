@@ -75,3 +75,14 @@ int eccl_ftest_check_bound(const eccl_bound_t *b)
 {
     return b->mode == ECCL_MODE_ABS && b->value == 0.125 && b->range == 7.0;
 }
+
+/* Returns sizeof(eccl_stats_t); off[0..4] = offsets of compressed, bytes_raw, reason, t_stage, device. */
+int64_t eccl_ftest_stats_layout(int64_t *off)
+{
+    off[0] = (int64_t)offsetof(eccl_stats_t, compressed);
+    off[1] = (int64_t)offsetof(eccl_stats_t, bytes_raw);
+    off[2] = (int64_t)offsetof(eccl_stats_t, reason);
+    off[3] = (int64_t)offsetof(eccl_stats_t, t_stage);
+    off[4] = (int64_t)offsetof(eccl_stats_t, device);
+    return (int64_t)sizeof(eccl_stats_t);
+}

@@ -30,7 +30,8 @@ const eccl_algo_t eccl_algorithms[] = {
          ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
          "whole-buffer streams combined homomorphically in log2(p) exchanges (gZCCL)"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, rabenseifner, NULL,
-         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_REQUANT, NULL, "recursive halving + doubling; compressed while the exchanged halves are large"),
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_REQUANT | ECCL_ALG_HOST_DATA, NULL,
+         "recursive halving + doubling; compressed while the exchanged halves are large"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, reduce_bcast, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION,
          NULL, "homomorphic binomial reduce to rank 0, then binomial bcast of the result stream"),
 

@@ -37,6 +37,10 @@ typedef struct eccl_call {
     eccl_bound_t mbound; /* what each message is compressed with: ABS eb, or LOSSLESS */
     eccl_stats_t *st;    /* bytes and times accumulate here */
     int requant;         /* the chosen algorithm has ECCL_ALG_REQUANT */
+    size_t s_in, r_out;  /* dispatch only: bytes this rank reads at sendbuf / writes at recvbuf */
+    int split;           /* dispatch only: sendbuf == recvbuf are two buffers (rsb in place) */
+    int dev;             /* this rank's buffers are device memory and its codec work runs on the
+                            GPU (comm->dev): the primitives take device data pointers */
     eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no
                             peer waits forever, and returns this at the end */
 } eccl_call_t;
@@ -50,6 +54,9 @@ enum {
     ECCL_ALG_REDUCTION = 1u << 1,  /* (informational) needs a commutative op: SUM, MAX, MIN */
     ECCL_ALG_REQUANT = 1u << 2,    /* may compress a reduced value once more: the bound is split
                                       over p + 1 quantizations (MAX/MIN: 2) */
+    ECCL_ALG_HOST_DATA = 1u << 3,  /* reads or writes the user's buffers other than through the
+                                      codec and copy primitives: device buffers are staged whole
+                                      through host memory instead of staying on the GPU */
 };
 
 /* Whether an algorithm can run this call (NULL in the table: always). */

@@ -83,14 +83,20 @@ static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
         nwin = 1;
     }
     size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
-    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SAMPLE, cap);
+    /* device data: each window is copied to the host after the stream buffer (the two codecs
+     * make the same bytes, so the host codec measures the ratio the GPU's would give) */
+    size_t wbytes = c->dev ? win * c->esize : 0, off = (cap + 63) & ~(size_t)63;
+    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SAMPLE, off + wbytes);
     if (!buf || n == 0) return 1.0;
     double t0 = eccl_wtime();
     for (size_t k = 0; k < nwin; k++) {
         size_t start = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k, size = 0;
-        if (eccl_compress((const unsigned char *)data + start * c->esize, win, c->dtype, &c->mbound,
-                          buf, cap, &size))
-            return 1.0;
+        const unsigned char *w = (const unsigned char *)data + start * c->esize;
+        if (c->dev) {
+            if (eccl_dev_copy(c->comm->dev, buf + off, w, wbytes)) return 1.0;
+            w = buf + off;
+        }
+        if (eccl_compress(w, win, c->dtype, &c->mbound, buf, cap, &size)) return 1.0;
         raw += win * c->esize;
         comp += size;
     }
@@ -252,8 +258,14 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     double v[3] = {-INFINITY, -INFINITY, -INFINITY}; /* -min, max, -ratio (all reduced by MAX) */
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
-        double lo, hi;
-        eccl_data_range(ld, ln, c->dtype, &lo, &hi);
+        double lo = 0, hi = 0;
+        if (c->dev) {
+            /* a failure leaves (0, 0): the call goes on (a lossless-like range) and the same
+             * runtime error surfaces in the algorithm's first device operation */
+            if (eccl_dev_range(c->comm->dev, ld, ln, c->dtype, &lo, &hi)) lo = hi = 0;
+        } else {
+            eccl_data_range(ld, ln, c->dtype, &lo, &hi);
+        }
         if (ln) {
             v[0] = -lo;
             v[1] = hi;
@@ -340,7 +352,7 @@ static void scale_avg(eccl_call_t *c, void *buf, size_t count)
 }
 
 /* One rank: every collective is a copy (or nothing). */
-static void local(eccl_call_t *c)
+static eccl_result_t local(eccl_call_t *c)
 {
     size_t bytes = c->count * c->esize;
     switch (c->coll) {
@@ -350,11 +362,28 @@ static void local(eccl_call_t *c)
     case ECCL_COLL_ALLGATHER:
     case ECCL_COLL_GATHER:
     case ECCL_COLL_SCATTER:
-        if (c->recvbuf && c->recvbuf != c->sendbuf) memmove(c->recvbuf, c->sendbuf, bytes);
+        if (c->recvbuf && c->recvbuf != c->sendbuf) {
+            if (c->dev) return eccl_dev_copy(c->comm->dev, c->recvbuf, c->sendbuf, bytes);
+            memmove(c->recvbuf, c->sendbuf, bytes);
+        }
         break;
     default: break; /* bcast, and sendrecv_replace with itself or MPI_PROC_NULL */
     }
+    return ECCL_SUCCESS;
 }
+
+/* A call's device buffers staged through host memory (stage_begin / stage_end). */
+typedef struct stage {
+    const void *user_send;
+    void *user_recv;
+    void *hr;              /* the host copy that receives the result */
+    eccl_result_t rc;      /* a failed copy to the host */
+    size_t failed;
+    double t0, t_in;
+} stage_t;
+static eccl_result_t stage_begin(eccl_call_t *c, stage_t *g);
+static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc);
+static int runs_resident(const eccl_algo_t *a);
 
 static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
 {
@@ -367,7 +396,11 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     if ((rc = check_bound(comm, &b))) goto fn_exit;
     eccl_op_t user_op = c->op;
     if (c->size == 1) {
-        local(c);
+        if (c->dev) c->st->device = 2;
+        if ((rc = local(c))) {
+            eccl_comm_error(comm, rc, "copying device data failed");
+            goto fn_exit;
+        }
         snprintf(c->st->algorithm, sizeof c->st->algorithm, "local");
         snprintf(c->st->reason, sizeof c->st->reason, "one rank");
         goto fn_exit;
@@ -380,6 +413,13 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     c->st->compressed = (a->flags & ECCL_ALG_COMPRESSED) != 0;
     if (c->st->compressed) c->st->bytes_raw = 0; /* the primitives count what really left */
     else c->st->bytes_sent = c->st->bytes_raw;  /* the nominal payload */
+    int staged = c->dev && !runs_resident(a);
+    stage_t g;
+    if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
+        c->dev = 0;
+        if ((rc = stage_begin(c, &g))) goto fn_exit; /* no page-locked memory (doc: peers may wait) */
+    }
+    c->st->device = staged ? 1 : c->dev ? 2 : c->st->device;
     rc = a->fn(c);
     if (!rc) rc = c->err; /* a peer's stream failed validation here; the pattern still completed */
     if (c->st->compressed && c->coll != ECCL_COLL_SENDRECV_REPLACE && rc != ECCL_ERR_MPI) {
@@ -397,6 +437,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
         else if (c->coll == ECCL_COLL_REDUCE && c->rank == c->root) scale_avg(c, c->recvbuf, c->count);
         else if (c->coll == ECCL_COLL_REDUCE_SCATTER_BLOCK) scale_avg(c, c->recvbuf, c->count);
     }
+    if (staged) rc = stage_end(c, &g, rc);
     c->op = user_op;
 fn_exit:
     eccl_codec_set_threads(old_cap);
@@ -416,11 +457,26 @@ fn_exit:
 }
 
 /* ---- device buffers -------------------------------------------------------------------------
- * A buffer in CUDA device memory is copied to a page-locked host buffer of the communicator
- * (grow-only, so steady-state calls do not allocate), the host collective runs on the copy, and
- * what the call writes is copied back. The copies are synchronous (cudaMemcpy): the device data
- * must be ready when the call is made, and the result is in place when it returns. */
+ * Two ways, chosen per rank and per call (the bytes on the wire are the same either way, since
+ * the GPU and CPU codecs make identical streams, so ranks may differ):
+ * - device-resident: when every buffer this rank touches is device memory of the current device
+ *   and the chosen algorithm is compressed and reaches the data only through the primitives, the
+ *   communicator's GPU codec compresses, decompresses and reduces on the device and only
+ *   compressed streams cross PCIe (c->dev, prims.c, cuda/resident.cu);
+ * - staged: otherwise (uncompressed algorithms, mixed host/device buffers, AVG, in-place
+ *   reduce_scatter_block, ECCL_DEVICE_RESIDENT=0) the buffers are copied whole to page-locked
+ *   host buffers of the communicator (grow-only, so steady-state calls do not allocate), the host
+ *   collective runs on the copies, and what the call writes is copied back.
+ * Either way the device data must be ready when the call is made and the result is in place when
+ * it returns. */
+static int runs_resident(const eccl_algo_t *a)
+{
+    return (a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA);
+}
+
 #ifdef HAVE_CUDA
+ECCL_ENV(env_resident, "ECCL_DEVICE_RESIDENT", 1);
+
 static void *stage_buf(eccl_comm_t comm, int k, size_t bytes)
 {
     if (comm->stage[k] && comm->stage_cap[k] >= bytes) return comm->stage[k];
@@ -449,7 +505,90 @@ static eccl_result_t stage_in(void *host, const void *dev, size_t bytes, eccl_re
     }
     return rc;
 }
+
+/* The GPU context of the communicator, created at the first device-resident call; NULL when
+ * device buffers must be staged (no usable device, another current device, switched off). */
+static eccl_dev_ctx_t *dev_ctx(eccl_comm_t comm)
+{
+    if (!eccl_env_long(&env_resident)) return NULL;
+    if (!comm->dev && !comm->dev_failed) {
+        eccl_result_t rc = eccl_dev_ctx_create(&comm->dev);
+        if (rc) {
+            comm->dev_failed = 1;
+            comm->dev = NULL;
+            ECCL_LOG(1, comm->rank, "no GPU codec for device-resident collectives (%s): device buffers are "
+                     "staged through host memory", eccl_strerror(rc));
+        } else {
+            /* streams now cross PCIe: page-locked stream buffers (allocated again as needed) */
+            eccl_pool_set_allocator(&comm->pool, eccl_cuda_host_alloc_ptr, eccl_cuda_host_free);
+        }
+    }
+    return comm->dev && eccl_dev_ctx_current(comm->dev) ? comm->dev : NULL;
+}
 #endif
+
+/* Stage the call's device buffers (c->s_in bytes read at sendbuf, c->r_out written at recvbuf;
+ * one buffer when they alias, unless c->split) and point the call at the host copies. */
+static eccl_result_t stage_begin(eccl_call_t *c, stage_t *g)
+{
+    eccl_comm_t comm = c->comm;
+    memset(g, 0, sizeof *g);
+    g->t0 = eccl_wtime();
+    g->user_send = c->sendbuf;
+    g->user_recv = c->recvbuf;
+#ifndef HAVE_CUDA
+    return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
+                           "%s: a buffer is CUDA device memory, but this eccl was built without the "
+                           "CUDA backend (configure --with-cuda)", eccl_coll_name(c->coll));
+#else
+    int alias = c->sendbuf == c->recvbuf && !c->split;
+    int sdev = c->s_in && eccl_ptr_is_device(c->sendbuf);
+    int rdev = c->r_out && eccl_ptr_is_device(c->recvbuf);
+    if (alias) {
+        g->hr = stage_buf(comm, 0, c->s_in > c->r_out ? c->s_in : c->r_out);
+        if (!g->hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+        g->rc = stage_in(g->hr, g->user_recv, c->s_in, g->rc, &g->failed);
+        c->sendbuf = c->recvbuf = g->hr;
+    } else {
+        if (sdev) {
+            void *hs = stage_buf(comm, 0, c->s_in);
+            if (!hs) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+            g->rc = stage_in(hs, g->user_send, c->s_in, g->rc, &g->failed);
+            c->sendbuf = hs;
+        }
+        if (rdev) {
+            g->hr = stage_buf(comm, 1, c->r_out);
+            if (!g->hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+            c->recvbuf = g->hr; /* written only: nothing to copy in */
+        }
+    }
+    g->t_in = eccl_wtime() - g->t0;
+    return ECCL_SUCCESS;
+#endif
+}
+
+/* Copy the result back to the device, restore the user's pointers; the call's result. */
+static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc)
+{
+    eccl_comm_t comm = c->comm;
+    double t1 = eccl_wtime();
+    eccl_result_t rc = g->rc;
+    if (rc) eccl_comm_error(comm, rc, "copying %zu bytes from the device failed", g->failed);
+    else rc = rrc;
+#ifdef HAVE_CUDA
+    if (!rc && g->hr && c->r_out) {
+        eccl_result_t crc = eccl_cuda_memcpy(g->user_recv, g->hr, c->r_out);
+        if (crc) rc = eccl_comm_error(comm, crc, "copying %zu bytes to the device failed", c->r_out);
+    }
+#endif
+    c->sendbuf = g->user_send;
+    c->recvbuf = g->user_recv;
+    double t_stage = g->t_in + (eccl_wtime() - t1);
+    c->st->t_stage += t_stage;
+    ECCL_LOG(2, c->rank, "%s: device buffers staged through host memory (%.3f ms of copies)",
+             eccl_coll_name(c->coll), t_stage * 1e3);
+    return rc;
+}
 
 /* Run a call whose buffers may be device memory. On this rank the call reads s_in bytes at
  * sendbuf and writes r_out bytes at recvbuf. sendbuf == recvbuf stays one buffer unless `split`
@@ -457,59 +596,31 @@ static eccl_result_t stage_in(void *host, const void *dev, size_t bytes, eccl_re
 static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s_in, size_t r_out,
                              int split)
 {
-    eccl_comm_t comm = c->comm;
-    int alias = c->sendbuf == c->recvbuf && !split;
+    c->s_in = s_in;
+    c->r_out = r_out;
+    c->split = split;
     int sdev = s_in && eccl_ptr_is_device(c->sendbuf);
     int rdev = r_out && eccl_ptr_is_device(c->recvbuf);
     if (!sdev && !rdev) return run(c, bound);
-#ifndef HAVE_CUDA
-    (void)alias;
-    return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
-                           "%s: a buffer is CUDA device memory, but this eccl was built without the "
-                           "CUDA backend (configure --with-cuda)", eccl_coll_name(c->coll));
-#else
-    double t0 = eccl_wtime();
-    const void *user_send = c->sendbuf;
-    void *user_recv = c->recvbuf;
-    void *hs = NULL, *hr = NULL;
-    eccl_result_t rc = ECCL_SUCCESS;
-    size_t failed = 0; /* bytes of a failed copy to the host */
-    if (alias) {
-        hr = stage_buf(comm, 0, s_in > r_out ? s_in : r_out);
-        if (!hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
-        rc = stage_in(hr, user_recv, s_in, rc, &failed);
-        c->sendbuf = c->recvbuf = hr;
-    } else {
-        if (sdev) {
-            hs = stage_buf(comm, 0, s_in);
-            if (!hs) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
-            rc = stage_in(hs, user_send, s_in, rc, &failed);
-            c->sendbuf = hs;
-        }
-        if (rdev) {
-            hr = stage_buf(comm, 1, r_out);
-            if (!hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
-            c->recvbuf = hr; /* written only: nothing to copy in */
-        }
+    c->st->device = 1;
+#ifdef HAVE_CUDA
+    /* device-resident when nothing of this rank's is in host memory; AVG (a host division) and an
+     * in-place reduce_scatter_block (input and output overlap) are staged */
+    int resident = (sdev || !s_in) && (rdev || !r_out) && !(split && c->sendbuf == c->recvbuf) &&
+                   !(is_reduction(c->coll) && c->op == ECCL_OP_AVG) && dev_ctx(c->comm);
+    if (resident) {
+        c->dev = 1;
+        return run(c, bound); /* stages by itself if the chosen algorithm cannot stay resident */
     }
-    double t1 = eccl_wtime();
-    eccl_result_t rrc = run(c, bound);
-    double t2 = eccl_wtime();
-    if (rc) eccl_comm_error(comm, rc, "copying %zu bytes from the device failed", failed);
-    else rc = rrc;
-    if (!rc && hr && r_out) {
-        eccl_result_t crc = eccl_cuda_memcpy(user_recv, hr, r_out);
-        if (crc) rc = eccl_comm_error(comm, crc, "copying %zu bytes to the device failed", r_out);
-    }
-    c->sendbuf = user_send;
-    c->recvbuf = user_recv;
-    double t_stage = (t1 - t0) + (eccl_wtime() - t2);
-    c->st->t_total += t_stage;
-    c->st->result = rc;
-    ECCL_LOG(2, c->rank, "%s: device buffers staged through host memory (%.3f ms of copies)",
-             eccl_coll_name(c->coll), t_stage * 1e3);
-    return rc;
 #endif
+    double t0 = eccl_wtime();
+    stage_t g;
+    eccl_result_t rc = stage_begin(c, &g);
+    if (rc) return rc;
+    rc = stage_end(c, &g, run(c, bound));
+    c->st->t_total = eccl_wtime() - t0;
+    c->st->result = rc;
+    return rc;
 }
 
 /* Common argument checks; fills the call. */

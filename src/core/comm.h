@@ -32,6 +32,10 @@ struct eccl_comm {
     /* page-locked host copies of device buffers (grow-only, like the pool; coll/dispatch.c) */
     void *stage[2];
     size_t stage_cap[2];
+    /* GPU codec, stream and device buffers of device-resident calls (cuda/device.h), created at
+     * the first one; NULL until then and in CPU-only builds */
+    struct eccl_dev_ctx *dev;
+    int dev_failed;    /* creating it failed once: device buffers are staged from then on */
 };
 
 /* Record an error message for eccl_comm_last_error and return rc. */

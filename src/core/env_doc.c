@@ -58,6 +58,11 @@ const eccl_env_doc_t eccl_env_docs[] = {
     {"ECCL_CODEC_REFERENCE", "0 | 1 (yes, true, on = 1)", "0",
      "1 = the CPU codec never uses its AVX2 fast path (same bytes, slower): for debugging and "
      "tests."},
+    /* src/coll/dispatch.c */
+    {"ECCL_DEVICE_RESIDENT", "0 | 1 (yes, true, on = 1)", "1",
+     "1 = collectives on CUDA device buffers run device-resident where they can (the GPU codec "
+     "works on the buffers, only compressed streams cross PCIe); 0 = device buffers are always "
+     "staged whole through host memory and the CPU codec runs (same results, for comparison)."},
     /* src/core/comm.c, testing only */
     {"ECCL_FAULT_INJECT", "R:N (rank, message number)", "unset",
      "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "

@@ -30,10 +30,16 @@ enum {
 typedef struct eccl_pool {
     void *ptr[ECCL_NSLOTS];
     size_t cap[ECCL_NSLOTS];
+    void *(*alloc)(size_t bytes); /* NULL: 64-byte aligned malloc; else e.g. page-locked memory */
+    void (*release)(void *ptr);
 } eccl_pool_t;
 
 /* Slot k with room for at least `bytes` (aligned to 64 bytes), or NULL when out of memory. */
 void *eccl_pool_get(eccl_pool_t *pool, int slot, size_t bytes);
 void eccl_pool_free(eccl_pool_t *pool);
+/* Free every slot and allocate later ones with alloc/release (64-byte aligned results); no slot
+ * may be in use. Used to make a communicator's stream buffers page-locked once it runs
+ * device-resident collectives, so that streams cross PCIe by DMA at full speed. */
+void eccl_pool_set_allocator(eccl_pool_t *pool, void *(*alloc)(size_t), void (*release)(void *));
 
 #endif

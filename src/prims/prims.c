@@ -1,12 +1,17 @@
 /*
- * prims.c - the compressed primitives on host memory (prims.h): codec calls timed as codec,
- * transport calls timed as network, buffers from the communicator's pool.
+ * prims.c - the compressed primitives (prims.h): codec calls timed as codec, transport calls
+ * timed as network, buffers from the communicator's pool. Streams always live in host memory;
+ * the data the codec reads and writes is host memory, or device memory when the call runs
+ * device-resident (c->dev): then the GPU codec of the communicator works on it and only the
+ * compressed streams cross PCIe (cuda/device.h). Both codecs make the same bytes, so ranks whose
+ * buffers live in different places still exchange the same streams.
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "codec/codec.h"
+#include "cuda/device.h"
 #include "prims/prims.h"
 
 static void add_codec(eccl_call_t *c, double t0) { c->st->t_codec += eccl_wtime() - t0; }
@@ -86,7 +91,9 @@ eccl_result_t eccl_prim_set(eccl_call_t *c, size_t total, int npieces, int with_
 eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count, eccl_cbuf_t *out)
 {
     double t0 = eccl_wtime();
-    eccl_result_t rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+    eccl_result_t rc = c->dev ? eccl_dev_compress(c->comm->dev, data, count, c->dtype, &c->mbound, out->buf,
+                                                  out->cap, &out->size)
+                              : eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
     add_codec(c, t0);
     return rc ? codec_fail(c, rc, "compress") : ECCL_SUCCESS;
 }
@@ -108,10 +115,13 @@ eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_
                                    size_t count)
 {
     double t0 = eccl_wtime();
-    eccl_result_t rc = eccl_decompress(s, size, data, count, c->dtype);
+    eccl_result_t rc = c->dev ? eccl_dev_decompress(c->comm->dev, s, size, data, count, c->dtype)
+                              : eccl_decompress(s, size, data, count, c->dtype);
     add_codec(c, t0);
     if (rc) {
-        memset(data, 0xFF, count * c->esize); /* NaNs, rather than whatever was half decoded */
+        /* NaNs, rather than whatever was half decoded */
+        if (c->dev) eccl_dev_fill(c->comm->dev, data, 0xFF, count * c->esize);
+        else memset(data, 0xFF, count * c->esize);
         return corrupt(c, rc, "decompressing a peer's stream");
     }
     return ECCL_SUCCESS;
@@ -121,8 +131,17 @@ eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t i
                                const void *local, size_t count, eccl_cbuf_t *out)
 {
     double t0 = eccl_wtime();
-    eccl_result_t rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap,
-                                       &out->size);
+    eccl_result_t rc;
+    if (c->dev && eccl_dev_hom_supported(c->dtype, c->op)) {
+        rc = eccl_dev_hom_reduce(c->comm->dev, in, in_size, local, count, c->dtype, c->op, out->buf, out->cap,
+                                 &out->size);
+    } else if (c->dev) { /* no GPU kernel for this type/op: the CPU codec on a host copy */
+        void *h = eccl_prim_scratch(c, count * c->esize);
+        rc = h ? eccl_dev_copy(c->comm->dev, h, local, count * c->esize) : ECCL_ERR_NO_MEMORY;
+        if (!rc) rc = eccl_hom_reduce(in, in_size, h, count, c->dtype, c->op, out->buf, out->cap, &out->size);
+    } else {
+        rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap, &out->size);
+    }
     add_codec(c, t0);
     if (rc == ECCL_ERR_CORRUPT || rc == ECCL_ERR_MISMATCH) {
         eccl_result_t r2 = eccl_prim_compress(c, local, count, out); /* carry on with our own data */
@@ -219,10 +238,23 @@ eccl_result_t eccl_prim_set_combine(eccl_call_t *c, eccl_set_t *s, const eccl_se
 
 eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in, size_t count)
 {
+    if (c->dev) /* algorithms that reduce raw values are ECCL_ALG_HOST_DATA: never device-resident */
+        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "local reduction of device data");
     double t0 = eccl_wtime();
     eccl_codec_reduce_values(c->dtype, c->op, inout, in, count);
     add_codec(c, t0);
     return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_copy(eccl_call_t *c, void *dst, const void *src, size_t bytes)
+{
+    if (dst == src || bytes == 0) return ECCL_SUCCESS;
+    if (!c->dev) {
+        memmove(dst, src, bytes);
+        return ECCL_SUCCESS;
+    }
+    eccl_result_t rc = eccl_dev_copy(c->comm->dev, dst, src, bytes);
+    return rc ? codec_fail(c, rc, "copying device data") : ECCL_SUCCESS;
 }
 
 /* ---- network ---- */

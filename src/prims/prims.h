@@ -4,8 +4,9 @@
  * Streams are eccl compressed streams (doc/format.md): self-describing and self-delimiting (the
  * header holds the total size), so several can travel back to back in one message. A "set" holds
  * one stream per piece of a partitioned buffer. Everything is timed into the call's statistics:
- * codec time, network time, bytes sent. The GPU backend provides the same primitives over device
- * memory; algorithms do not change.
+ * codec time, network time, bytes sent. Data pointers (what the codec reads and writes) are
+ * device memory when the call runs device-resident (c->dev): the same primitives then use the GPU
+ * codec, and algorithms do not change. Streams are always host memory.
  */
 #ifndef ECCL_PRIMS_H
 #define ECCL_PRIMS_H
@@ -62,6 +63,9 @@ void eccl_prim_set_keep(eccl_set_t *s, int i);
 /* Decompress pieces [lo, hi) of a set into `data`. */
 eccl_result_t eccl_prim_set_decompress(eccl_call_t *c, const eccl_set_t *s, void *data,
                                        size_t total, int lo, int hi);
+
+/* Copy bytes of the call's data (host, or device when c->dev); dst may equal src. */
+eccl_result_t eccl_prim_copy(eccl_call_t *c, void *dst, const void *src, size_t bytes);
 
 /* inout = op(inout, in) elementwise on uncompressed values (timed as codec). */
 eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in, size_t count);

@@ -28,7 +28,7 @@ eccl_result_t eccl_gather_binomial(eccl_call_t *c)
     }
     /* the root */
     unsigned char *own = (unsigned char *)c->recvbuf + (size_t)root * bytes;
-    if ((const void *)own != c->sendbuf) memcpy(own, c->sendbuf, bytes);
+    rc = eccl_prim_copy(c, own, c->sendbuf, bytes);
     for (int t = 1; t < p && !rc; t++)
         rc = eccl_prim_decompress(c, s.ptr[t], s.size[t], (unsigned char *)c->recvbuf + (size_t)((t + root) % p) * bytes,
                                   c->count);

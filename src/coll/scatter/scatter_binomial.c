@@ -22,7 +22,9 @@ eccl_result_t eccl_scatter_binomial(eccl_call_t *c)
                                               c->count);
         if (rc) return rc;
         /* the root's own piece never travels: copy it exactly */
-        if (c->recvbuf) memcpy(c->recvbuf, (const unsigned char *)c->sendbuf + (size_t)root * bytes, bytes);
+        if (c->recvbuf &&
+            (rc = eccl_prim_copy(c, c->recvbuf, (const unsigned char *)c->sendbuf + (size_t)root * bytes, bytes)))
+            return rc;
         s.ptr[0] = s.own; /* placeholder so the set is complete; never sent */
         s.size[0] = 0;
     }

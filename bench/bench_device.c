@@ -1,0 +1,351 @@
+/*
+ * bench_device.c - collectives on GPU buffers: eccl's device-resident compressed allreduce and
+ * bcast against host-staged MPI (the device data copied to page-locked host memory, the MPI
+ * collective, copied back) and against NCCL, in one run, one rank per GPU.
+ *
+ *   mpiexec -n 2 bench/bench_device [--mib 64,256,1024] [--iters 5] [--bound 1e-4]
+ *                                   [--data smooth|randomwalk|normal] [--colls allreduce,bcast]
+ *
+ * Times are the slowest rank's, median of --iters after one warm-up, in ms ("codec/net": the
+ * slowest rank's seconds in the codec, PCIe copies of streams included, and waiting for the
+ * network, in the last eccl call). Every eccl result is
+ * checked element by element against the exact result in double precision (allreduce: the sum of
+ * every rank's input; bcast: the root's input), and the run exits 1 on any bound violation.
+ * NCCL is loaded at run time (libnccl.so.2); without it, or when two ranks share a GPU (NCCL
+ * refuses), its column says "n/a". Which network the baselines and eccl use is the environment's
+ * business: NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo puts NCCL on sockets;
+ * MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self puts MPICH (eccl's transport) on TCP (doc/performance.md).
+ */
+#include "config.h"
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/harness.h"
+#include "eccl.h"
+#include "eccl_cuda.h"
+
+#if defined(__has_include)
+#if __has_include(<nccl.h>)
+#include <nccl.h>
+#define BENCH_NCCL 1
+#endif
+#endif
+
+static int rank, size;
+
+static void die(const char *what, const char *why)
+{
+    fprintf(stderr, "bench_device [%d]: %s: %s\n", rank, what, why);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+#define CUDA(x)                                                                                    \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) die(#x, cudaGetErrorString(e_));                                    \
+    } while (0)
+#define ECCL(x)                                                                                    \
+    do {                                                                                           \
+        eccl_result_t r_ = (x);                                                                    \
+        if (r_) die(#x, eccl_strerror(r_));                                                        \
+    } while (0)
+
+/* ---- NCCL, loaded at run time ---- */
+#ifdef BENCH_NCCL
+typedef struct {
+    ncclResult_t (*get_id)(ncclUniqueId *);
+    ncclResult_t (*init)(ncclComm_t *, int, ncclUniqueId, int);
+    ncclResult_t (*allreduce)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t);
+    ncclResult_t (*bcast)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+    ncclResult_t (*destroy)(ncclComm_t);
+    ncclComm_t comm;
+} nccl_t;
+
+static int nccl_open(nccl_t *n, char *why, size_t len)
+{
+    memset(n, 0, sizeof *n);
+    void *h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    int ok = h != NULL;
+    if (ok) {
+        *(void **)&n->get_id = dlsym(h, "ncclGetUniqueId");
+        *(void **)&n->init = dlsym(h, "ncclCommInitRank");
+        *(void **)&n->allreduce = dlsym(h, "ncclAllReduce");
+        *(void **)&n->bcast = dlsym(h, "ncclBroadcast");
+        *(void **)&n->destroy = dlsym(h, "ncclCommDestroy");
+        ok = n->get_id && n->init && n->allreduce && n->bcast && n->destroy;
+    }
+    ncclUniqueId id;
+    memset(&id, 0, sizeof id);
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (!all) {
+        snprintf(why, len, "libnccl.so.2 not found");
+        return 0;
+    }
+    if (rank == 0 && n->get_id(&id) != ncclSuccess) ok = 0;
+    MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (ok) ok = n->init(&n->comm, size, id, rank) == ncclSuccess;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (!all) {
+        snprintf(why, len, "ncclCommInitRank failed (ranks sharing a GPU?)");
+        return 0;
+    }
+    return 1;
+}
+#endif
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The slowest rank's time of each iteration, median over iterations (ms). */
+static double median_ms(double *t, int iters)
+{
+    for (int i = 0; i < iters; i++) {
+        double m;
+        MPI_Allreduce(&t[i], &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        t[i] = m;
+    }
+    qsort(t, (size_t)iters, sizeof *t, cmp_double);
+    return 1e3 * t[iters / 2];
+}
+
+static void parse_list(const char *s, size_t *out, int max, int *n)
+{
+    *n = 0;
+    while (s && *s && *n < max) {
+        out[(*n)++] = strtoull(s, NULL, 10);
+        s = strchr(s, ',');
+        if (s) s++;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    size_t mib[16] = {64, 256, 1024};
+    int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1;
+    double E = 1e-4;
+    const char *data_spec = "smooth";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            if (rank == 0)
+                printf("usage: mpiexec -n P bench_device [--mib 64,256,1024] [--iters 5] [--bound 1e-4]\n"
+                       "       [--data smooth|randomwalk|normal] [--colls allreduce,bcast]\n"
+                       "float32 collectives on device buffers: eccl (device-resident, compressed, ABS bound\n"
+                       "on the result) vs host-staged MPI vs NCCL; one rank per GPU; exit 1 on a bound violation.\n");
+            MPI_Finalize();
+            return 0;
+        } else if (!strcmp(a, "--mib") && v) parse_list(v, mib, 16, &nsizes), i++;
+        else if (!strcmp(a, "--iters") && v) iters = atoi(v), i++;
+        else if (!strcmp(a, "--bound") && v) E = atof(v), i++;
+        else if (!strcmp(a, "--data") && v) data_spec = v, i++;
+        else if (!strcmp(a, "--colls") && v) do_ar = strstr(v, "allreduce") != NULL, do_bc = strstr(v, "bcast") != NULL, i++;
+        else {
+            if (rank == 0) fprintf(stderr, "bench_device: unknown argument %s (try --help)\n", a);
+            MPI_Finalize();
+            return 2;
+        }
+    }
+    if (iters < 1 || iters > 100 || !(E > 0) || nsizes < 1) die("arguments", "--iters 1..100, --bound > 0, --mib sizes");
+    bench_data_t data;
+    char err[256];
+    if (bench_data_parse(data_spec, &data, err, sizeof err) || data.kind == BENCH_NETCDF ||
+        bench_data_load(&data, err, sizeof err))
+        die("--data", data.kind == BENCH_NETCDF ? "smooth, randomwalk or normal" : err);
+
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        if (rank == 0) printf("SKIP: bench_device needs a CUDA GPU on every rank\n");
+        MPI_Finalize();
+        return 77;
+    }
+    CUDA(cudaSetDevice(rank % ndev));
+    char gpu[128] = "";
+    ECCL(eccl_cuda_device_check(rank % ndev, gpu, sizeof gpu));
+
+    size_t nmax = 0;
+    for (int k = 0; k < nsizes; k++) {
+        size_t n = mib[k] * ((size_t)1 << 20) / sizeof(float);
+        nmax = n > nmax ? n : nmax;
+    }
+    /* inputs: this rank's on the host and the device; the exact sum of every rank's in double */
+    float *h_in = NULL, *h_out = NULL, *h_stage = NULL;
+    double *exact = malloc(nmax * sizeof *exact);
+    float *other = malloc(nmax * sizeof *other);
+    CUDA(cudaMallocHost((void **)&h_in, nmax * sizeof(float)));
+    CUDA(cudaMallocHost((void **)&h_out, nmax * sizeof(float)));
+    CUDA(cudaMallocHost((void **)&h_stage, nmax * sizeof(float)));
+    if (!exact || !other) die("malloc", "out of memory");
+    bench_data_fill(&data, rank, size, ECCL_FLOAT32, h_in, nmax);
+    for (size_t i = 0; i < nmax; i++) exact[i] = 0;
+    for (int q = 0; q < size; q++) {
+        if (q == rank) memcpy(other, h_in, nmax * sizeof(float));
+        for (size_t off = 0; off < nmax; off += (size_t)1 << 28) {
+            size_t len = nmax - off < ((size_t)1 << 28) ? nmax - off : ((size_t)1 << 28);
+            MPI_Bcast(other + off, (int)len, MPI_FLOAT, q, MPI_COMM_WORLD);
+        }
+        for (size_t i = 0; i < nmax; i++) exact[i] += (double)other[i];
+    }
+    void *d_in = NULL, *d_out = NULL;
+    CUDA(cudaMalloc(&d_in, nmax * sizeof(float)));
+    CUDA(cudaMalloc(&d_out, nmax * sizeof(float)));
+    cudaStream_t st;
+    CUDA(cudaStreamCreate(&st));
+
+    eccl_comm_t ec;
+    ECCL(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
+    char nccl_why[128] = "built without nccl.h";
+    int have_nccl = 0;
+#ifdef BENCH_NCCL
+    nccl_t nc;
+    have_nccl = nccl_open(&nc, nccl_why, sizeof nccl_why);
+#endif
+    if (rank == 0) {
+        printf("# bench_device: %d ranks, GPU %s (%d visible), float32 %s data, ABS bound %g on the result\n", size,
+               gpu, ndev, data_spec, E);
+        printf("# NCCL: %s\n", have_nccl ? "yes" : nccl_why);
+        printf("%-9s %6s | %9s %13s %10s | %9s %10s | %7s %7s | %6s %6s  %s\n", "coll", "MiB", "eccl ms",
+               "(codec/net)", "MPI-stg ms", "NCCL ms", "eccl-auto", "vs MPI", "vs NCCL", "ratio", "err/E",
+               "(auto chose)");
+    }
+    int violations = 0;
+    double *t = malloc((size_t)iters * sizeof *t);
+    eccl_bound_t b = {ECCL_MODE_ABS, E, ECCL_RANGE_FROM_DATA};
+    for (int coll = 0; coll < 2; coll++) {
+        if ((coll == 0 && !do_ar) || (coll == 1 && !do_bc)) continue;
+        const char *cname = coll == 0 ? "allreduce" : "bcast";
+        for (int k = 0; k < nsizes; k++) {
+            size_t n = mib[k] * ((size_t)1 << 20) / sizeof(float), bytes = n * sizeof(float);
+            int root = 0;
+            /* eccl, compressed, device-resident (ring allreduce, binomial bcast) */
+            ECCL(eccl_comm_set_algorithm(ec, cname, coll == 0 ? "ring" : "binomial"));
+            eccl_stats_t sts;
+            for (int it = -1; it < iters; it++) {
+                CUDA(cudaMemcpy(coll == 0 ? d_in : d_out, h_in, bytes, cudaMemcpyHostToDevice));
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                if (coll == 0) ECCL(eccl_allreduce(d_in, d_out, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec));
+                else ECCL(eccl_bcast(d_out, n, ECCL_FLOAT32, root, &b, ec));
+                double t1 = MPI_Wtime();
+                if (it >= 0) t[it] = t1 - t0;
+            }
+            eccl_comm_last_stats(ec, &sts);
+            double t_eccl = median_ms(t, iters);
+            /* the ratio of what was sent (ranks that send nothing, as bcast leaves, report 1) */
+            double ratio = sts.bytes_sent ? sts.ratio : 0, rmin = 0;
+            MPI_Allreduce(&ratio, &rmin, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            double split[2] = {sts.t_codec * 1e3, sts.t_network * 1e3}, smax[2];
+            MPI_Allreduce(split, smax, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            int where = sts.device, wmin = 0;
+            MPI_Allreduce(&where, &wmin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            /* the bound, element by element */
+            CUDA(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+            double worst = 0;
+            if (coll == 1) { /* the root's input, for every rank */
+                memcpy(other, h_in, bytes);
+                MPI_Bcast(other, (int)n, MPI_FLOAT, root, MPI_COMM_WORLD);
+            }
+            for (size_t i = 0; i < n; i++) {
+                double want = coll == 0 ? exact[i] : (double)other[i];
+                double e = fabs((double)h_out[i] - want);
+                double tol = E + (coll == 0 ? fabs(want) * 0x1p-23 : 0.0); /* + float32 rounding of the sum */
+                if (!(e <= tol)) violations++;
+                if (e / E > worst || e != e) worst = e != e ? INFINITY : e / E;
+            }
+            double wmax = 0;
+            MPI_Allreduce(&worst, &wmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+
+            /* host-staged MPI */
+            for (int it = -1; it < iters; it++) {
+                CUDA(cudaMemcpy(coll == 0 ? d_in : d_out, h_in, bytes, cudaMemcpyHostToDevice));
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                CUDA(cudaMemcpy(h_stage, coll == 0 ? d_in : d_out, bytes, cudaMemcpyDeviceToHost));
+                for (size_t off = 0; off < n; off += (size_t)1 << 28) {
+                    size_t len = n - off < ((size_t)1 << 28) ? n - off : ((size_t)1 << 28);
+                    if (coll == 0) MPI_Allreduce(MPI_IN_PLACE, h_stage + off, (int)len, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                    else MPI_Bcast(h_stage + off, (int)len, MPI_FLOAT, root, MPI_COMM_WORLD);
+                }
+                CUDA(cudaMemcpy(d_out, h_stage, bytes, cudaMemcpyHostToDevice));
+                double t1 = MPI_Wtime();
+                if (it >= 0) t[it] = t1 - t0;
+            }
+            double t_mpi = median_ms(t, iters);
+
+            /* NCCL */
+            double t_nccl = NAN;
+#ifdef BENCH_NCCL
+            if (have_nccl) {
+                for (int it = -1; it < iters; it++) {
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    double t0 = MPI_Wtime();
+                    ncclResult_t r = coll == 0 ? nc.allreduce(d_in, d_out, n, ncclFloat, ncclSum, nc.comm, st)
+                                               : nc.bcast(d_out, d_out, n, ncclFloat, root, nc.comm, st);
+                    if (r != ncclSuccess) die("nccl", "collective failed");
+                    CUDA(cudaStreamSynchronize(st));
+                    double t1 = MPI_Wtime();
+                    if (it >= 0) t[it] = t1 - t0;
+                }
+                t_nccl = median_ms(t, iters);
+            }
+#endif
+            /* eccl auto: the cost model decides */
+            ECCL(eccl_comm_set_algorithm(ec, cname, "auto"));
+            for (int it = -1; it < iters; it++) {
+                CUDA(cudaMemcpy(coll == 0 ? d_in : d_out, h_in, bytes, cudaMemcpyHostToDevice));
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                if (coll == 0) ECCL(eccl_allreduce(d_in, d_out, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec));
+                else ECCL(eccl_bcast(d_out, n, ECCL_FLOAT32, root, &b, ec));
+                double t1 = MPI_Wtime();
+                if (it >= 0) t[it] = t1 - t0;
+            }
+            eccl_stats_t sta;
+            eccl_comm_last_stats(ec, &sta);
+            double t_auto = median_ms(t, iters);
+            if (rank == 0) {
+                char nccl_s[32] = "n/a", vs_nccl[32] = "n/a";
+                if (t_nccl == t_nccl) {
+                    snprintf(nccl_s, sizeof nccl_s, "%.2f", t_nccl);
+                    snprintf(vs_nccl, sizeof vs_nccl, "%.2fx", t_nccl / t_eccl);
+                }
+                char cn[32];
+                snprintf(cn, sizeof cn, "(%.1f/%.1f)", smax[0], smax[1]);
+                printf("%-9s %6zu | %9.2f %13s %10.2f | %9s %10.2f | %6.2fx %7s | %6.2f %6.3f  (%s%s)\n", cname, mib[k],
+                       t_eccl, cn, t_mpi, nccl_s, t_auto, t_mpi / t_eccl, vs_nccl, rmin, wmax, sta.algorithm,
+                       wmin == 2 ? "" : "; eccl column NOT device-resident");
+                fflush(stdout);
+            }
+        }
+    }
+    int vall = 0;
+    MPI_Allreduce(&violations, &vall, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("# bound violations: %d\n", vall);
+#ifdef BENCH_NCCL
+    if (have_nccl) nc.destroy(nc.comm);
+#endif
+    eccl_comm_free(&ec);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFreeHost(h_in);
+    cudaFreeHost(h_out);
+    cudaFreeHost(h_stage);
+    free(exact);
+    free(other);
+    free(t);
+    bench_data_free(&data);
+    cudaStreamDestroy(st);
+    MPI_Finalize();
+    return vall ? 1 : 0;
+}

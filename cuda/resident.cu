@@ -1,0 +1,241 @@
+// cuda/resident.cu - the GPU side of device-resident collectives (cuda/device.h): a
+// communicator's codec, stream and device buffers, and the operations the primitives call when a
+// rank's buffers are device memory. Only compressed streams cross PCIe: data is compressed,
+// decompressed and homomorphically reduced where it lives.
+#include "config.h"
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/device.h"
+#include "cuda/kernels.h"
+
+struct eccl_dev_ctx {
+    int device;
+    cudaStream_t st;
+    eccl_cuda_codec_t codec;
+    void *d_in, *d_out, *d_tmp; // stream in, stream out, aligned copies of misaligned data
+    size_t in_cap, out_cap, tmp_cap;
+};
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            (void)cudaGetLastError();                                                              \
+            return e_ == cudaErrorMemoryAllocation ? ECCL_ERR_NO_MEMORY : ECCL_ERR_CUDA;           \
+        }                                                                                          \
+    } while (0)
+
+static int misaligned(const void *p) { return ((uintptr_t)p & 15u) != 0; }
+
+// Grow a device buffer to at least `bytes` (by half again, so a slowly growing size does not
+// reallocate every call). Growing waits for the context's stream: the old buffer may be in use.
+static eccl_result_t grow(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t bytes)
+{
+    if (*buf && *cap >= bytes) return ECCL_SUCCESS;
+    size_t want = *cap + *cap / 2;
+    if (want < bytes) want = bytes;
+    if (want < 4096) want = 4096;
+    CK(cudaStreamSynchronize(c->st));
+    if (*buf) CK(cudaFree(*buf));
+    *buf = NULL;
+    *cap = 0;
+    CK(cudaMalloc(buf, want));
+    *cap = want;
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **out)
+{
+    if (!out) return ECCL_ERR_INVALID_ARG;
+    *out = NULL;
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        (void)cudaGetLastError();
+        return ECCL_ERR_NO_DEVICE;
+    }
+    eccl_dev_ctx_t *c = (eccl_dev_ctx_t *)calloc(1, sizeof *c);
+    if (!c) return ECCL_ERR_NO_MEMORY;
+    eccl_result_t rc = ECCL_SUCCESS;
+    if (cudaGetDevice(&c->device) != cudaSuccess || cudaStreamCreate(&c->st) != cudaSuccess) {
+        (void)cudaGetLastError();
+        rc = ECCL_ERR_CUDA;
+    }
+    if (!rc) rc = eccl_cuda_codec_create((size_t)1 << 20, &c->codec);
+    if (rc) {
+        eccl_dev_ctx_free(c);
+        return rc;
+    }
+    *out = c;
+    return ECCL_SUCCESS;
+}
+
+extern "C" void eccl_dev_ctx_free(eccl_dev_ctx_t *c)
+{
+    if (!c) return;
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur != c->device) cudaSetDevice(c->device);
+    if (c->st) cudaStreamSynchronize(c->st);
+    eccl_cuda_codec_free(&c->codec);
+    cudaFree(c->d_in);
+    cudaFree(c->d_out);
+    cudaFree(c->d_tmp);
+    if (c->st) cudaStreamDestroy(c->st);
+    if (cur >= 0 && cur != c->device) cudaSetDevice(cur);
+    (void)cudaGetLastError();
+    free(c);
+}
+
+extern "C" int eccl_dev_ctx_current(const eccl_dev_ctx_t *c)
+{
+    int cur = -1;
+    if (!c || cudaGetDevice(&cur) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return cur == c->device;
+}
+
+// d_data itself when 16-byte aligned, else an aligned device copy of its `bytes`.
+static eccl_result_t aligned_input(eccl_dev_ctx_t *c, const void *d_data, size_t bytes, const void **use)
+{
+    *use = d_data;
+    if (!misaligned(d_data) || bytes == 0) return ECCL_SUCCESS;
+    eccl_result_t rc = grow(c, &c->d_tmp, &c->tmp_cap, bytes);
+    if (rc) return rc;
+    CK(cudaMemcpyAsync(c->d_tmp, d_data, bytes, cudaMemcpyDeviceToDevice, c->st));
+    *use = c->d_tmp;
+    return ECCL_SUCCESS;
+}
+
+static size_t esize_of(eccl_dtype_t dt) { return eccl_dtype_size(dt); }
+static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
+static uint64_t reals_of(eccl_dtype_t dt) { return dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1; }
+
+extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
+                                           const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size)
+{
+    size_t cap = eccl_compress_bound(count, dtype);
+    if (!c || !h_out || !h_size || cap == 0) return ECCL_ERR_INVALID_ARG;
+    if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
+    const void *src = NULL;
+    eccl_result_t rc = aligned_input(c, d_data, count * esize_of(dtype), &src);
+    if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
+    if (!rc) rc = eccl_cuda_compress(c->codec, count ? src : c->d_out, count, dtype, bound, c->d_out, c->out_cap,
+                                     NULL, h_size, c->st);
+    if (rc) return rc;
+    if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
+    CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
+    CK(cudaStreamSynchronize(c->st));
+    return ECCL_SUCCESS;
+}
+
+// The stream into the context's input buffer (capacity rounded so that the kernels' 16-byte reads
+// stay inside the allocation; they never read past `size`, which is what they are told).
+static eccl_result_t stream_in(eccl_dev_ctx_t *c, const void *h_stream, size_t size)
+{
+    eccl_result_t rc = grow(c, &c->d_in, &c->in_cap, size + 64);
+    if (rc) return rc;
+    if (size) CK(cudaMemcpyAsync(c->d_in, h_stream, size, cudaMemcpyHostToDevice, c->st));
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_data,
+                                             size_t count, eccl_dtype_t dtype)
+{
+    size_t bytes = count * esize_of(dtype);
+    if (!c || (!h_stream && size) || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = stream_in(c, h_stream, size);
+    if (rc) return rc;
+    void *dst = d_data;
+    if (misaligned(d_data) || (!d_data && count == 0)) {
+        if ((rc = grow(c, &c->d_tmp, &c->tmp_cap, bytes))) return rc;
+        dst = c->d_tmp;
+    }
+    rc = eccl_cuda_decompress(c->codec, c->d_in, size, dst, count, dtype, 1, c->st);
+    if (rc) return rc;
+    if (dst != d_data && bytes) CK(cudaMemcpyAsync(d_data, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
+    CK(cudaStreamSynchronize(c->st));
+    return ECCL_SUCCESS;
+}
+
+extern "C" int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op)
+{
+    if (dtype == ECCL_FLOAT64 || dtype == ECCL_COMPLEX128) return 0; // 32-bit kernel only
+    if (op == ECCL_OP_SUM) return dtype == ECCL_FLOAT32 || dtype == ECCL_COMPLEX64;
+    if (op == ECCL_OP_MAX || op == ECCL_OP_MIN) return dtype == ECCL_FLOAT32;
+    return 0;
+}
+
+extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_stream, size_t size, const void *d_local,
+                                             size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
+                                             size_t *h_size)
+{
+    size_t cap = eccl_compress_bound(count, dtype);
+    if (!c || !h_out || !h_size || (!h_stream && size) || cap == 0) return ECCL_ERR_INVALID_ARG;
+    if (!eccl_dev_hom_supported(dtype, op)) return ECCL_ERR_UNSUPPORTED;
+    if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
+    const void *local = NULL;
+    eccl_result_t rc = stream_in(c, h_stream, size);
+    if (!rc) rc = aligned_input(c, d_local, count * esize_of(dtype), &local);
+    if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
+    if (rc) return rc;
+    if (!count) local = c->d_out; /* any aligned pointer: nothing is read */
+    rc = eccl_cuda_hom_reduce(c->codec, c->d_in, size, local, count, dtype, op, c->d_out, c->out_cap, NULL,
+                              h_size, c->st);
+    if (rc) return rc;
+    if ((rc = eccl_cuda_codec_check(c->codec, c->st))) return rc; /* the input stream's verdict */
+    if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
+    CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
+    CK(cudaStreamSynchronize(c->st));
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
+                                        double *lo, double *hi)
+{
+    if (!c || !lo || !hi || esize_of(dtype) == 0 || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
+    *lo = *hi = 0.0;
+    if (count == 0) return ECCL_SUCCESS;
+    int is64 = is64_of(dtype);
+    uint64_t n = (uint64_t)count * reals_of(dtype);
+    // The range kernel reduces into a scratch's rkey words: a scratch image at the start of d_out
+    // (free between operations) serves, so the codec's own scratch is left alone.
+    eccl_result_t rc = grow(c, &c->d_out, &c->out_cap, sizeof(eccl_dev_scratch));
+    if (rc) return rc;
+    eccl_dev_scratch *s = (eccl_dev_scratch *)c->d_out;
+    CK(cudaMemsetAsync(&s->rkey[0], 0xFF, sizeof s->rkey[0], c->st));
+    CK(cudaMemsetAsync(&s->rkey[1], 0, sizeof s->rkey[1], c->st));
+    CK(eccl_launch_range(d_data, n, is64, s, c->st));
+    unsigned long long hk[2];
+    CK(cudaMemcpyAsync(hk, &s->rkey[0], sizeof hk, cudaMemcpyDeviceToHost, c->st));
+    CK(cudaStreamSynchronize(c->st));
+    if (hk[0] <= hk[1]) {
+        uint64_t a = eccl_fmt_unkey64(hk[0]), b = eccl_fmt_unkey64(hk[1]);
+        memcpy(lo, &a, sizeof a);
+        memcpy(hi, &b, sizeof b);
+    }
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *c, void *dst, const void *src, size_t bytes)
+{
+    if (!c || ((!dst || !src) && bytes)) return ECCL_ERR_INVALID_ARG;
+    if (!bytes || dst == src) return ECCL_SUCCESS;
+    CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, c->st));
+    CK(cudaStreamSynchronize(c->st));
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *c, void *d_ptr, int value, size_t bytes)
+{
+    if (!c || (!d_ptr && bytes)) return ECCL_ERR_INVALID_ARG;
+    if (!bytes) return ECCL_SUCCESS;
+    CK(cudaMemsetAsync(d_ptr, value, bytes, c->st));
+    CK(cudaStreamSynchronize(c->st));
+    return ECCL_SUCCESS;
+}
