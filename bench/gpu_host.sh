@@ -41,7 +41,12 @@ case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared me
     db_args="--mib ${DEVBENCH_MIB:-64,256,1024} --iters ${DEVBENCH_ITERS:-5}"
     step bench_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device $db_args
     step bench_device_socket timeout "${BENCH_TIMEOUT:-600}" env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 \
-        NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device $db_args ;;
+        NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device $db_args
+    # the same with eccl's device buffers staged whole through the host (CPU codec): what the
+    # device-resident path gains
+    step bench_device_socket_staged timeout "${BENCH_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 NCCL_P2P_DISABLE=1 \
+        NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device \
+        --mib 256 --iters 3 ;;
 esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ;;
@@ -59,4 +64,4 @@ echo
 for l in "${summary[@]}"; do echo "$l"; done
 for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_staged corrupt_device_f32 corrupt_device_f64 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
-for f in bench_device bench_device_socket; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done
+for f in bench_device bench_device_socket bench_device_socket_staged; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -39,6 +39,8 @@ typedef struct eccl_call {
     int requant;         /* the chosen algorithm has ECCL_ALG_REQUANT */
     size_t s_in, r_out;  /* dispatch only: bytes this rank reads at sendbuf / writes at recvbuf */
     int split;           /* dispatch only: sendbuf == recvbuf are two buffers (rsb in place) */
+    int gm;              /* every rank agreed its call is device-resident: decisions use the GPU
+                            codec's figures (comm->gmodel) */
     int dev;             /* this rank's buffers are device memory and its codec work runs on the
                             GPU (comm->dev): the primitives take device data pointers */
     eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no

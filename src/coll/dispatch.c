@@ -16,6 +16,7 @@
 
 #include "codec/codec.h"
 #include "coll/coll.h"
+#include "coll/model.h"
 #include "core/env.h"
 #include "core/log.h"
 #include "cuda/device.h"
@@ -34,6 +35,13 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
 #define ECCL_RATIO_CEILING 1e6
 /* How much faster (as a fraction of the MPI time) a compressed algorithm must be predicted. */
 #define ECCL_MODEL_MARGIN 0.1
+
+/* Whether an algorithm runs on device buffers where they are (compressed, and it reaches the data
+ * only through the primitives); others get device buffers staged whole through the host. */
+static int runs_resident(const eccl_algo_t *a)
+{
+    return (a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA);
+}
 
 static int op_compressible(const eccl_call_t *c)
 {
@@ -150,11 +158,13 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
 {
     const eccl_algo_t *best = NULL, *mpi = NULL;
     double t_comp = INFINITY;
-    const eccl_model_t *m = &c->comm->model;
+    const eccl_model_t *m = mdl_of(c);
     *t_mpi = INFINITY;
     for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
         double t = a->cost(m, c, ratio);
+        /* device-resident calls: an algorithm that needs host data stages the buffer whole */
+        if (!runs_resident(a)) t += m->stage * mdl_bytes(c, total_elems(c));
         ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
                  a->name, t * 1e3, ratio);
         if (!(a->flags & ECCL_ALG_COMPRESSED)) {
@@ -255,7 +265,8 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     int need_ratio = !forced;
     size_t ln = 0;
     const void *ld = local_data(c, &ln);
-    double v[3] = {-INFINITY, -INFINITY, -INFINITY}; /* -min, max, -ratio (all reduced by MAX) */
+    /* -min, max, -ratio, and 1 where this rank's call is not device-resident (all reduced by MAX) */
+    double v[4] = {-INFINITY, -INFINITY, -INFINITY, c->dev ? 0.0 : 1.0};
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
         double lo = 0, hi = 0;
@@ -291,26 +302,30 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     }
     if (rooted(c)) {
         /* the root decides and tells: {algorithm index, E, ratio} */
-        double ctl[3] = {0, 0, 1};
+        double ctl[4] = {0, 0, 1, 0};
         if (c->rank == c->root) {
             double E = result_bound(b, range), ratio = need_ratio ? -v[2] : 0, t_mpi = 0, t_best = 0;
             set_bound(c, E);
+            c->gm = c->dev; /* the root's figures stand for everyone's (its decision is final) */
             const eccl_algo_t *a = forced ? forced : model_choice(c, ratio, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
             ctl[0] = algo_index(a);
             ctl[1] = E;
             ctl[2] = ratio;
+            ctl[3] = c->gm;
             c->st->model_t_mpi = t_mpi;
             c->st->model_t_chosen = t_best;
         }
-        eccl_result_t rc = eccl_tr_bcast_doubles(comm, ctl, 3, c->root);
+        eccl_result_t rc = eccl_tr_bcast_doubles(comm, ctl, 4, c->root);
         if (rc) return rc;
         *out = &eccl_algorithms[(int)ctl[0]];
+        c->gm = ctl[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
         set_bound(c, ctl[1]);
         c->st->model_ratio = ctl[2];
     } else {
         if (data_range || need_ratio) {
-            eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 3, MPI_MAX);
+            eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 4, MPI_MAX);
             if (rc) return rc;
+            c->gm = v[3] == 0.0; /* every rank device-resident: the GPU codec's figures */
         }
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         set_bound(c, result_bound(b, range));
@@ -383,7 +398,6 @@ typedef struct stage {
 } stage_t;
 static eccl_result_t stage_begin(eccl_call_t *c, stage_t *g);
 static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc);
-static int runs_resident(const eccl_algo_t *a);
 
 static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
 {
@@ -469,11 +483,6 @@ fn_exit:
  *   collective runs on the copies, and what the call writes is copied back.
  * Either way the device data must be ready when the call is made and the result is in place when
  * it returns. */
-static int runs_resident(const eccl_algo_t *a)
-{
-    return (a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA);
-}
-
 #ifdef HAVE_CUDA
 ECCL_ENV(env_resident, "ECCL_DEVICE_RESIDENT", 1);
 

@@ -6,12 +6,15 @@
 #include "coll/coll.h"
 
 static inline double mdl_net(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->beta; }
-static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr; }
-static inline double mdl_decompress(const eccl_model_t *m, double bytes) { return bytes / m->d_thr; }
-static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes / m->h_thr; }
-/* combining two streams decodes two and encodes one */
-static inline double mdl_combine(const eccl_model_t *m, double bytes) { return bytes / m->h_thr + bytes / m->d_thr; }
+static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr + m->op_lat; }
+static inline double mdl_decompress(const eccl_model_t *m, double bytes) { return bytes / m->d_thr + m->op_lat; }
+static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes / m->h_thr + m->op_lat; }
+/* combining two streams decodes two and encodes one (on the CPU: streams are host memory) */
+static inline double mdl_combine(const eccl_model_t *m, double bytes) { return bytes / m->comb_thr; }
 static inline double mdl_reduce(const eccl_model_t *m, double bytes) { return bytes / m->g_thr; }
 static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (double)elems * (double)c->esize; }
+/* The figures a call's decisions use: the GPU codec's when every rank agreed its call is
+ * device-resident (c->gm), else the calibrated CPU codec's. */
+static inline const eccl_model_t *mdl_of(const eccl_call_t *c) { return c->gm ? &c->comm->gmodel : &c->comm->model; }
 
 #endif

@@ -240,6 +240,13 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
     c->model.d_thr = m[3];
     c->model.h_thr = m[4];
     c->model.g_thr = m[5];
+    c->model.comb_thr = 1.0 / (1.0 / c->model.h_thr + 1.0 / c->model.d_thr);
+    c->gmodel = c->model;
+    c->gmodel.c_thr = ECCL_GPU_C_THR;
+    c->gmodel.d_thr = ECCL_GPU_D_THR;
+    c->gmodel.h_thr = ECCL_GPU_H_THR;
+    c->gmodel.op_lat = ECCL_GPU_OP_LAT;
+    c->gmodel.stage = ECCL_GPU_STAGE;
     ECCL_LOG(1, c->rank,
              "comm created: %d ranks, alpha %.3g s, beta %.3g s/B (%.2f GB/s), codec %.2f/%.2f/%.2f GB/s",
              c->size, c->model.alpha, c->model.beta, 1e-9 / c->model.beta, c->model.c_thr * 1e-9,

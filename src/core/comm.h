@@ -14,13 +14,26 @@ typedef struct eccl_model {
     double d_thr;   /* decompression */
     double h_thr;   /* homomorphic reduce (stream + local -> stream) */
     double g_thr;   /* local reduction of uncompressed data (the MPI baseline's gamma) */
+    double comb_thr; /* combining two streams: always the CPU codec (streams live in host memory) */
+    double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
+    double stage;   /* s per byte of a device buffer staged whole through the host (0: none) */
 } eccl_model_t;
+
+/* The figures of the GPU codec in device-resident calls, per byte of uncompressed data, with the
+ * PCIe copies of the compressed streams included (measured on H100/H200 with bench_device:
+ * doc/performance.md); used by the cost model when every rank's call is device-resident. */
+#define ECCL_GPU_C_THR 200e9
+#define ECCL_GPU_D_THR 200e9
+#define ECCL_GPU_H_THR 100e9
+#define ECCL_GPU_OP_LAT 40e-6
+#define ECCL_GPU_STAGE (2.0 / 25e9) /* a staged buffer crosses PCIe twice (about 25 GB/s each) */
 
 struct eccl_comm {
     MPI_Comm comm;     /* our duplicate, errors returned */
     int size, rank;
     eccl_config_t cfg; /* resolved: no field is unset */
     eccl_model_t model;
+    eccl_model_t gmodel; /* `model` with the GPU codec's figures (device-resident calls) */
     eccl_pool_t pool;
     eccl_stats_t last;
     char errmsg[256];

@@ -16,7 +16,10 @@ static int chunks(const eccl_model_t *m, const eccl_call_t *c, double ratio)
     for (int k = 1; k <= 4096; k *= 2) {
         if (k > 1 && n / k < 65536.0) break;
         double s = n / k, stage = mdl_net(m, s / ratio);
-        double t = (k + c->size - 2) * stage + mdl_compress(m, s) + mdl_decompress(m, s);
+        double codec = mdl_compress(m, s) > mdl_decompress(m, s) ? mdl_compress(m, s) : mdl_decompress(m, s);
+        /* as the cost below: a stage lasts as long as its slower half (a chunk's GPU codec
+         * operation has a fixed launch + sync cost, which keeps device chunks large) */
+        double t = (k + c->size - 2) * (stage > codec ? stage : codec) + mdl_compress(m, s) + mdl_decompress(m, s);
         if (k == 1 || t < best) {
             best = t;
             kbest = k;
@@ -29,7 +32,7 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
 {
     int p = c->size, vr = (c->rank - c->root + p) % p;
     int next = vr + 1 < p ? (c->rank + 1) % p : -1, prev = vr > 0 ? (c->rank - 1 + p) % p : -1;
-    int k = chunks(&c->comm->model, c, c->st->model_ratio);
+    int k = chunks(mdl_of(c), c, c->st->model_ratio);
     size_t lo0, len0;
     eccl_piece(c->count, k, 0, &lo0, &len0);
     eccl_cbuf_t buf[2];
