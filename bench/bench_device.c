@@ -324,7 +324,7 @@ int main(int argc, char **argv)
                 snprintf(cn, sizeof cn, "(%.1f/%.1f)", smax[0], smax[1]);
                 printf("%-9s %6zu | %9.2f %13s %10.2f | %9s %10.2f | %6.2fx %7s | %6.2f %6.3f  (%s%s)\n", cname, mib[k],
                        t_eccl, cn, t_mpi, nccl_s, t_auto, t_mpi / t_eccl, vs_nccl, rmin, wmax, sta.algorithm,
-                       wmin == 2 ? "" : "; eccl column NOT device-resident");
+                       wmin != 2 ? "; eccl column NOT device-resident" : sts.transport ? "; streams over NCCL" : "; streams over MPI");
                 fflush(stdout);
             }
         }

@@ -27,9 +27,16 @@ case " $what " in *" quickbench "*)
 esac
 case " $what " in *" test "*|*" all "*)
     step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec
-    for np in 1 2 3; do # collectives on device buffers (ranks share the GPU)
-        step coll_device_np$np timeout "${TEST_TIMEOUT:-600}" mpiexec -n $np ./tests/test_coll_device
+    ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+    for np in 1 2 3; do # collectives on device buffers (one GPU per rank where there are enough: NCCL)
+        expect=0; [ "$np" -gt 1 ] && [ "$np" -le "$ngpu" ] && expect=1
+        step coll_device_np$np timeout "${TEST_TIMEOUT:-600}" env ECCL_TEST_EXPECT_NCCL=$expect mpiexec -n $np ./tests/test_coll_device
     done
+    if [ "$ngpu" -ge 2 ]; then # every compressed stream through NCCL point-to-point
+        step coll_device_nccl timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=nccl ECCL_TEST_EXPECT_NCCL=2 mpiexec -n 2 ./tests/test_coll_device
+        step corrupt_device_nccl timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=nccl ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    fi
+    step coll_device_mpi timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi mpiexec -n 2 ./tests/test_coll_device
     step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
     step corrupt_device_f64 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
@@ -42,11 +49,10 @@ case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared me
     step bench_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device $db_args
     step bench_device_socket timeout "${BENCH_TIMEOUT:-600}" env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 \
         NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device $db_args
-    # the same with eccl's device buffers staged whole through the host (CPU codec): what the
-    # device-resident path gains
-    step bench_device_socket_staged timeout "${BENCH_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 NCCL_P2P_DISABLE=1 \
+    # eccl's streams over MPI (TCP) instead of NCCL's sockets
+    step bench_device_socket_mpi timeout "${BENCH_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi NCCL_P2P_DISABLE=1 \
         NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device \
-        --mib 256 --iters 3 ;;
+        --mib 256,1024 --iters 3 ;;
 esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ;;
@@ -62,6 +68,6 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_staged corrupt_device_f32 corrupt_device_f64 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
-for f in bench_device bench_device_socket bench_device_socket_staged; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done
+for f in bench_device bench_device_socket bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -51,6 +51,14 @@ static eccl_result_t from_cuda(cudaError_t e)
     }
 }
 
+extern "C" eccl_result_t eccl_cuda_set_device(int device)
+{
+    int n = 0;
+    eccl_cuda_device_count(&n);
+    if (device < 0 || device >= n) return ECCL_ERR_NO_DEVICE;
+    return from_cuda(cudaSetDevice(device));
+}
+
 extern "C" eccl_result_t eccl_cuda_malloc(void **d_ptr, size_t bytes)
 {
     if (!d_ptr) return ECCL_ERR_INVALID_ARG;

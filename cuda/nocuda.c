@@ -11,6 +11,12 @@ eccl_result_t eccl_cuda_device_count(int *count)
     return ECCL_ERR_UNSUPPORTED;
 }
 
+eccl_result_t eccl_cuda_set_device(int device)
+{
+    (void)device;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 eccl_result_t eccl_cuda_device_check(int device, char *name, size_t name_len)
 {
     (void)device;

@@ -41,7 +41,7 @@ module eccl
   public :: eccl_comm_last_error, eccl_comm_last_stats
   public :: eccl_bcast, eccl_allgather, eccl_scatter, eccl_gather, eccl_sendrecv_replace
   public :: eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block
-  public :: eccl_cuda_device_count, eccl_cuda_device_check
+  public :: eccl_cuda_device_count, eccl_cuda_device_check, eccl_cuda_set_device
   public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy, eccl_in_place
 #ifdef ECCL_HAVE_SCALAPACK
   public :: eccl_blacs_totals, eccl_blacs_comm, eccl_blacs_configure, eccl_blacs_get_totals

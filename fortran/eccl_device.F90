@@ -11,7 +11,7 @@ module eccl_device
   implicit none
   private
 
-  public :: eccl_cuda_device_count, eccl_cuda_device_check
+  public :: eccl_cuda_device_count, eccl_cuda_device_check, eccl_cuda_set_device
   public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy
   public :: eccl_bcast, eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block, eccl_allgather
   public :: eccl_scatter, eccl_gather, eccl_sendrecv_replace
@@ -61,6 +61,12 @@ module eccl_device
       integer(c_int) :: rc
     end function c_device_check
 
+    function c_cuda_set_device(device) bind(C, name="eccl_cuda_set_device") result(rc)
+      import :: c_int
+      integer(c_int), value :: device
+      integer(c_int) :: rc
+    end function c_cuda_set_device
+
     function c_cuda_malloc(ptr, bytes) bind(C, name="eccl_cuda_malloc") result(rc)
       import :: c_int, c_ptr, c_size_t
       type(c_ptr), intent(out) :: ptr
@@ -102,6 +108,14 @@ contains
     info = c_device_check(device, buf, int(size(buf), c_size_t))
     name = eccl_to_string(buf)
   end subroutine eccl_cuda_device_check
+
+  ! call eccl_cuda_set_device(device, info): make `device` (0-based) the current CUDA device, e.g.
+  ! mod(local_rank, count) for one GPU per rank.
+  subroutine eccl_cuda_set_device(device, info)
+    integer(c_int), intent(in) :: device
+    integer(c_int), intent(out) :: info
+    info = c_cuda_set_device(device)
+  end subroutine eccl_cuda_set_device
 
   ! call eccl_cuda_malloc(ptr, bytes, info): bytes of device memory on the current device
   ! (c_null_ptr for 0 bytes or on error); free it with eccl_cuda_free.

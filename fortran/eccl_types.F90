@@ -60,6 +60,7 @@ module eccl_types
     character(kind=c_char) :: reason(96) = c_null_char
     real(c_double) :: t_stage = 0.0_c_double
     integer(c_int) :: device = 0
+    integer(c_int) :: transport = 0
   end type eccl_stats
 
   ! eccl_blacs_totals_t (eccl_scalapack.h): what the BLACS layer did on this process.

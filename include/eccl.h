@@ -282,6 +282,7 @@ typedef struct eccl_stats {
                                   buffers staged whole through host memory (the CPU codec ran);
                                   2 = device-resident (the GPU codec ran on the device buffers,
                                   only compressed streams crossed PCIe) */
+    int transport;             /* what carried the compressed streams: 0 = MPI, 1 = NCCL */
 } eccl_stats_t;
 
 eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);

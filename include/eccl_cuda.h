@@ -28,6 +28,12 @@ eccl_result_t eccl_cuda_device_count(int *count);
  * CUDA backend. When name is not NULL, up to name_len bytes of the device name are copied. */
 eccl_result_t eccl_cuda_device_check(int device, char *name, size_t name_len);
 
+/* Make `device` the calling thread's current CUDA device (cudaSetDevice), for callers without CUDA
+ * headers: one GPU per rank is usually eccl_cuda_set_device(local_rank % count). Device-resident
+ * collectives and eccl_cuda_malloc work on the current device. Errors: ECCL_ERR_NO_DEVICE (no such
+ * device), ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+eccl_result_t eccl_cuda_set_device(int device);
+
 /* Device memory for callers without CUDA headers or CUDA Fortran (gfortran users, tests).
  * eccl_cuda_malloc: bytes of device memory on the current device in *d_ptr (NULL for 0 bytes);
  * free it with eccl_cuda_free (NULL accepted). eccl_cuda_memcpy copies bytes between any two

@@ -27,11 +27,13 @@ libeccl_la_SOURCES += \
 	src/coll/bcast/bcast_binomial.c \
 	src/coll/bcast/bcast_scatter_allgather.c \
 	src/coll/bcast/bcast_pipeline.c \
+	src/coll/bcast/bcast_nccl.c \
 	src/coll/allreduce/allreduce_mpi.c \
 	src/coll/allreduce/allreduce_ring.c \
 	src/coll/allreduce/allreduce_recursive_doubling.c \
 	src/coll/allreduce/allreduce_rabenseifner.c \
 	src/coll/allreduce/allreduce_reduce_bcast.c \
+	src/coll/allreduce/allreduce_nccl.c \
 	src/coll/reduce/reduce_mpi.c \
 	src/coll/reduce/reduce_binomial.c \
 	src/coll/reduce_scatter_block/reduce_scatter_block_mpi.c \
@@ -50,3 +52,10 @@ libeccl_la_SOURCES += \
 
 # The documentation table of the ECCL_* variables (eccl-info, tests/test_info.sh, doc/env.md).
 libeccl_la_SOURCES += src/core/env_doc.c
+
+# The NCCL transport: its own convenience library, the only C file that sees nccl.h and the CUDA
+# runtime's header (without NCCL it compiles to stubs that are never reached).
+noinst_LTLIBRARIES += libeccl_nccl.la
+libeccl_nccl_la_SOURCES = src/transport/nccl.c
+libeccl_nccl_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)
+libeccl_la_LIBADD += libeccl_nccl.la $(NCCL_LDFLAGS) $(NCCL_LIBS)

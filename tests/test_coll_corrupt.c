@@ -45,6 +45,7 @@ int main(int argc, char **argv)
             MPI_Finalize();
             return 77;
         }
+        if (eccl_cuda_set_device(rank % ndev)) MPI_Abort(MPI_COMM_WORLD, 3);
     }
     const eccl_dtype_t dt = f32 ? ECCL_FLOAT32 : ECCL_FLOAT64;
     const size_t es = f32 ? 4 : 8;

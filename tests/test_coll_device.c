@@ -6,6 +6,8 @@
  * must be bit for bit the result of the same call on host buffers (the same algorithm runs on
  * the same data), the root of a broadcast keeps its input, and bcast/allreduce results are
  * checked against the bound element by element. Skips (77) when no rank has a usable GPU.
+ * ECCL_TEST_EXPECT_NCCL=1 (one GPU per rank, NCCL build): the nccl algorithms must run on NCCL;
+ * =2 (with ECCL_TRANSPORT=nccl): compressed device-resident calls must send their streams by NCCL.
  *
  * Usage: mpiexec -n P tests/test_coll_device
  */
@@ -24,9 +26,9 @@
 enum { BCAST, ALLREDUCE, REDUCE, RSB, ALLGATHER, SCATTER, GATHER, SRR, NCOLL };
 static const char *coll_name[NCOLL] = {"bcast",     "allreduce", "reduce", "reduce_scatter_block",
                                        "allgather", "scatter",   "gather", "sendrecv_replace"};
-static const char *algos[NCOLL][6] = {
-    {"mpi", "binomial", "scatter_allgather", "pipeline", NULL},
-    {"mpi", "ring", "recursive_doubling", "rabenseifner", "reduce_bcast", NULL},
+static const char *algos[NCOLL][7] = {
+    {"mpi", "binomial", "scatter_allgather", "pipeline", "nccl", NULL},
+    {"mpi", "ring", "recursive_doubling", "rabenseifner", "reduce_bcast", "nccl", NULL},
     {"mpi", "binomial", NULL},
     {"mpi", "ring", "recursive_halving", NULL},
     {"mpi", "ring", "recursive_doubling", "bruck", NULL},
@@ -36,6 +38,8 @@ static const char *algos[NCOLL][6] = {
 };
 
 static int rank, size, failures, cases;
+static int expect_nccl; /* ECCL_TEST_EXPECT_NCCL=1: the nccl algorithms run (NCCL up); 2: also every
+                          compressed device-resident call sends its streams by NCCL */
 
 #define CK(call)                                                                                   \
     do {                                                                                           \
@@ -129,8 +133,9 @@ static size_t defined_recv(int coll, size_t rbytes)
  * the primitives (not rabenseifner; not reduce_scatter_block in place), else 1 (staged). Mixed
  * host/device calls are staged, except where the host buffer is one this rank does not touch
  * (the non-roots' recvbuf of reduce and gather, the non-roots' sendbuf of scatter); 0 when all
- * it touches is host memory. */
-static int where(int coll, const char *alg, int in_place, int dev_send, int dev_recv)
+ * it touches is host memory. The nccl algorithms run where every rank is device-resident and NCCL
+ * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. */
+static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_send, int dev_recv)
 {
     const char *env = getenv("ECCL_DEVICE_RESIDENT");
     int root = size - 1, mine = rank == root;
@@ -143,6 +148,8 @@ static int where(int coll, const char *alg, int in_place, int dev_send, int dev_
     if (!(uses_send && dev_send) && !(uses_recv && dev_recv)) return 0; /* all it touches is host memory */
     if (env && !strcmp(env, "0")) return 1;
     if ((uses_send && !dev_send) || (uses_recv && !dev_recv)) return 1;
+    if (size > 1 && !strcmp(alg, "nccl")) /* NCCL's own collective, else the fallback: staged MPI */
+        return expect_nccl && (coll == BCAST || op == ECCL_OP_SUM) ? 2 : 1;
     if (coll == RSB && in_place) return 1;
     if (size == 1) return 2; /* a device copy, on the device */
     return strcmp(alg, "mpi") && strcmp(alg, "rabenseifner") ? 2 : 1;
@@ -183,22 +190,28 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     if (dev_recv) CK(eccl_cuda_memcpy(B.out, B.dr, B.rbytes));
     else memcpy(B.out, in_r, B.rbytes);
 
-    int bad = 0;
+    int bad = 0, nccl_alg = !strcmp(alg, "nccl");
     size_t def = defined_recv(coll, B.rbytes);
     if (hrc || drc) {
         fprintf(stderr, "[%d] %s/%s: host call %s, device call %s (%s)\n", rank, coll_name[coll], alg,
                 eccl_strerror(hrc), eccl_strerror(drc), eccl_comm_last_error(ec));
         bad = 1;
-    } else if (strcmp(hst.algorithm, dst.algorithm) != 0) {
+    } else if (strcmp(hst.algorithm, dst.algorithm) != 0 && !(nccl_alg && dst.device == 2)) {
         fprintf(stderr, "[%d] %s: host ran %s, device ran %s\n", rank, coll_name[coll], hst.algorithm,
                 dst.algorithm);
         bad = 1;
-    } else if (hst.device != 0 || dst.device != where(coll, alg, in_place, dev_send, dev_recv)) {
+    } else if (hst.device != 0 || dst.device != where(coll, alg, op, in_place, dev_send, dev_recv)) {
         fprintf(stderr, "[%d] %s/%s%s%s%s: data handled at %d (host call: %d), expected %d\n", rank, coll_name[coll],
                 alg, in_place ? " in place" : "", dev_send ? " dev-send" : "", dev_recv ? " dev-recv" : "",
-                dst.device, hst.device, where(coll, alg, in_place, dev_send, dev_recv));
+                dst.device, hst.device, where(coll, alg, op, in_place, dev_send, dev_recv));
         bad = 1;
-    } else if (differ(B.hr, B.out, def)) {
+    } else if (expect_nccl && size > 1 && dev_send && dev_recv && dst.device == 2 && dst.transport != 1 &&
+               (nccl_alg || expect_nccl == 2)) {
+        fprintf(stderr, "[%d] %s/%s: ran over MPI, NCCL expected (ECCL_TEST_EXPECT_NCCL)\n", rank,
+                coll_name[coll], alg);
+        bad = 1;
+    } else if (differ(B.hr, B.out, def) && !(nccl_alg && coll == ALLREDUCE && dst.device == 2)) {
+        /* (ncclAllReduce sums in its own order: checked against the exact sum below instead) */
         fprintf(stderr, "[%d] %s/%s %s count %zu%s%s%s: device result differs from the host result\n",
                 rank, coll_name[coll], alg, is64 ? "f64" : "f32", count, in_place ? " in place" : "",
                 dev_send ? " dev-send" : "", dev_recv ? " dev-recv" : "");
@@ -275,6 +288,9 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
+    CK(eccl_cuda_set_device(rank % ndev)); /* one GPU per rank where there are enough (NCCL) */
+    const char *en = getenv("ECCL_TEST_EXPECT_NCCL");
+    expect_nccl = en ? atoi(en) : 0;
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
     const size_t counts[] = {1, 1003, 60001};

@@ -30,7 +30,7 @@ program test_fortran
 
     function ftest_stats_layout(off) bind(C, name="eccl_ftest_stats_layout") result(sz)
       import :: c_int64_t
-      integer(c_int64_t), intent(out) :: off(5)
+      integer(c_int64_t), intent(out) :: off(6)
       integer(c_int64_t) :: sz
     end function ftest_stats_layout
 
@@ -186,7 +186,7 @@ contains
     call check(s%nblocks == 21 .and. s%nblocks_zero == 22 .and. s%nblocks_quant == 23 .and. &
       s%nblocks_raw == 24, 'stream_info block counts')
 
-    csz = ftest_stats_layout(coff(1:5))
+    csz = ftest_stats_layout(coff(1:6))
     call check(csz == c_sizeof(st), 'sizeof(eccl_stats_t) == c_sizeof(eccl_stats)')
     p = c_loc(st)
     foff(1) = ftest_addr_diff(p, c_loc(st%compressed))
@@ -194,7 +194,8 @@ contains
     foff(3) = ftest_addr_diff(p, c_loc(st%reason))
     foff(4) = ftest_addr_diff(p, c_loc(st%t_stage))
     foff(5) = ftest_addr_diff(p, c_loc(st%device))
-    call check(all(foff(1:5) == coff(1:5)), 'eccl_stats field offsets')
+    foff(6) = ftest_addr_diff(p, c_loc(st%transport))
+    call check(all(foff(1:6) == coff(1:6)), 'eccl_stats field offsets')
   end subroutine test_layout
 
   ! ---- strings, constants, bound constructors ----

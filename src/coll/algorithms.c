@@ -22,6 +22,9 @@ const eccl_algo_t eccl_algorithms[] = {
          "root compresses p pieces, binomial scatter, ring allgather of the streams (van de Geijn)"),
     ALGO(ECCL_COLL_BCAST, bcast, pipeline, NULL, ECCL_ALG_COMPRESSED, NULL,
          "chain from the root, chunks compressed separately and forwarded as they arrive"),
+    ALGO(ECCL_COLL_BCAST, bcast, nccl, eccl_bcast_nccl_applies, ECCL_ALG_DEVICE,
+         "device buffers on every rank and the NCCL transport up",
+         "ncclBroadcast of the uncompressed device buffer (fast GPU links)"),
 
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, mpi, NULL, 0, NULL, "MPI_Allreduce of the uncompressed data"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
@@ -34,6 +37,10 @@ const eccl_algo_t eccl_algorithms[] = {
          "recursive halving + doubling; compressed while the exchanged halves are large"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, reduce_bcast, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION,
          NULL, "homomorphic binomial reduce to rank 0, then binomial bcast of the result stream"),
+
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, nccl, eccl_allreduce_nccl_applies, ECCL_ALG_DEVICE,
+         "SUM on device buffers on every rank, NCCL transport up",
+         "ncclAllReduce of the uncompressed device buffers (fast GPU links)"),
 
     ALGO(ECCL_COLL_REDUCE, reduce, mpi, NULL, 0, NULL, "MPI_Reduce of the uncompressed data"),
     ALGO(ECCL_COLL_REDUCE, reduce, binomial, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,

@@ -41,6 +41,10 @@ typedef struct eccl_call {
     int split;           /* dispatch only: sendbuf == recvbuf are two buffers (rsb in place) */
     int gm;              /* every rank agreed its call is device-resident: decisions use the GPU
                             codec's figures (comm->gmodel) */
+    int nccl;            /* every rank device-resident and NCCL up (agreed): NCCL algorithms apply */
+    int nccl_streams;    /* ... and compressed streams travel through NCCL (its point-to-point
+                            link measured faster than MPI's) */
+    int gm_agreed;       /* gm came from the NCCL agreement (every rank's status, not guessed) */
     int dev;             /* this rank's buffers are device memory and its codec work runs on the
                             GPU (comm->dev): the primitives take device data pointers */
     eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no
@@ -59,6 +63,8 @@ enum {
     ECCL_ALG_HOST_DATA = 1u << 3,  /* reads or writes the user's buffers other than through the
                                       codec and copy primitives: device buffers are staged whole
                                       through host memory instead of staying on the GPU */
+    ECCL_ALG_DEVICE = 1u << 4,     /* uncompressed, on the device buffers themselves (NCCL): only
+                                      for calls every rank runs device-resident */
 };
 
 /* Whether an algorithm can run this call (NULL in the table: always). */
@@ -112,11 +118,15 @@ ECCL_DECLARE_ALGO(bcast, mpi);
 ECCL_DECLARE_ALGO(bcast, binomial);
 ECCL_DECLARE_ALGO(bcast, scatter_allgather);
 ECCL_DECLARE_ALGO(bcast, pipeline);
+ECCL_DECLARE_ALGO(bcast, nccl);
+int eccl_bcast_nccl_applies(const eccl_call_t *call);
 ECCL_DECLARE_ALGO(allreduce, mpi);
 ECCL_DECLARE_ALGO(allreduce, ring);
 ECCL_DECLARE_ALGO(allreduce, recursive_doubling);
 ECCL_DECLARE_ALGO(allreduce, rabenseifner);
 ECCL_DECLARE_ALGO(allreduce, reduce_bcast);
+ECCL_DECLARE_ALGO(allreduce, nccl);
+int eccl_allreduce_nccl_applies(const eccl_call_t *call);
 ECCL_DECLARE_ALGO(reduce, mpi);
 ECCL_DECLARE_ALGO(reduce, binomial);
 ECCL_DECLARE_ALGO(reduce_scatter_block, mpi);

@@ -21,6 +21,22 @@
 #include "core/log.h"
 #include "cuda/device.h"
 #include "prims/prims.h"
+#include "transport/transport.h"
+
+#ifdef HAVE_NCCL
+/* ECCL_TRANSPORT=mpi keeps device-resident calls on MPI (doc/env.md). */
+ECCL_ENV(env_transport, "ECCL_TRANSPORT", 0);
+static int nccl_allowed(void)
+{
+    const char *v = eccl_env_str(&env_transport);
+    return !v || strcmp(v, "mpi") != 0;
+}
+static int nccl_forced(void)
+{
+    const char *v = eccl_env_str(&env_transport);
+    return v && !strcmp(v, "nccl");
+}
+#endif
 
 /* ECCL_<OP>_ALGORITHM=<name> forces an algorithm (doc/env.md; names in eccl-info). */
 static eccl_env_t env_algo[ECCL_NCOLLS] = {
@@ -40,7 +56,7 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
  * only through the primitives); others get device buffers staged whole through the host. */
 static int runs_resident(const eccl_algo_t *a)
 {
-    return (a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA);
+    return ((a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA)) || (a->flags & ECCL_ALG_DEVICE);
 }
 
 static int op_compressible(const eccl_call_t *c)
@@ -167,9 +183,11 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
         if (!runs_resident(a)) t += m->stage * mdl_bytes(c, total_elems(c));
         ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
                  a->name, t * 1e3, ratio);
-        if (!(a->flags & ECCL_ALG_COMPRESSED)) {
-            mpi = a;
-            *t_mpi = t;
+        if (!(a->flags & ECCL_ALG_COMPRESSED)) { /* the fastest uncompressed one (MPI, NCCL) */
+            if (!mpi || t < *t_mpi) {
+                mpi = a;
+                *t_mpi = t;
+            }
         } else if (!best || t < t_comp) {
             best = a;
             t_comp = t;
@@ -188,8 +206,8 @@ static int algo_index(const eccl_algo_t *a) { return (int)(a - eccl_algorithms);
 static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t **out)
 {
     eccl_comm_t comm = c->comm;
-    const eccl_algo_t *mpi = NULL;
-    for (const eccl_algo_t *a = eccl_algorithms; a->name; a++)
+    const eccl_algo_t *mpi = NULL; /* plain MPI: the first uncompressed entry */
+    for (const eccl_algo_t *a = eccl_algorithms; a->name && !mpi; a++)
         if (a->coll == c->coll && !(a->flags & ECCL_ALG_COMPRESSED)) mpi = a;
     const char *forced_name = eccl_env_str(&env_algo[c->coll]);
     const eccl_algo_t *forced = NULL;
@@ -218,9 +236,25 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         return ECCL_SUCCESS;
     }
 
-    /* Things compression cannot do: fallback policy. */
+#ifdef HAVE_NCCL
+    /* Whether every rank runs device-resident, and then whether NCCL carries the call (its
+     * uncompressed algorithms become candidates, compressed ones send their streams through it):
+     * one small agreement, skipped with ECCL_TRANSPORT=mpi. */
+    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && nccl_allowed()) {
+        int all_dev = 0, use = 0;
+        eccl_result_t rc = eccl_tr_nccl_agree(comm, c->dev, &all_dev, &use);
+        if (rc) return rc;
+        c->gm = all_dev;
+        c->nccl = use;
+        /* streams by NCCL only where its link beats MPI's (both measured; same figures everywhere) */
+        c->nccl_streams = use && (nccl_forced() || comm->nmodel.beta < comm->gmodel.beta);
+        c->gm_agreed = 1;
+    }
+#endif
+
+    /* Things compression cannot do (and forced algorithms that cannot run here): fallback policy. */
     int restricted = forced && forced->applies && !forced->applies(c);
-    if (want_compressed && ((is_reduction(c->coll) && !op_compressible(c)) || restricted)) {
+    if ((want_compressed && is_reduction(c->coll) && !op_compressible(c)) || restricted) {
         if (comm->cfg.fallback == ECCL_FALLBACK_ERROR)
             return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
                                    "%s cannot run compressed here (%s) and ECCL_FALLBACK=error",
@@ -306,7 +340,7 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         if (c->rank == c->root) {
             double E = result_bound(b, range), ratio = need_ratio ? -v[2] : 0, t_mpi = 0, t_best = 0;
             set_bound(c, E);
-            c->gm = c->dev; /* the root's figures stand for everyone's (its decision is final) */
+            if (!c->gm_agreed) c->gm = c->dev; /* the root's figures stand for everyone's */
             const eccl_algo_t *a = forced ? forced : model_choice(c, ratio, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
             ctl[0] = algo_index(a);
             ctl[1] = E;
@@ -325,7 +359,7 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         if (data_range || need_ratio) {
             eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 4, MPI_MAX);
             if (rc) return rc;
-            c->gm = v[3] == 0.0; /* every rank device-resident: the GPU codec's figures */
+            if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
         }
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         set_bound(c, result_bound(b, range));
@@ -427,6 +461,9 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     c->st->compressed = (a->flags & ECCL_ALG_COMPRESSED) != 0;
     if (c->st->compressed) c->st->bytes_raw = 0; /* the primitives count what really left */
     else c->st->bytes_sent = c->st->bytes_raw;  /* the nominal payload */
+    /* NCCL runs its own algorithms and carries the streams of compressed ones (where faster) */
+    if (!runs_resident(a) || !(a->flags & ECCL_ALG_COMPRESSED)) c->nccl_streams = 0;
+    c->st->transport = (a->flags & ECCL_ALG_DEVICE) || c->nccl_streams;
     int staged = c->dev && !runs_resident(a);
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */

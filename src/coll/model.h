@@ -15,6 +15,9 @@ static inline double mdl_reduce(const eccl_model_t *m, double bytes) { return by
 static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (double)elems * (double)c->esize; }
 /* The figures a call's decisions use: the GPU codec's when every rank agreed its call is
  * device-resident (c->gm), else the calibrated CPU codec's. */
-static inline const eccl_model_t *mdl_of(const eccl_call_t *c) { return c->gm ? &c->comm->gmodel : &c->comm->model; }
+static inline const eccl_model_t *mdl_of(const eccl_call_t *c)
+{
+    return c->nccl_streams ? &c->comm->nmodel : c->gm ? &c->comm->gmodel : &c->comm->model;
+}
 
 #endif

@@ -270,6 +270,7 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
     eccl_pool_free(&(*comm)->pool);
     for (int k = 0; k < 2; k++) eccl_cuda_host_free((*comm)->stage[k]);
     eccl_dev_ctx_free((*comm)->dev);
+    eccl_tr_nccl_free(*comm);
     eccl_tr_ops_free(*comm);
     int mrc = MPI_Comm_free(&(*comm)->comm);
     free(*comm);

@@ -15,6 +15,7 @@ typedef struct eccl_model {
     double h_thr;   /* homomorphic reduce (stream + local -> stream) */
     double g_thr;   /* local reduction of uncompressed data (the MPI baseline's gamma) */
     double comb_thr; /* combining two streams: always the CPU codec (streams live in host memory) */
+    double nccl_alpha, nccl_beta; /* the NCCL link (measured at its set-up; 0 before) */
     double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
     double stage;   /* s per byte of a device buffer staged whole through the host (0: none) */
 } eccl_model_t;
@@ -34,6 +35,7 @@ struct eccl_comm {
     eccl_config_t cfg; /* resolved: no field is unset */
     eccl_model_t model;
     eccl_model_t gmodel; /* `model` with the GPU codec's figures (device-resident calls) */
+    eccl_model_t nmodel; /* `gmodel` with the NCCL link (calls with the NCCL transport) */
     eccl_pool_t pool;
     eccl_stats_t last;
     char errmsg[256];
@@ -49,6 +51,10 @@ struct eccl_comm {
      * the first one; NULL until then and in CPU-only builds */
     struct eccl_dev_ctx *dev;
     int dev_failed;    /* creating it failed once: device buffers are staged from then on */
+    /* NCCL transport of device-resident calls (transport/nccl.c): set up collectively at the
+     * first call every rank runs device-resident; state 0 untried, 1 ready, -1 unavailable */
+    struct eccl_nccl *nccl;
+    int nccl_state;
 };
 
 /* Record an error message for eccl_comm_last_error and return rc. */

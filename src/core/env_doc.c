@@ -63,6 +63,12 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "1 = collectives on CUDA device buffers run device-resident where they can (the GPU codec "
      "works on the buffers, only compressed streams cross PCIe); 0 = device buffers are always "
      "staged whole through host memory and the CPU codec runs (same results, for comparison)."},
+    {"ECCL_TRANSPORT", "auto | mpi | nccl", "auto",
+     "Calls that every rank runs device-resident: auto = when eccl was built with NCCL and NCCL "
+     "works on every rank (one GPU per rank), the plain NCCL collectives (nccl algorithms) are "
+     "candidates, and compressed streams travel by NCCL point-to-point where its measured link is "
+     "faster than MPI's, after one small agreement per call; nccl = the same, streams always by "
+     "NCCL; mpi = always MPI, no agreement."},
     /* src/core/comm.c, testing only */
     {"ECCL_FAULT_INJECT", "R:N (rank, message number)", "unset",
      "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "

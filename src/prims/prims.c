@@ -259,8 +259,21 @@ eccl_result_t eccl_prim_copy(eccl_call_t *c, void *dst, const void *src, size_t 
 
 /* ---- network ---- */
 
+/* NCCL (c->nccl_streams): every exchange is blocking and complete on return (transport/nccl.c); the
+ * patterns of the algorithms (paired exchanges, trees, chains) need no more. */
+static eccl_result_t nccl_xchg(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rcap,
+                               size_t *rgot, int src)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_nccl_sendrecv(c->comm, sbuf, sbytes, dest, rbuf, rcap, rgot, src);
+    add_net(c, t0);
+    if (dest >= 0) sent(c, sbuf, sbytes);
+    return rc;
+}
+
 eccl_result_t eccl_prim_send(eccl_call_t *c, const void *buf, size_t bytes, int peer)
 {
+    if (c->nccl_streams) return nccl_xchg(c, buf, bytes, peer, NULL, 0, NULL, -1);
     eccl_req_t r;
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_isend(c->comm, buf, bytes, peer, ECCL_TAG, &r);
@@ -272,6 +285,11 @@ eccl_result_t eccl_prim_send(eccl_call_t *c, const void *buf, size_t bytes, int 
 
 eccl_result_t eccl_prim_isend(eccl_call_t *c, const void *buf, size_t bytes, int peer, eccl_req_t *r)
 {
+    if (c->nccl_streams) { /* sent now; the request is already complete */
+        r->n = 0;
+        r->owned = NULL;
+        return nccl_xchg(c, buf, bytes, peer, NULL, 0, NULL, -1);
+    }
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_isend(c->comm, buf, bytes, peer, ECCL_TAG, r);
     add_net(c, t0);
@@ -289,6 +307,11 @@ eccl_result_t eccl_prim_wait(eccl_call_t *c, eccl_req_t *r)
 
 eccl_result_t eccl_prim_recv(eccl_call_t *c, void *buf, size_t bytes, int peer)
 {
+    if (c->nccl_streams) { /* exact size: a different one is an internal error, not a peer's corruption */
+        size_t got = 0;
+        eccl_result_t rc = nccl_xchg(c, NULL, 0, -1, buf, bytes, &got, peer);
+        return !rc && got != bytes ? eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "message size mismatch") : rc;
+    }
     eccl_req_t r;
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_irecv(c->comm, buf, bytes, peer, ECCL_TAG, &r);
@@ -301,8 +324,13 @@ eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b)
 {
     eccl_req_t r;
     double t0 = eccl_wtime();
-    eccl_result_t rc = eccl_tr_irecv_stream(c->comm, b->buf, b->cap, peer, ECCL_TAG, &r);
-    if (!rc) rc = eccl_tr_wait(c->comm, &r, &b->size);
+    eccl_result_t rc;
+    if (c->nccl_streams) {
+        rc = eccl_tr_nccl_sendrecv(c->comm, NULL, 0, -1, b->buf, b->cap, &b->size, peer);
+    } else {
+        rc = eccl_tr_irecv_stream(c->comm, b->buf, b->cap, peer, ECCL_TAG, &r);
+        if (!rc) rc = eccl_tr_wait(c->comm, &r, &b->size);
+    }
     add_net(c, t0);
     if (rc == ECCL_ERR_CORRUPT) { /* an oversized or inconsistent message: an empty stream */
         b->size = 0;
@@ -314,6 +342,14 @@ eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b)
 eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                         int src, eccl_cbuf_t *rb)
 {
+    if (c->nccl_streams) {
+        eccl_result_t rc = nccl_xchg(c, sbuf, sbytes, dest, rb->buf, rb->cap, &rb->size, src);
+        if (rc == ECCL_ERR_CORRUPT) {
+            rb->size = 0;
+            return corrupt(c, rc, "receiving a peer's stream");
+        }
+        return rc;
+    }
     eccl_req_t rs, rr;
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_irecv_stream(c->comm, rb->buf, rb->cap, src, ECCL_TAG, &rr);
@@ -332,6 +368,11 @@ eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t
 eccl_result_t eccl_prim_sendrecv(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                  void *rbuf, size_t rbytes, int src)
 {
+    if (c->nccl_streams) {
+        size_t got = 0;
+        eccl_result_t rc = nccl_xchg(c, sbuf, sbytes, dest, rbuf, rbytes, &got, src);
+        return !rc && got != rbytes ? eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "message size mismatch") : rc;
+    }
     eccl_req_t rs, rr;
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_irecv(c->comm, rbuf, rbytes, src, ECCL_TAG, &rr);
@@ -447,13 +488,49 @@ eccl_result_t eccl_prim_set_recv(eccl_call_t *c, eccl_set_t *s, int lo, int hi, 
     }
     eccl_req_t r;
     double t0 = eccl_wtime();
-    eccl_result_t rc = recv_msg(c, buf, cap, peer, &r);
-    if (!rc) rc = eccl_tr_wait(c->comm, &r, &got);
+    eccl_result_t rc;
+    if (c->nccl_streams) {
+        rc = eccl_tr_nccl_sendrecv(c->comm, NULL, 0, -1, buf, cap, &got, peer);
+    } else {
+        rc = recv_msg(c, buf, cap, peer, &r);
+        if (!rc) rc = eccl_tr_wait(c->comm, &r, &got);
+    }
     add_net(c, t0);
     if (rc == ECCL_ERR_CORRUPT) rc = ECCL_SUCCESS, got = 0; /* set_unpack reports it */
     if (rc) return rc;
     s->arena_used += got;
     return set_unpack(c, s, buf, got, lo, hi);
+}
+
+/* NCCL: the i-th outgoing message (one packed message, or one stream per piece, as on MPI) is
+ * exchanged with the i-th incoming one in one blocking pair; every rank of these symmetric
+ * patterns has as many of each, so the pairs match up. */
+static eccl_result_t nccl_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int shi, int dest, eccl_set_t *t,
+                                       int rlo, int rhi, int src)
+{
+    int spacked = set_small(s, shi - slo), rpacked = set_small(t, rhi - rlo);
+    int nout = spacked ? 1 : shi - slo, nin = rpacked ? 1 : rhi - rlo;
+    const unsigned char *pk = NULL;
+    size_t pkbytes = 0;
+    eccl_result_t rc = ECCL_SUCCESS;
+    if (spacked && (rc = set_pack(c, s, slo, shi, &pk, &pkbytes))) return rc;
+    for (int i = 0; i < (nout > nin ? nout : nin) && !rc; i++) {
+        const void *sb = NULL;
+        size_t sbytes = 0, cap = 0, got = 0;
+        if (i < nout) {
+            sb = spacked ? pk : s->ptr[slo + i];
+            sbytes = spacked ? pkbytes : s->size[slo + i];
+        }
+        unsigned char *rb = NULL;
+        if (i < nin && !(rb = arena_room(t, rpacked ? rhi - rlo : 1, &cap)))
+            return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "set arena exhausted");
+        rc = nccl_xchg(c, sb, sbytes, i < nout ? dest : -1, rb, cap, &got, i < nin ? src : -1);
+        if (rc == ECCL_ERR_CORRUPT) rc = ECCL_SUCCESS, got = 0; /* set_unpack reports it */
+        if (rc || i >= nin) continue;
+        t->arena_used += got;
+        rc = rpacked ? set_unpack(c, t, rb, got, rlo, rhi) : set_unpack(c, t, rb, got, rlo + i, rlo + i + 1);
+    }
+    return rc;
 }
 
 eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int shi, int dest,
@@ -463,6 +540,7 @@ eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int
     size_t cap, got = 0;
     unsigned char *rbuf = arena_room(t, rhi - rlo, &cap);
     if (!rbuf) return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "set arena exhausted");
+    if (c->nccl_streams) return nccl_set_sendrecv(c, s, slo, shi, dest, t, rlo, rhi, src);
     if (set_small(s, shi - slo) && set_small(t, rhi - rlo)) {
         const unsigned char *sbuf;
         size_t sbytes;

@@ -141,7 +141,7 @@ static const build_opt_t build_opts[] = {
     {"cuda", "CUDA backend", 0},
 #endif
 #ifdef HAVE_NCCL
-    {"nccl", "NCCL (not used yet)", 1},
+    {"nccl", "NCCL transport", 1},
 #else
     {"nccl", "NCCL", 0},
 #endif

@@ -88,7 +88,7 @@ static void predict(eccl_comm_t comm, eccl_coll_t k, int p, double bytes, double
         double t = ok ? a->cost(&comm->model, &c, ratio) : NAN;
         r->algo[r->n] = a;
         r->t[r->n++] = t;
-        if (!(a->flags & ECCL_ALG_COMPRESSED)) mpi = a;
+        if (!(a->flags & ECCL_ALG_COMPRESSED) && !mpi) mpi = a; /* the first: plain MPI */
         if (!ok || (always && !(a->flags & ECCL_ALG_COMPRESSED))) continue;
         if (!best || t < t_best) best = a, t_best = t;
     }

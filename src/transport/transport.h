@@ -37,6 +37,22 @@ eccl_result_t eccl_tr_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int pee
 /* Complete a request; for a stream receive, *got is the stream's size (NULL: not needed). */
 eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got);
 
+/* ---- NCCL (builds with NCCL): calls that every rank runs device-resident ----
+ * Collective: every rank calls it in the same call, `want` = this rank runs device-resident. On
+ * return *all_want and *use are the same everywhere: every rank wants it, and (use) the NCCL
+ * communicator works (set up, and its link measured into comm->nmodel, at the first such call; if
+ * that fails anywhere, never again). Without NCCL: 0 and 0, no communication. */
+eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use);
+/* Plain NCCL collectives on device buffers (SUM; complex as pairs of reals), complete on return. */
+eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt);
+eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root);
+void eccl_tr_nccl_free(eccl_comm_t c);
+/* Blocking exchange through NCCL (sizes over MPI first): send sbytes of host memory at sbuf to
+ * dest (dest < 0: none) while receiving one message from src (src < 0: none) into rbuf; *rgot is
+ * its size. A message larger than rcap is received and cut (*rgot = rcap): ECCL_ERR_CORRUPT. */
+eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
+                                    size_t rcap, size_t *rgot, int src);
+
 /* ---- the uncompressed MPI collectives ("mpi" algorithms and fallbacks) ---- */
 MPI_Datatype eccl_tr_mpi_type(eccl_dtype_t dtype);
 eccl_result_t eccl_tr_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root);

@@ -1,0 +1,293 @@
+/*
+ * nccl.c - NCCL point-to-point for the compressed streams of device-resident calls (transport.h).
+ *
+ * A call whose every rank runs device-resident sends its streams through NCCL (its socket,
+ * InfiniBand or NVLink transports) instead of MPI. Streams live in host memory in the primitives;
+ * here they are staged through device buffers of the communicator (grow-only), so one exchange is:
+ * the sizes over MPI (8 bytes each way: NCCL needs the counts on both sides), the payload copied
+ * to the device, one NCCL group of the send and the receive, the payload copied back. Every
+ * function is blocking and complete on return; pairing a send with a receive in one group keeps
+ * exchanges in rings free of deadlock.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "transport/transport.h"
+
+#ifdef HAVE_NCCL
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+struct eccl_nccl {
+    ncclComm_t comm;
+    cudaStream_t st;
+    void *ds, *dr;
+    size_t scap, rcap;
+};
+
+#define SIZE_TAG 0x4ECD
+
+static eccl_result_t fail(eccl_comm_t c, const char *what, const char *why)
+{
+    return eccl_comm_error(c, ECCL_ERR_CUDA, "NCCL transport: %s: %s", what, why);
+}
+#define CUDA_OR(c, x)                                                                              \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            (void)cudaGetLastError();                                                              \
+            return fail(c, #x, cudaGetErrorString(e_));                                            \
+        }                                                                                          \
+    } while (0)
+#define NCCL_OR(c, x)                                                                              \
+    do {                                                                                           \
+        ncclResult_t n_ = (x);                                                                     \
+        if (n_ != ncclSuccess) return fail(c, #x, ncclGetErrorString(n_));                         \
+    } while (0)
+
+static eccl_result_t grow(eccl_comm_t c, void **buf, size_t *cap, size_t bytes)
+{
+    if (*buf && *cap >= bytes) return ECCL_SUCCESS;
+    size_t want = *cap + *cap / 2;
+    if (want < bytes) want = bytes;
+    if (want < 65536) want = 65536;
+    CUDA_OR(c, cudaStreamSynchronize(c->nccl->st));
+    if (*buf) cudaFree(*buf);
+    *buf = NULL;
+    *cap = 0;
+    CUDA_OR(c, cudaMalloc(buf, want));
+    *cap = want;
+    return ECCL_SUCCESS;
+}
+
+static void release(struct eccl_nccl *n)
+{
+    if (!n) return;
+    if (n->comm) ncclCommDestroy(n->comm);
+    if (n->st) cudaStreamDestroy(n->st);
+    cudaFree(n->ds);
+    cudaFree(n->dr);
+    (void)cudaGetLastError();
+    free(n);
+}
+
+/* The NCCL link's latency and inverse bandwidth, measured once at set-up: every rank sends to
+ * rank + 1 while receiving from rank - 1 (1 KiB, then 64 MiB, best of 3), slowest rank's time. */
+static eccl_result_t calibrate(eccl_comm_t c)
+{
+    struct eccl_nccl *n = c->nccl;
+    const size_t big = (size_t)64 << 20, small = 1024;
+    eccl_result_t rc = grow(c, &n->ds, &n->scap, big);
+    if (!rc) rc = grow(c, &n->dr, &n->rcap, big);
+    if (rc) return rc;
+    CUDA_OR(c, cudaMemsetAsync(n->ds, 0, big, n->st));
+    CUDA_OR(c, cudaStreamSynchronize(n->st));
+    int right = (c->rank + 1) % c->size, left = (c->rank - 1 + c->size) % c->size;
+    double t[2] = {INFINITY, INFINITY};
+    for (int k = 0; k < 2; k++) {
+        size_t bytes = k ? big : small;
+        for (int it = 0; it < 4; it++) { /* the first is a warm-up */
+            MPI_Barrier(c->comm);
+            double t0 = MPI_Wtime();
+            NCCL_OR(c, ncclGroupStart());
+            NCCL_OR(c, ncclSend(n->ds, bytes, ncclUint8, right, n->comm, n->st));
+            NCCL_OR(c, ncclRecv(n->dr, bytes, ncclUint8, left, n->comm, n->st));
+            NCCL_OR(c, ncclGroupEnd());
+            CUDA_OR(c, cudaStreamSynchronize(n->st));
+            double dt = MPI_Wtime() - t0;
+            if (it > 0 && dt < t[k]) t[k] = dt;
+        }
+    }
+    double tmax[2];
+    if (MPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, c->comm) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+    double beta = (tmax[1] - tmax[0]) / (double)(big - small), alpha = tmax[0] - beta * (double)small;
+    if (!(beta > 0)) beta = 1e-12;
+    if (!(alpha > 0)) alpha = 1e-6;
+    /* uncompressed NCCL collectives move device buffers directly */
+    c->gmodel.nccl_alpha = alpha;
+    c->gmodel.nccl_beta = beta;
+    c->nmodel = c->gmodel;
+    /* the streams of compressed algorithms also exchange their sizes over MPI and cross PCIe
+     * twice more (host to the NCCL buffer and back) */
+    c->nmodel.alpha = alpha + c->model.alpha;
+    c->nmodel.beta = beta + 2.0 / 25e9;
+    ECCL_LOG(1, c->rank, "NCCL link: alpha %.3g s, %.2f GB/s", alpha, 1e-9 / beta);
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
+{
+    *use = 0;
+    int mine = want ? 1 : 0, all = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+    *all_want = all;
+    if (!all) return ECCL_SUCCESS;
+    if (c->nccl_state == 0) { /* every rank gets here in the same call: set up collectively */
+        struct eccl_nccl *n = calloc(1, sizeof *n);
+        ncclUniqueId id;
+        memset(&id, 0, sizeof id);
+        int ok = n != NULL;
+        /* NCCL needs one GPU per rank (ranks sharing one can hang it): host name + PCI bus id */
+        char me[MPI_MAX_PROCESSOR_NAME + 32] = "", *all_ids = malloc((size_t)c->size * sizeof me);
+        int len = 0, dev = -1;
+        MPI_Get_processor_name(me, &len);
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetPCIBusId(me + strlen(me) + 1, 24, dev) != cudaSuccess) {
+            (void)cudaGetLastError();
+            ok = 0;
+        } else {
+            me[strlen(me)] = '|'; /* "host|bus id" */
+        }
+        if (!all_ids || MPI_Allgather(me, (int)sizeof me, MPI_CHAR, all_ids, (int)sizeof me, MPI_CHAR, c->comm) !=
+                            MPI_SUCCESS) {
+            free(all_ids);
+            free(n);
+            return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allgather failed");
+        }
+        for (int i = 0; i < c->size && ok; i++)
+            if (i != c->rank && !strcmp(all_ids + (size_t)i * sizeof me, me)) ok = 0;
+        free(all_ids);
+        if (c->rank == 0 && (!ok || ncclGetUniqueId(&id) != ncclSuccess)) ok = 0;
+        if (MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, c->comm) != MPI_SUCCESS)
+            return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
+        int ok0 = ok;
+        if (MPI_Allreduce(&ok0, &ok, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+            return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+        ncclResult_t nr = ncclSuccess;
+        if (ok) {
+            nr = ncclCommInitRank(&n->comm, c->size, id, c->rank);
+            ok = nr == ncclSuccess && cudaStreamCreateWithFlags(&n->st, cudaStreamNonBlocking) == cudaSuccess;
+            if (nr != ncclSuccess) n->comm = NULL;
+        }
+        int ok1 = ok;
+        if (MPI_Allreduce(&ok1, &ok, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+            return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+        if (ok) {
+            c->nccl = n;
+            c->nccl_state = 1;
+            eccl_result_t crc = calibrate(c); /* collective; a failure is a runtime error everywhere */
+            if (crc) {
+                c->nccl = NULL;
+                release(n);
+                c->nccl_state = -1;
+                return crc;
+            }
+            ECCL_LOG(1, c->rank, "NCCL transport ready for device-resident calls");
+        } else {
+            release(n);
+            c->nccl_state = -1;
+            ECCL_LOG(1, c->rank, "no NCCL transport (%s): device-resident calls use MPI",
+                     nr != ncclSuccess ? ncclGetErrorString(nr) : "setup failed on some rank");
+        }
+    }
+    *use = c->nccl_state == 1;
+    return ECCL_SUCCESS;
+}
+
+void eccl_tr_nccl_free(eccl_comm_t c)
+{
+    release(c->nccl);
+    c->nccl = NULL;
+}
+
+eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
+                                    size_t rcap, size_t *rgot, int src)
+{
+    struct eccl_nccl *n = c->nccl;
+    if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
+    uint64_t ssz = sbytes, rsz = 0;
+    MPI_Status stat;
+    int mrc = MPI_SUCCESS;
+    if (dest >= 0 && src >= 0)
+        mrc = MPI_Sendrecv(&ssz, 1, MPI_UINT64_T, dest, SIZE_TAG, &rsz, 1, MPI_UINT64_T, src, SIZE_TAG, c->comm, &stat);
+    else if (dest >= 0) mrc = MPI_Send(&ssz, 1, MPI_UINT64_T, dest, SIZE_TAG, c->comm);
+    else if (src >= 0) mrc = MPI_Recv(&rsz, 1, MPI_UINT64_T, src, SIZE_TAG, c->comm, &stat);
+    if (mrc != MPI_SUCCESS) return eccl_comm_error(c, ECCL_ERR_MPI, "NCCL transport: exchanging sizes failed");
+    /* the peer sends exactly rsz bytes whatever we can keep: receive them all (into the device
+     * buffer), keep what fits, and call a message larger than the stream buffer corrupt */
+    eccl_result_t rc = ECCL_SUCCESS;
+    if (dest >= 0 && ssz && (rc = grow(c, &n->ds, &n->scap, ssz))) return rc;
+    if (src >= 0 && rsz && (rc = grow(c, &n->dr, &n->rcap, rsz))) return rc;
+    if (dest >= 0 && ssz) {
+        CUDA_OR(c, cudaMemcpyAsync(n->ds, sbuf, ssz, cudaMemcpyHostToDevice, n->st));
+        if (c->fault_countdown > 0 && --c->fault_countdown == 0) {
+            /* ECCL_FAULT_INJECT: this message leaves with one bit flipped (testing only) */
+            unsigned char byte = ((const unsigned char *)sbuf)[ssz / 2] ^ 0x10;
+            CUDA_OR(c, cudaMemcpyAsync((unsigned char *)n->ds + ssz / 2, &byte, 1, cudaMemcpyHostToDevice, n->st));
+            CUDA_OR(c, cudaStreamSynchronize(n->st)); /* `byte` lives on this stack frame */
+        }
+    }
+    NCCL_OR(c, ncclGroupStart());
+    if (dest >= 0 && ssz) NCCL_OR(c, ncclSend(n->ds, ssz, ncclUint8, dest, n->comm, n->st));
+    if (src >= 0 && rsz) NCCL_OR(c, ncclRecv(n->dr, rsz, ncclUint8, src, n->comm, n->st));
+    NCCL_OR(c, ncclGroupEnd());
+    size_t keep = rsz < rcap ? (size_t)rsz : rcap;
+    if (src >= 0 && keep) CUDA_OR(c, cudaMemcpyAsync(rbuf, n->dr, keep, cudaMemcpyDeviceToHost, n->st));
+    CUDA_OR(c, cudaStreamSynchronize(n->st));
+    if (rgot) *rgot = keep;
+    return src >= 0 && rsz > rcap ? ECCL_ERR_CORRUPT : ECCL_SUCCESS;
+}
+
+static int nccl_type(eccl_dtype_t dt, size_t *mult)
+{
+    *mult = dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1;
+    return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128 ? ncclFloat64 : ncclFloat32;
+}
+
+eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt)
+{
+    struct eccl_nccl *n = c->nccl;
+    size_t mult;
+    ncclDataType_t t = (ncclDataType_t)nccl_type(dt, &mult);
+    NCCL_OR(c, ncclAllReduce(sbuf, rbuf, count * mult, t, ncclSum, n->comm, n->st));
+    CUDA_OR(c, cudaStreamSynchronize(n->st));
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root)
+{
+    struct eccl_nccl *n = c->nccl;
+    size_t mult;
+    ncclDataType_t t = (ncclDataType_t)nccl_type(dt, &mult);
+    NCCL_OR(c, ncclBroadcast(buf, buf, count * mult, t, root, n->comm, n->st));
+    CUDA_OR(c, cudaStreamSynchronize(n->st));
+    return ECCL_SUCCESS;
+}
+
+#else /* no NCCL: never agreed, never used */
+
+eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
+{
+    (void)c, (void)want;
+    *all_want = 0;
+    *use = 0;
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt)
+{
+    (void)sbuf, (void)rbuf, (void)count, (void)dt;
+    return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
+}
+
+eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root)
+{
+    (void)buf, (void)count, (void)dt, (void)root;
+    return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
+}
+
+void eccl_tr_nccl_free(eccl_comm_t c) { (void)c; }
+
+eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
+                                    size_t rcap, size_t *rgot, int src)
+{
+    (void)sbuf, (void)sbytes, (void)dest, (void)rbuf, (void)rcap, (void)rgot, (void)src;
+    return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
+}
+#endif
