@@ -5,3 +5,11 @@ EXTRA_DIST += $(wildcard $(srcdir)/doc/*.md)
 # Installed into $(docdir) (by default PREFIX/share/doc/eccl) with the README and the licence.
 dist_doc_DATA = README.md LICENSE doc/collectives.md doc/env.md doc/format.md doc/fortran.md \
 	doc/gpu.md doc/guarantees.md doc/performance.md doc/probe.md doc/scalapack.md
+
+# Figures of the pages, installed next to them so that relative links keep working.
+docimgdir = $(docdir)/img
+dist_docimg_DATA = doc/img/device_collectives.png
+
+# The raw benchmark outputs doc/performance.md quotes, and the script that plots them.
+EXTRA_DIST += bench/results/README.md bench/results/device_plot.gp bench/results/h200x2_nvlink.txt \
+	bench/results/h200x2_socket.txt bench/results/h200x2_socket_mpi.txt

@@ -290,12 +290,15 @@ eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
 /* ---------------------------------------------------------------------------------------------
  * Collectives. MPI argument order; blocking. Buffers are host memory or, in a build with the CUDA
  * backend, CUDA device memory (recognised per pointer; host and device may be mixed): device
- * buffers are copied through page-locked host buffers of the communicator, so the device data
- * must be complete when the call is made (synchronise the stream that wrote it), the result is
- * on the device when the call returns, and steady-state calls do not allocate (doc/gpu.md). A
- * failed copy from the device still completes the collective (zeros stand in for the data) and
- * returns ECCL_ERR_CUDA; running out of page-locked memory returns ECCL_ERR_NO_MEMORY before any
- * communication (as any local argument error, peers may then wait). A build without CUDA returns
+ * buffers are compressed and decompressed on the GPU where they are (device-resident: only the
+ * compressed streams cross PCIe; with NCCL between GPUs where that is faster), or copied whole
+ * through page-locked host buffers of the communicator where the algorithm needs host data
+ * (eccl_stats_t.device says which; doc/gpu.md). The device data must be complete when the call is
+ * made (synchronise the stream that wrote it), the result is on the device when the call returns,
+ * and steady-state calls do not allocate. A failed copy from the device in a staged call still
+ * completes the collective (zeros stand in for the data) and returns ECCL_ERR_CUDA; running out
+ * of page-locked memory returns ECCL_ERR_NO_MEMORY (as any local argument error, peers may then
+ * wait). A build without CUDA returns
  * ECCL_ERR_UNSUPPORTED for a device buffer. `bound` bounds the RESULT (NULL: the communicator's
  * default), see doc/guarantees.md:
  *   data movement (bcast, scatter, gather, allgather, sendrecv_replace): |out - in| <= E;

@@ -239,8 +239,9 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
 #ifdef HAVE_NCCL
     /* Whether every rank runs device-resident, and then whether NCCL carries the call (its
      * uncompressed algorithms become candidates, compressed ones send their streams through it):
-     * one small agreement, skipped with ECCL_TRANSPORT=mpi. */
-    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && nccl_allowed()) {
+     * one small agreement, on communicators created while every rank had CUDA loaded, skipped
+     * with ECCL_TRANSPORT=mpi. */
+    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->cuda_all && nccl_allowed()) {
         int all_dev = 0, use = 0;
         eccl_result_t rc = eccl_tr_nccl_agree(comm, c->dev, &all_dev, &use);
         if (rc) return rc;

@@ -223,6 +223,13 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
         if (!(m[0] > 0)) m[0] = t_small > 1e-7 ? t_small : 1e-7;
         if (!(m[1] > 0)) m[1] = t_big > t_small ? (t_big - t_small) / big : 1e-11;
     }
+#ifdef HAVE_NCCL
+    { /* only where every rank can hold device memory is a per-call NCCL agreement worth its cost */
+        int loaded = eccl_cuda_driver_loaded();
+        if (MPI_Allreduce(&loaded, &c->cuda_all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+            ECCL_FAIL(rc, ECCL_ERR_MPI);
+    }
+#endif
     c->threads = core_share(c->comm);
     if (c->rank == 0) {
         int old_cap = eccl_codec_set_threads(c->threads);

@@ -55,6 +55,8 @@ struct eccl_comm {
      * first call every rank runs device-resident; state 0 untried, 1 ready, -1 unavailable */
     struct eccl_nccl *nccl;
     int nccl_state;
+    int cuda_all;      /* every rank had the CUDA driver loaded at creation: device-resident calls
+                          on all ranks are possible, so calls agree on NCCL (dispatch.c) */
 };
 
 /* Record an error message for eccl_comm_last_error and return rc. */

@@ -66,6 +66,8 @@ static get_attributes_fn driver(void)
     return fn;
 }
 
+int eccl_cuda_driver_loaded(void) { return driver() != NULL; }
+
 int eccl_ptr_is_device(const void *p)
 {
     if (!p) return 0;

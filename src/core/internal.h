@@ -30,5 +30,7 @@
 /* 1 when p is CUDA device memory (not managed, not host), 0 otherwise, also when the process has
  * not loaded the CUDA driver (core/devptr.c). Thread-safe. */
 int eccl_ptr_is_device(const void *p);
+/* 1 when this process has loaded the CUDA driver (it can hold device memory). */
+int eccl_cuda_driver_loaded(void);
 
 #endif
