@@ -40,6 +40,10 @@ case " $what " in *" test "*|*" all "*)
     step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
     step corrupt_device_f64 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
+    if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
+        step blacs_device timeout "${TEST_TIMEOUT:-600}" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
+            ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
+    fi
     if [ -x ./tests/test_fortran_coll ]; then
         step fortran_coll_np3 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 3 ./tests/test_fortran_coll
     fi ;;
@@ -68,6 +72,6 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
 for f in bench_device bench_device_socket bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -82,6 +82,14 @@ extern "C" eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t byt
     return from_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
 }
 
+extern "C" eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                            size_t height)
+{
+    if (width == 0 || height == 0) return ECCL_SUCCESS;
+    if (!dst || !src || dpitch < width || spitch < width) return ECCL_ERR_INVALID_ARG;
+    return from_cuda(cudaMemcpy2D(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault));
+}
+
 extern "C" eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes)
 {
     if (!ptr) return ECCL_ERR_INVALID_ARG;

@@ -99,6 +99,13 @@ eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes)
 
 void eccl_cuda_host_free(void *ptr) { (void)ptr; }
 
+eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                 size_t height)
+{
+    (void)dst, (void)dpitch, (void)src, (void)spitch, (void)width, (void)height;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 void *eccl_cuda_host_alloc_ptr(size_t bytes)
 {
     (void)bytes;

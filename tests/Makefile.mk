@@ -169,3 +169,13 @@ endif
 # ranks; it exits 1 if a result is outside its bound.
 TESTS += tests/bench_smoke.mpi
 EXTRA_DIST += tests/bench_smoke.mpi
+
+# The BLACS drop-ins on device arrays, bit for bit against host arrays (C; skips, 77, without a
+# GPU on every rank: run on the GPU host by bench/gpu_host.sh test).
+EXTRA_DIST += tests/blacs_device_2x2.mpi
+if HAVE_SCALAPACK
+check_PROGRAMS += tests/test_blacs_device
+tests_test_blacs_device_SOURCES = tests/test_blacs_device.c
+tests_test_blacs_device_LDADD = libeccl.la $(SCALAPACK_LIBS) -lm
+TESTS += tests/blacs_device_2x2.mpi
+endif

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "cuda/device.h"
 #include "scalapack/sl.h"
 
 int eccl_sl_bound_invalid(const eccl_bound_t *b)
@@ -38,6 +39,7 @@ typedef struct sl_call {
     int np;          /* its size */
     size_t m, n, lda, count, esize;
     eccl_dtype_t dtype;
+    int dev;         /* a is CUDA device memory */
 } sl_call_t;
 
 /* Checks shared by every drop-in (positions 1, 2, 4, 5, 6, 7); 0 or -position.  The communicator
@@ -52,8 +54,8 @@ static int check_common(sl_call_t *c, int ictxt, const char *scope, int m, int n
     if (m < 0) return -4;
     if (n < 0) return -5;
     if (!a && m > 0 && n > 0) return -6;
-    if (m > 0 && n > 0 && eccl_ptr_is_device(a)) return -6; /* host arrays only (doc/scalapack.md) */
     if (lda < 1 || lda < m) return -7;
+    c->dev = m > 0 && n > 0 && eccl_ptr_is_device(a); /* packed on the device (pack.c) */
     c->m = (size_t)m;
     c->n = (size_t)n;
     c->lda = (size_t)lda;
@@ -91,10 +93,26 @@ static int scope_rank(const sl_call_t *c, int r, int col, int pos_r, int pos_c)
 static int is_contiguous(const sl_call_t *c) { return c->lda == c->m || c->n <= 1; }
 
 /* The contiguous buffer for the call's block: a itself when it is contiguous, else the grid's
- * packing buffer (NULL when out of memory). */
+ * packing buffer, in device memory for a device array (NULL when out of memory). */
 static void *block_buffer(sl_call_t *c, void *a)
 {
-    return is_contiguous(c) ? a : eccl_pool_get(&c->g->pool, SL_SLOT_PACK, c->count * c->esize);
+    if (is_contiguous(c)) return a;
+    size_t bytes = c->count * c->esize;
+    return c->dev ? eccl_sl_dev_buffer(c->g, bytes) : eccl_pool_get(&c->g->pool, SL_SLOT_PACK, bytes);
+}
+
+/* Pack the block into buf / unpack it back (host or device, as the array). */
+static eccl_result_t pack(const sl_call_t *c, void *buf, const void *a)
+{
+    if (c->dev) return eccl_sl_pack_dev(buf, a, c->lda, c->m, c->n, c->esize);
+    eccl_sl_pack(buf, a, c->lda, c->m, c->n, c->esize);
+    return ECCL_SUCCESS;
+}
+static eccl_result_t unpack(const sl_call_t *c, void *a, const void *buf)
+{
+    if (c->dev) return eccl_sl_unpack_dev(a, c->lda, buf, c->m, c->n, c->esize);
+    eccl_sl_unpack(a, c->lda, buf, c->m, c->n, c->esize);
+    return ECCL_SUCCESS;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -112,7 +130,7 @@ static int gebs2d(int ictxt, const char *scope, int m, int n, const void *a, int
     /* eccl_bcast reads the root's buffer and leaves it unchanged, as MPI_Bcast does */
     void *buf = block_buffer(&c, (void *)a);
     if (!buf) return ECCL_ERR_NO_MEMORY;
-    if (buf != a) eccl_sl_pack(buf, a, c.lda, c.m, c.n, c.esize);
+    if (buf != a && (rc = pack(&c, buf, a))) return (int)rc;
     rc = eccl_bcast(buf, c.count, dtype, c.me, bound, c.comm);
     eccl_sl_account(c.g, c.comm, 1, c.np - 1, c.count * c.esize);
     return (int)rc;
@@ -134,7 +152,7 @@ static int gebr2d(int ictxt, const char *scope, int m, int n, void *a, int lda, 
     void *buf = block_buffer(&c, a);
     if (!buf) return ECCL_ERR_NO_MEMORY;
     rc = eccl_bcast(buf, c.count, dtype, root, bound, c.comm);
-    if (!rc && buf != a) eccl_sl_unpack(a, c.lda, buf, c.m, c.n, c.esize);
+    if (!rc && buf != a) rc = unpack(&c, a, buf);
     eccl_sl_account(c.g, c.comm, 0, c.np - 1, c.count * c.esize);
     return (int)rc;
 }
@@ -155,14 +173,13 @@ static int combine(sl_call_t *c, void *a, int dest, eccl_op_t op, const eccl_bou
     if (c->count == 0) return 0;
     void *buf = block_buffer(c, a);
     if (!buf) return ECCL_ERR_NO_MEMORY;
-    if (buf != a) eccl_sl_pack(buf, a, c->lda, c->m, c->n, c->esize);
+    if (buf != a && (rc = pack(c, buf, a))) return (int)rc;
     if (dest == SL_EVERYWHERE)
         rc = eccl_allreduce(MPI_IN_PLACE, buf, c->count, c->dtype, op, bound, c->comm);
     else
         rc = eccl_reduce(dest == c->me ? MPI_IN_PLACE : buf, buf, c->count, c->dtype, op, dest,
                          bound, c->comm);
-    if (!rc && buf != a && (dest == SL_EVERYWHERE || dest == c->me))
-        eccl_sl_unpack(a, c->lda, buf, c->m, c->n, c->esize);
+    if (!rc && buf != a && (dest == SL_EVERYWHERE || dest == c->me)) rc = unpack(c, a, buf);
     eccl_sl_account(c->g, c->comm, 0, 0, 0);
     return (int)rc;
 }
@@ -229,6 +246,7 @@ static int gamxn2d(int ictxt, const char *scope, int m, int n, void *a, int lda,
     sl_call_t c;
     int info = check_common(&c, ictxt, scope, m, n, a, lda, dtype);
     if (info) return info;
+    if (c.dev) return -6; /* host arrays only: the magnitude pairs are formed on the host */
     if (ldia != -1) return -10;
     int dest = combine_dest(&c, rdest, cdest, 11, 12);
     if (dest < 0 && dest != SL_EVERYWHERE) return dest;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/device.h"
 #include "scalapack/sl.h"
 
 static int grid_keyval = MPI_KEYVAL_INVALID;
@@ -38,6 +39,7 @@ static int grid_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     sl_grid_t *g = attr;
     free_comms(g);
     eccl_pool_free(&g->pool);
+    eccl_cuda_free(g->dpack);
     free(g);
     return MPI_SUCCESS;
 }

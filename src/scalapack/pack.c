@@ -2,15 +2,15 @@
  * pack.c - moving m x n column-major blocks between a strided local array (leading dimension
  * ld) and the contiguous buffers the collectives take.
  *
- * Host memory only.  This is the one place that touches the elements of the user's arrays: when
- * the layer accepts device arrays, a pointer's memory space (cudaPointerGetAttributes) selects the
- * GPU backend's pack/unpack kernels here (one 2-D copy, cudaMemcpy2DAsync-shaped) and the
- * collectives then run on device buffers; nothing else in src/scalapack changes.
+ * This is the one place that touches the elements of the user's arrays. Device arrays (the
+ * drop-in calls accept them) are packed on the device with one 2-D copy (cudaMemcpy2D) into a
+ * device buffer of the grid, and the collectives then run on device buffers.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "cuda/device.h"
 #include "scalapack/sl.h"
 
 void eccl_sl_copy2d(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
@@ -34,4 +34,31 @@ void eccl_sl_pack(void *dst, const void *src, size_t ld, size_t m, size_t n, siz
 void eccl_sl_unpack(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize)
 {
     eccl_sl_copy2d(dst, ld, src, m, m, n, esize);
+}
+
+eccl_result_t eccl_sl_pack_dev(void *dst, const void *src, size_t ld, size_t m, size_t n, size_t esize)
+{
+    return eccl_cuda_memcpy2d(dst, m * esize, src, ld * esize, m * esize, n);
+}
+
+eccl_result_t eccl_sl_unpack_dev(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize)
+{
+    return eccl_cuda_memcpy2d(dst, ld * esize, src, m * esize, m * esize, n);
+}
+
+eccl_result_t eccl_sl_copy2d_dev(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
+                                 size_t esize)
+{
+    return eccl_cuda_memcpy2d(dst, ldd * esize, src, lds * esize, m * esize, n);
+}
+
+void *eccl_sl_dev_buffer(sl_grid_t *g, size_t bytes)
+{
+    if (g->dpack && g->dpack_cap >= bytes) return g->dpack;
+    void *p = NULL;
+    if (eccl_cuda_malloc(&p, bytes ? bytes : 64)) return NULL;
+    eccl_cuda_free(g->dpack);
+    g->dpack = p;
+    g->dpack_cap = bytes;
+    return p;
 }

@@ -138,15 +138,29 @@ static int run_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work,
     if (count == 0) return 0;
     /* work itself carries the broadcast when it is contiguous; otherwise the packing buffer */
     int work_contig = p->ldw == p->rows || p->cols == 1;
-    void *buf = work_contig ? work : eccl_pool_get(&p->g->pool, SL_SLOT_PACK, count * es);
+    /* device arrays (A and WORK in one space, checked before): 2-D copies on the device */
+    int dev = eccl_ptr_is_device(work);
+    void *buf = work_contig ? work
+                : dev       ? eccl_sl_dev_buffer(p->g, count * es)
+                            : eccl_pool_get(&p->g->pool, SL_SLOT_PACK, count * es);
     if (!buf) return ECCL_ERR_NO_MEMORY;
+    eccl_result_t rc = ECCL_SUCCESS;
     if (p->is_owner) {
         const unsigned char *src = (const unsigned char *)a + p->off * es;
-        eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, es);
-        if (buf != work) eccl_sl_pack(buf, src, p->lld, p->rows, p->cols, es);
+        if (dev) {
+            rc = eccl_sl_copy2d_dev(work, p->ldw, src, p->lld, p->rows, p->cols, es);
+            if (!rc && buf != work) rc = eccl_sl_pack_dev(buf, src, p->lld, p->rows, p->cols, es);
+            if (rc) return (int)rc;
+        } else {
+            eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, es);
+            if (buf != work) eccl_sl_pack(buf, src, p->lld, p->rows, p->cols, es);
+        }
     }
-    eccl_result_t rc = eccl_bcast(buf, count, p->dtype, p->owner, bound, comm);
-    if (!rc && !p->is_owner && buf != work) eccl_sl_unpack(work, p->ldw, buf, p->rows, p->cols, es);
+    rc = eccl_bcast(buf, count, p->dtype, p->owner, bound, comm);
+    if (!rc && !p->is_owner && buf != work) {
+        if (dev) rc = eccl_sl_unpack_dev(work, p->ldw, buf, p->rows, p->cols, es);
+        else eccl_sl_unpack(work, p->ldw, buf, p->rows, p->cols, es);
+    }
     eccl_sl_account(p->g, comm, p->is_owner, p->np - 1, count * es);
     return (int)rc;
 }
@@ -201,9 +215,10 @@ int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int
     /* local checks, in argument order */
     int local = 0;
     if (p.is_owner && p.rows > 0 && !a) local = -3;
-    if (!local && p.is_owner && p.rows > 0 && eccl_ptr_is_device(a)) local = -3; /* host arrays only */
     if (!local) local = check_lld(desca, g, 6);
-    if (!local && p.rows > 0 && (!work || eccl_ptr_is_device(work))) local = -7;
+    if (!local && p.rows > 0 && !work) local = -7;
+    /* A and WORK in one memory space (host, or device: 2-D copies on the device) */
+    if (!local && p.is_owner && p.rows > 0 && eccl_ptr_is_device(a) != eccl_ptr_is_device(work)) local = -7;
     if (!local && (ldw < 1 || (size_t)ldw < p.rows)) local = -8;
     /* (a context number is local to a process: not part of the digest) */
     int glob[12] = {m, kb, ia, ja, desca[DTYPE_], desca[M_], desca[N_], desca[MB_], desca[NB_],
@@ -249,9 +264,9 @@ int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int
     if (rc) return (int)rc;
     int local = 0;
     if (p.is_owner && p.cols > 0 && !b) local = -3;
-    if (!local && p.is_owner && p.cols > 0 && eccl_ptr_is_device(b)) local = -3; /* host arrays only */
     if (!local) local = check_lld(descb, g, 6);
-    if (!local && p.cols > 0 && (!work || eccl_ptr_is_device(work))) local = -7;
+    if (!local && p.cols > 0 && !work) local = -7;
+    if (!local && p.is_owner && p.cols > 0 && eccl_ptr_is_device(b) != eccl_ptr_is_device(work)) local = -7;
     if (!local && (ldw < 1 || ldw < kb)) local = -8;
     int glob[12] = {kb, n, ib, jb, descb[DTYPE_], descb[M_], descb[N_], descb[MB_], descb[NB_],
                     descb[RSRC_], descb[CSRC_], (int)dtype};

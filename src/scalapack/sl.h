@@ -31,6 +31,8 @@ typedef struct sl_grid {
     eccl_config_t config;             /* for the communicators above */
     int have_config;
     eccl_pool_t pool;                 /* packing buffers */
+    void *dpack;                      /* packing buffer for device arrays (grow-only) */
+    size_t dpack_cap;
     eccl_blacs_totals_t totals;
 } sl_grid_t;
 
@@ -53,6 +55,13 @@ void eccl_sl_account(sl_grid_t *g, eccl_comm_t comm, int is_bcast_root, int rece
 enum { SL_SLOT_PACK = 0, SL_SLOT_PACK2 = 1 };
 void eccl_sl_pack(void *dst, const void *src, size_t ld, size_t m, size_t n, size_t esize);
 void eccl_sl_unpack(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize);
+/* The grid's device packing buffer with room for `bytes` (grow-only; NULL when out of memory). */
+void *eccl_sl_dev_buffer(sl_grid_t *g, size_t bytes);
+/* The same for device arrays (dst and src device memory): one 2-D copy on the device. */
+eccl_result_t eccl_sl_pack_dev(void *dst, const void *src, size_t ld, size_t m, size_t n, size_t esize);
+eccl_result_t eccl_sl_unpack_dev(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize);
+eccl_result_t eccl_sl_copy2d_dev(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
+                                 size_t esize);
 /* Copy between two strided blocks. */
 void eccl_sl_copy2d(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
                     size_t esize);
