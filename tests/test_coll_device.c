@@ -214,8 +214,11 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
         fprintf(stderr, "[%d] %s/%s: ran over MPI, NCCL expected (ECCL_TEST_EXPECT_NCCL)\n", rank,
                 coll_name[coll], alg);
         bad = 1;
-    } else if (differ(B.hr, B.out, def) && !(nccl_alg && coll == ALLREDUCE && dst.device == 2)) {
-        /* (ncclAllReduce sums in its own order: checked against the exact sum below instead) */
+    } else if (differ(B.hr, B.out, def) && !(nccl_alg && coll == ALLREDUCE && dst.device == 2) &&
+               !(coll == BCAST && !strcmp(alg, "pipeline") && dst.device == 2)) {
+        /* (ncclAllReduce sums in its own order, and the pipeline cuts its chunks by the cost
+         * model's figures, which are the GPU codec's for device-resident calls: both are checked
+         * against the bound below instead) */
         fprintf(stderr, "[%d] %s/%s %s count %zu%s%s%s: device result differs from the host result\n",
                 rank, coll_name[coll], alg, is64 ? "f64" : "f32", count, in_place ? " in place" : "",
                 dev_send ? " dev-send" : "", dev_recv ? " dev-recv" : "");
@@ -223,7 +226,9 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     }
     /* a broadcast leaves the root's buffer as it was; the bound on bcast and allreduce results */
     /* (collective checks run on every rank whatever `bad` is, so no rank waits alone) */
-    if (coll == BCAST && !rel) {
+    if (coll == BCAST) {
+        /* the absolute bound of the call (REL: from the root's range; 0 for uncompressed ones) */
+        double E = rel ? dst.bound_requested : b.value;
         unsigned char *root_in = tu_malloc(B.rbytes);
         memcpy(root_in, in_r, B.rbytes);
         MPI_Bcast(root_in, (int)B.rbytes, MPI_BYTE, size - 1, MPI_COMM_WORLD);
@@ -232,7 +237,7 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
             bad = 1;
         }
         long double me;
-        if (!hrc && !drc && tu_check_bound(root_in, B.out, count, is64, b.value, 0, &me)) {
+        if (!hrc && !drc && tu_check_bound(root_in, B.out, count, is64, E, 0, &me)) {
             fprintf(stderr, "[%d] bcast/%s: bound violated (max error %Lg)\n", rank, alg, me);
             bad = 1;
         }
