@@ -117,6 +117,38 @@ static double median_ms(double *t, int iters)
     return 1e3 * t[iters / 2];
 }
 
+/* One eccl measurement: the allreduce (coll 0, d_in -> d_out) or bcast (coll 1, d_out from root)
+ * of n floats with the algorithm forced ("auto": the cost model), inputs restored from h_in
+ * before every call; the median time (ms) and the last call's statistics. */
+typedef struct {
+    eccl_comm_t ec;
+    int coll;
+    const char *algorithm;
+    void *d_in, *d_out;
+    const float *h_in;
+    size_t n;
+    int root;
+    const eccl_bound_t *b;
+    double *t;
+    int iters;
+} eccl_run_t;
+
+static double time_eccl(const eccl_run_t *r, eccl_stats_t *st)
+{
+    ECCL(eccl_comm_set_algorithm(r->ec, r->coll == 0 ? "allreduce" : "bcast", r->algorithm));
+    for (int it = -1; it < r->iters; it++) {
+        CUDA(cudaMemcpy(r->coll == 0 ? r->d_in : r->d_out, r->h_in, r->n * sizeof(float), cudaMemcpyHostToDevice));
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        if (r->coll == 0) ECCL(eccl_allreduce(r->d_in, r->d_out, r->n, ECCL_FLOAT32, ECCL_OP_SUM, r->b, r->ec));
+        else ECCL(eccl_bcast(r->d_out, r->n, ECCL_FLOAT32, r->root, r->b, r->ec));
+        double t1 = MPI_Wtime();
+        if (it >= 0) r->t[it] = t1 - t0;
+    }
+    eccl_comm_last_stats(r->ec, st);
+    return median_ms(r->t, r->iters);
+}
+
 static void parse_list(const char *s, size_t *out, int max, int *n)
 {
     *n = 0;
@@ -229,19 +261,9 @@ int main(int argc, char **argv)
             size_t n = mib[k] * ((size_t)1 << 20) / sizeof(float), bytes = n * sizeof(float);
             int root = 0;
             /* eccl, compressed, device-resident (ring allreduce, binomial bcast) */
-            ECCL(eccl_comm_set_algorithm(ec, cname, coll == 0 ? "ring" : "binomial"));
             eccl_stats_t sts;
-            for (int it = -1; it < iters; it++) {
-                CUDA(cudaMemcpy(coll == 0 ? d_in : d_out, h_in, bytes, cudaMemcpyHostToDevice));
-                MPI_Barrier(MPI_COMM_WORLD);
-                double t0 = MPI_Wtime();
-                if (coll == 0) ECCL(eccl_allreduce(d_in, d_out, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec));
-                else ECCL(eccl_bcast(d_out, n, ECCL_FLOAT32, root, &b, ec));
-                double t1 = MPI_Wtime();
-                if (it >= 0) t[it] = t1 - t0;
-            }
-            eccl_comm_last_stats(ec, &sts);
-            double t_eccl = median_ms(t, iters);
+            eccl_run_t er = {ec, coll, coll == 0 ? "ring" : "binomial", d_in, d_out, h_in, n, root, &b, t, iters};
+            double t_eccl = time_eccl(&er, &sts);
             /* the ratio of what was sent (ranks that send nothing, as bcast leaves, report 1) */
             double ratio = sts.bytes_sent ? sts.ratio : 0, rmin = 0;
             MPI_Allreduce(&ratio, &rmin, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -301,19 +323,9 @@ int main(int argc, char **argv)
             }
 #endif
             /* eccl auto: the cost model decides */
-            ECCL(eccl_comm_set_algorithm(ec, cname, "auto"));
-            for (int it = -1; it < iters; it++) {
-                CUDA(cudaMemcpy(coll == 0 ? d_in : d_out, h_in, bytes, cudaMemcpyHostToDevice));
-                MPI_Barrier(MPI_COMM_WORLD);
-                double t0 = MPI_Wtime();
-                if (coll == 0) ECCL(eccl_allreduce(d_in, d_out, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec));
-                else ECCL(eccl_bcast(d_out, n, ECCL_FLOAT32, root, &b, ec));
-                double t1 = MPI_Wtime();
-                if (it >= 0) t[it] = t1 - t0;
-            }
             eccl_stats_t sta;
-            eccl_comm_last_stats(ec, &sta);
-            double t_auto = median_ms(t, iters);
+            er.algorithm = "auto";
+            double t_auto = time_eccl(&er, &sta);
             if (rank == 0) {
                 char nccl_s[32] = "n/a", vs_nccl[32] = "n/a";
                 if (t_nccl == t_nccl) {
