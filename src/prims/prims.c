@@ -307,11 +307,8 @@ eccl_result_t eccl_prim_wait(eccl_call_t *c, eccl_req_t *r)
 
 eccl_result_t eccl_prim_recv(eccl_call_t *c, void *buf, size_t bytes, int peer)
 {
-    if (c->nccl_streams) { /* exact size: a different one is an internal error, not a peer's corruption */
-        size_t got = 0;
-        eccl_result_t rc = nccl_xchg(c, NULL, 0, -1, buf, bytes, &got, peer);
-        return !rc && got != bytes ? eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "message size mismatch") : rc;
-    }
+    if (c->nccl_streams) /* raw exchanges serve ECCL_ALG_HOST_DATA algorithms: never on NCCL */
+        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "raw receive on the NCCL transport");
     eccl_req_t r;
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_irecv(c->comm, buf, bytes, peer, ECCL_TAG, &r);
@@ -368,11 +365,8 @@ eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t
 eccl_result_t eccl_prim_sendrecv(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                  void *rbuf, size_t rbytes, int src)
 {
-    if (c->nccl_streams) {
-        size_t got = 0;
-        eccl_result_t rc = nccl_xchg(c, sbuf, sbytes, dest, rbuf, rbytes, &got, src);
-        return !rc && got != rbytes ? eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "message size mismatch") : rc;
-    }
+    if (c->nccl_streams) /* raw exchanges serve ECCL_ALG_HOST_DATA algorithms: never on NCCL */
+        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "raw exchange on the NCCL transport");
     eccl_req_t rs, rr;
     double t0 = eccl_wtime();
     eccl_result_t rc = eccl_tr_irecv(c->comm, rbuf, rbytes, src, ECCL_TAG, &rr);
