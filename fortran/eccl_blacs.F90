@@ -9,7 +9,8 @@
 ! The data argument may be a scalar, an array element (the start of an m x n block, as with
 ! BLACS) or a rank-1 or rank-2 array: each drop-in is a generic with one specific per rank (a
 ! generic cannot take a rank-2 array for a rank-1 dummy, and assumed-size dummies take no
-! scalars).  For gamx2d/gamn2d, ra and ca are never referenced (ldia must be -1): pass
+! scalars), or a type(c_ptr) to the block, for device arrays (the C calls detect device memory
+! and keep the data on the GPU, doc/gpu.md).  For gamx2d/gamn2d, ra and ca are never referenced (ldia must be -1): pass
 ! integer variables.  INFO: 0, -k for an invalid argument k (positions as in BLACS, then bound at
 ! 8 or 10 or 13), or an ECCL_ERR_* code.
 module eccl_blacs
@@ -29,40 +30,40 @@ module eccl_blacs
   end interface eccl_blacs_configure
 
   interface eccl_sgebs2d
-    module procedure sgebs2d_0, sgebs2d_1, sgebs2d_2
+    module procedure sgebs2d_0, sgebs2d_1, sgebs2d_2, sgebs2d_p
   end interface eccl_sgebs2d
   interface eccl_dgebs2d
-    module procedure dgebs2d_0, dgebs2d_1, dgebs2d_2
+    module procedure dgebs2d_0, dgebs2d_1, dgebs2d_2, dgebs2d_p
   end interface eccl_dgebs2d
   interface eccl_cgebs2d
-    module procedure cgebs2d_0, cgebs2d_1, cgebs2d_2
+    module procedure cgebs2d_0, cgebs2d_1, cgebs2d_2, cgebs2d_p
   end interface eccl_cgebs2d
   interface eccl_zgebs2d
-    module procedure zgebs2d_0, zgebs2d_1, zgebs2d_2
+    module procedure zgebs2d_0, zgebs2d_1, zgebs2d_2, zgebs2d_p
   end interface eccl_zgebs2d
   interface eccl_sgebr2d
-    module procedure sgebr2d_0, sgebr2d_1, sgebr2d_2
+    module procedure sgebr2d_0, sgebr2d_1, sgebr2d_2, sgebr2d_p
   end interface eccl_sgebr2d
   interface eccl_dgebr2d
-    module procedure dgebr2d_0, dgebr2d_1, dgebr2d_2
+    module procedure dgebr2d_0, dgebr2d_1, dgebr2d_2, dgebr2d_p
   end interface eccl_dgebr2d
   interface eccl_cgebr2d
-    module procedure cgebr2d_0, cgebr2d_1, cgebr2d_2
+    module procedure cgebr2d_0, cgebr2d_1, cgebr2d_2, cgebr2d_p
   end interface eccl_cgebr2d
   interface eccl_zgebr2d
-    module procedure zgebr2d_0, zgebr2d_1, zgebr2d_2
+    module procedure zgebr2d_0, zgebr2d_1, zgebr2d_2, zgebr2d_p
   end interface eccl_zgebr2d
   interface eccl_sgsum2d
-    module procedure sgsum2d_0, sgsum2d_1, sgsum2d_2
+    module procedure sgsum2d_0, sgsum2d_1, sgsum2d_2, sgsum2d_p
   end interface eccl_sgsum2d
   interface eccl_dgsum2d
-    module procedure dgsum2d_0, dgsum2d_1, dgsum2d_2
+    module procedure dgsum2d_0, dgsum2d_1, dgsum2d_2, dgsum2d_p
   end interface eccl_dgsum2d
   interface eccl_cgsum2d
-    module procedure cgsum2d_0, cgsum2d_1, cgsum2d_2
+    module procedure cgsum2d_0, cgsum2d_1, cgsum2d_2, cgsum2d_p
   end interface eccl_cgsum2d
   interface eccl_zgsum2d
-    module procedure zgsum2d_0, zgsum2d_1, zgsum2d_2
+    module procedure zgsum2d_0, zgsum2d_1, zgsum2d_2, zgsum2d_p
   end interface eccl_zgsum2d
 
   interface
@@ -717,4 +718,115 @@ contains
     info = c_zgsum2d(ictxt, first_char(scope), first_char(top), m, n, pa, lda, rdest, cdest, bound)
   end subroutine zgsum2d_2
 
+  ! ---- the type(c_ptr) specifics: a is the address of the m x n block (device memory from
+  !      eccl_cuda_malloc, CUDA Fortran's c_devloc or OpenACC/OpenMP use_device_addr; host memory
+  !      from c_loc works too); the data type is the one the name says ----
+
+  subroutine sgebs2d_p(ictxt, scope, top, m, n, a, lda, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_sgebs2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, bound)
+  end subroutine sgebs2d_p
+
+  subroutine dgebs2d_p(ictxt, scope, top, m, n, a, lda, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_dgebs2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, bound)
+  end subroutine dgebs2d_p
+
+  subroutine cgebs2d_p(ictxt, scope, top, m, n, a, lda, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_cgebs2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, bound)
+  end subroutine cgebs2d_p
+
+  subroutine zgebs2d_p(ictxt, scope, top, m, n, a, lda, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_zgebs2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, bound)
+  end subroutine zgebs2d_p
+
+  subroutine sgebr2d_p(ictxt, scope, top, m, n, a, lda, rsrc, csrc, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rsrc, csrc
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_sgebr2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rsrc, csrc, bound)
+  end subroutine sgebr2d_p
+
+  subroutine dgebr2d_p(ictxt, scope, top, m, n, a, lda, rsrc, csrc, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rsrc, csrc
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_dgebr2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rsrc, csrc, bound)
+  end subroutine dgebr2d_p
+
+  subroutine cgebr2d_p(ictxt, scope, top, m, n, a, lda, rsrc, csrc, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rsrc, csrc
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_cgebr2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rsrc, csrc, bound)
+  end subroutine cgebr2d_p
+
+  subroutine zgebr2d_p(ictxt, scope, top, m, n, a, lda, rsrc, csrc, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rsrc, csrc
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_zgebr2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rsrc, csrc, bound)
+  end subroutine zgebr2d_p
+
+  subroutine sgsum2d_p(ictxt, scope, top, m, n, a, lda, rdest, cdest, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rdest, cdest
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_sgsum2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rdest, cdest, bound)
+  end subroutine sgsum2d_p
+
+  subroutine dgsum2d_p(ictxt, scope, top, m, n, a, lda, rdest, cdest, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rdest, cdest
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_dgsum2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rdest, cdest, bound)
+  end subroutine dgsum2d_p
+
+  subroutine cgsum2d_p(ictxt, scope, top, m, n, a, lda, rdest, cdest, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rdest, cdest
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_cgsum2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rdest, cdest, bound)
+  end subroutine cgsum2d_p
+
+  subroutine zgsum2d_p(ictxt, scope, top, m, n, a, lda, rdest, cdest, bound, info)
+    integer(c_int), intent(in) :: ictxt, m, n, lda, rdest, cdest
+    character(len=*), intent(in) :: scope, top
+    type(c_ptr), intent(in) :: a
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_zgsum2d(ictxt, first_char(scope), first_char(top), m, n, a, lda, rdest, cdest, bound)
+  end subroutine zgsum2d_p
 end module eccl_blacs

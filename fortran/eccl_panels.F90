@@ -10,7 +10,10 @@
 !   eccl_desc_local_rows(m, ia, desc), eccl_desc_local_cols(n, ja, desc), eccl_panel_width(j, nb, n)
 !
 ! a/b and work are both rank 1 (assumed-size, local storage with leading dimension LLD) or both
-! rank 2 (a(LLD, *), work(ldw, *)), of one of the four data types.
+! rank 2 (a(LLD, *), work(ldw, *)), of one of the four data types; or both type(c_ptr) (device
+! arrays, or host ones from c_loc), with the data type after the bound, as in C (so INFO's
+! argument positions are C's):
+!   call eccl_panel_bcast_col(m, kb, a_ptr, ia, ja, desca, work_ptr, ldw, bound, ECCL_FLOAT64, info)
 module eccl_panels
   use, intrinsic :: iso_c_binding
   use eccl_types
@@ -22,12 +25,12 @@ module eccl_panels
 
   interface eccl_panel_bcast_col
     module procedure panel_col_f32_1, panel_col_f32_2, panel_col_f64_1, panel_col_f64_2, &
-      panel_col_c64_1, panel_col_c64_2, panel_col_c128_1, panel_col_c128_2
+      panel_col_c64_1, panel_col_c64_2, panel_col_c128_1, panel_col_c128_2, panel_col_ptr
   end interface eccl_panel_bcast_col
 
   interface eccl_panel_bcast_row
     module procedure panel_row_f32_1, panel_row_f32_2, panel_row_f64_1, panel_row_f64_2, &
-      panel_row_c64_1, panel_row_c64_2, panel_row_c128_1, panel_row_c128_2
+      panel_row_c64_1, panel_row_c64_2, panel_row_c128_1, panel_row_c128_2, panel_row_ptr
   end interface eccl_panel_bcast_row
 
   interface
@@ -245,5 +248,25 @@ contains
     info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
       ECCL_COMPLEX128)
   end subroutine panel_row_c128_2
+
+  ! ---- type(c_ptr) arguments (device arrays: packed and broadcast on the GPU, doc/gpu.md) ----
+
+  subroutine panel_col_ptr(m, kb, a, ia, ja, desca, work, ldw, bound, dtype, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw, dtype
+    integer(c_int), intent(in) :: desca(9)
+    type(c_ptr), intent(in) :: a, work
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_col(m, kb, a, ia, ja, desca, work, ldw, bound, dtype)
+  end subroutine panel_col_ptr
+
+  subroutine panel_row_ptr(kb, n, b, ib, jb, descb, work, ldw, bound, dtype, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw, dtype
+    integer(c_int), intent(in) :: descb(9)
+    type(c_ptr), intent(in) :: b, work
+    type(eccl_bound), intent(in) :: bound
+    integer(c_int), intent(out) :: info
+    info = c_panel_row(kb, n, b, ib, jb, descb, work, ldw, bound, dtype)
+  end subroutine panel_row_ptr
 
 end module eccl_panels

@@ -2,7 +2,8 @@
 ! NPROW x NPCOL processes in ORDER ('R' or 'C'):
 !   eccl_[sdcz]gebs2d/gebr2d for scopes R, C, A (contiguous and lda > m), eccl_[sdcz]gsum2d
 !   everywhere (rdest = -1) and onto one process, eccl_[sd]gamx2d/gamn2d (ldia = -1), scalar and
-!   array-element arguments, invalid arguments (INFO = -position), the grid's communicators,
+!   array-element arguments, the type(c_ptr) specifics (on host memory here: the same bits as
+!   the array calls; device memory: tests/test_blacs_device.c), invalid arguments (INFO = -position), the grid's communicators,
 !   totals, and a grid re-created after blacs_gridexit.
 ! Every element is checked against the bound; everything runs twice, with compression forced
 ! (ECCL_COMPRESS_ALWAYS) and with the defaults.  The per-type comparisons: test_blacs_cases.F90.
@@ -76,6 +77,7 @@ program test_blacs
       call amn_s(scopes(k), salt, .true.)
     end do
     call scalars()
+    call pointers()
   end do
   call invalid_arguments()
   call communicators()
@@ -119,6 +121,40 @@ contains
     call eccl_dgsum2d(ictxt, 'A', ' ', 1, 1, x, 1, -1, -1, bound_ebd, info)
     call check(info == 0 .and. abs(x - nprow * npcol) <= ebd, 'scalar sum', info)
   end subroutine scalars
+
+  ! The type(c_ptr) specifics (what device arrays use) on host memory from c_loc: the same calls
+  ! as with arrays, so the same bits; invalid arguments keep their positions.
+  subroutine pointers()
+    real(c_double), target :: x(7, 3), y(7, 3)
+    real(c_float), target :: sx(4, 2), sy(4, 2)
+    integer :: info, info2, i, j
+    do j = 1, 3
+      do i = 1, 7
+        x(i, j) = sin(0.3_c_double * i + 1.7_c_double * j + myrow - 0.5_c_double * mycol)
+      end do
+    end do
+    y = x
+    if (mycol == 0) then
+      call eccl_dgebs2d(ictxt, 'R', ' ', 5, 3, x, 7, bound_ebd, info)
+      call eccl_dgebs2d(ictxt, 'R', ' ', 5, 3, c_loc(y), 7, bound_ebd, info2)
+    else
+      call eccl_dgebr2d(ictxt, 'R', ' ', 5, 3, x, 7, myrow, 0, bound_ebd, info)
+      call eccl_dgebr2d(ictxt, 'R', ' ', 5, 3, c_loc(y), 7, myrow, 0, bound_ebd, info2)
+    end if
+    call check(info == 0 .and. info2 == 0 .and. all(x == y), 'c_ptr broadcast = array broadcast', info2)
+    call eccl_dgsum2d(ictxt, 'C', ' ', 6, 2, x, 7, -1, -1, bound_ebd, info)
+    call eccl_dgsum2d(ictxt, 'C', ' ', 6, 2, c_loc(y), 7, -1, -1, bound_ebd, info2)
+    call check(info == 0 .and. info2 == 0 .and. all(x == y), 'c_ptr sum = array sum', info2)
+    sx = real(x(1:4, 1:2), c_float)
+    sy = sx
+    call eccl_sgsum2d(ictxt, 'A', ' ', 4, 2, sx, 4, 0, 0, bound_ebs, info)
+    call eccl_sgsum2d(ictxt, 'A', ' ', 4, 2, c_loc(sy), 4, 0, 0, bound_ebs, info2)
+    call check(info == 0 .and. info2 == 0 .and. all(sx == sy), 'c_ptr sum onto (0,0) = array sum', info2)
+    call eccl_dgebs2d(ictxt, 'R', ' ', 5, 3, c_loc(y), 4, bound_ebd, info)
+    call check(info == -7, 'c_ptr: lda < m gives -7', info)
+    call eccl_zgsum2d(ictxt, 'R', ' ', 1, 1, c_null_ptr, 1, -1, -1, bound_ebd, info)
+    call check(info == -6, 'c_ptr: a null address gives -6', info)
+  end subroutine pointers
 
   ! Invalid arguments return -position before any communication.
   subroutine invalid_arguments()

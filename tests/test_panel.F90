@@ -1,7 +1,7 @@
 ! test_panel.F90 - eccl_panel_bcast_col / eccl_panel_bcast_row on an NPROW x NPCOL grid in ORDER:
 ! every panel of matrices with MB /= NB, RSRC/CSRC /= 0, ragged last blocks, LLD larger than the
 ! local rows, sub-matrices starting inside a block (partial first panels), contiguous and strided
-! workspaces, rank-1 and rank-2 local arrays and the four data types; each received element is
+! workspaces, rank-1 and rank-2 local arrays, type(c_ptr) arguments and the four data types; each received element is
 ! compared with the global matrix it came from, within the bound.  Then invalid arguments and
 ! descriptors (ScaLAPACK INFO codes, the same on every process of a row or column, also when only
 ! one process holds the bad value) and arguments that differ between processes (ECCL_ERR_MISMATCH).
@@ -61,6 +61,7 @@ program test_panel
     call all_panels(cases(:, k), cases(5, k) + 2, cases(6, k) + 5, 5, 4, 1)
   end do
   call rank1_arrays()
+  call pointers()
   call other_types()
   call invalid()
   call mismatch()
@@ -195,6 +196,33 @@ contains
       end do
     end do
   end subroutine rank1_arrays
+
+  ! The type(c_ptr) specifics (what device arrays use; host memory here): the same elements as
+  ! the array call, bit for bit, and the dtype's INFO position (-10) as in C.
+  subroutine pointers()
+    integer :: desc(9), c(7), info, mloc, nloc, ldw
+    real(c_double), allocatable, target :: a(:, :), w(:, :), w2(:, :)
+    c = [26, 18, 4, 3, 1, 1, 1]
+    call make(c, desc, a)
+    mloc = max(1, eccl_desc_local_rows(26 - 2, 3, desc))
+    allocate(w(mloc, 2), w2(mloc, 2))
+    w = 0
+    w2 = 1
+    call eccl_panel_bcast_col(26 - 2, 2, a, 3, 5, desc, w, mloc, bound, info)
+    call eccl_panel_bcast_col(26 - 2, 2, c_loc(a), 3, 5, desc, c_loc(w2), mloc, bound, ECCL_FLOAT64, info)
+    call check(info == 0 .and. all(w == w2), 'c_ptr column panel = array panel', info)
+    nloc = max(1, eccl_desc_local_cols(18 - 1, 2, desc))
+    ldw = 3
+    deallocate(w, w2)
+    allocate(w(ldw, nloc), w2(ldw, nloc))
+    w = 0
+    w2 = 1
+    call eccl_panel_bcast_row(2, 18 - 1, a, 6, 2, desc, w, ldw, bound, info)
+    call eccl_panel_bcast_row(2, 18 - 1, c_loc(a), 6, 2, desc, c_loc(w2), ldw, bound, ECCL_FLOAT64, info)
+    call check(info == 0 .and. all(w(1:2, :) == w2(1:2, :)), 'c_ptr row panel = array panel', info)
+    call eccl_panel_bcast_row(2, 18 - 1, c_loc(a), 6, 2, desc, c_loc(w2), ldw, bound, 77, info)
+    call check(info == -10, 'c_ptr panel: a bad dtype gives -10', info)
+  end subroutine pointers
 
   ! One panel of each other data type (real(c_float), complex kinds), partial first block.
   subroutine other_types()
