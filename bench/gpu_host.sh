@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quickbench, profile on request
+#   what: build, test, bench, devbench, all (default: all); quickbench, summabench, profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -46,7 +46,26 @@ case " $what " in *" test "*|*" all "*)
     fi
     if [ -x ./tests/test_fortran_coll ]; then
         step fortran_coll_np3 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 3 ./tests/test_fortran_coll
+    fi
+    if [ -x ./examples/summa ]; then # SUMMA on device arrays (Fortran, cuBLAS) against PDGEMM, within the bound
+        step summa_device_np2 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./examples/summa --device \
+            --n 700 --k 530 --mb 64 --nb 48 --reps 1
+        step summa_device_2x2 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 4 ./examples/summa --device \
+            --n 300 --mb 32 --nb 24 --order C --reps 1
     fi ;;
+esac
+case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GPU per rank: NVLink/shm, then sockets
+    for n in ${SUMMA_N:-8192 16384}; do
+        for plain in mpi nccl; do
+            step summa_${n}_shm_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
+                mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} --grid 1x2 \
+                --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
+            step summa_${n}_socket_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
+                NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self \
+                mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} --grid 1x2 \
+                --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
+        done
+    done ;;
 esac
 case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared memory/NVLink, then sockets
     db_args="--mib ${DEVBENCH_MIB:-64,256,1024} --iters ${DEVBENCH_ITERS:-5}"
@@ -73,5 +92,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > 
 echo
 for l in "${summary[@]}"; do echo "$l"; done
 for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
+for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
 for f in bench_device bench_device_socket bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

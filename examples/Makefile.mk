@@ -9,8 +9,13 @@ examples_demo_LDADD = libeccl.la -lm
 if HAVE_SCALAPACK
 if HAVE_FORTRAN
 noinst_PROGRAMS += examples/summa examples/cannon
-examples_summa_SOURCES = examples/matmul_common.f90 examples/summa.f90
+examples_summa_SOURCES = examples/matmul_common.f90 examples/summa.f90 examples/summa_gpu.c
 examples_summa_LDADD = libeccl.la $(SCALAPACK_LIBS)
+if HAVE_CUBLAS
+# --device: cuBLAS DGEMM on device panels (examples/summa_gpu.c)
+examples_summa_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+examples_summa_LDADD += $(CUDA_LDFLAGS) $(CUBLAS_LIBS) $(CUDA_LIBS)
+endif
 examples/matmul_common.$(OBJEXT): fortran/eccl.lo
 examples/summa.$(OBJEXT): examples/matmul_common.$(OBJEXT) fortran/eccl.lo
 examples_cannon_SOURCES = examples/matmul_common.f90 examples/cannon.f90

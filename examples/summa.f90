@@ -13,8 +13,14 @@
 ! uniform points of [0,1]) and uniform random ones in [-1,1).  The program runs SUMMA twice: with
 ! plain panels (eccl with compression off: the algorithm's own cost) and compressed ones.
 !
+! --device: A, B, C and the workspaces live in GPU memory (one GPU per rank, by local rank),
+! eccl_panel_bcast_col/row get them as type(c_ptr) (eccl packs and compresses on the GPU) and
+! cuBLAS multiplies (examples/summa_gpu.c).  Two pairs of workspaces: panel k+1 is broadcast
+! while the DGEMM of panel k runs.  PDGEMM, the reference, stays on the CPU.
+!
 !   mpiexec.mpich -n 4 ./examples/summa [--n N] [--m M] [--k K] [--mb MB] [--nb NB]
 !       [--grid PxQ] [--order R|C] [--eb E] [--matrix kernel|random|both] [--auto] [--reps R]
+!       [--device] [--plain mpi|nccl]
 ! Exit status: 0 every element within the bound, 1 a violation, 2 bad usage, 3 an error.
 program summa
   use, intrinsic :: iso_c_binding
@@ -27,11 +33,49 @@ program summa
   real(c_double) :: eb = 1.0e-6_c_double
   character :: order = 'R'
   character(len=64) :: which = 'both'
-  logical :: auto = .false.
+  logical :: auto = .false., device = .false.
+  character(len=8) :: plain_alg = 'mpi'
+  type(c_ptr) :: gpu = c_null_ptr ! examples/summa_gpu.c's cuBLAS handle and stream
   integer :: ictxt, gcomm, myrow, mycol, iam, nprocs, ierr, status
   real(c_double) :: worst ! 1 after a bound violation (a double: every MPI reduction here is)
   type(eccl_config) :: cfg
   integer, external :: numroc
+
+  interface ! examples/summa_gpu.c
+    function summa_gpu_create(ctx) bind(C, name="summa_gpu_create") result(rc)
+      import :: c_ptr, c_int
+      type(c_ptr), intent(out) :: ctx
+      integer(c_int) :: rc
+    end function summa_gpu_create
+    subroutine summa_gpu_destroy(ctx) bind(C, name="summa_gpu_destroy")
+      import :: c_ptr
+      type(c_ptr), value :: ctx
+    end subroutine summa_gpu_destroy
+    function summa_gpu_dgemm(ctx, slot, m, n, k, a, lda, b, ldb, c, ldc) &
+        bind(C, name="summa_gpu_dgemm") result(rc)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: ctx, a, b, c
+      integer(c_int), value :: slot, m, n, k, lda, ldb, ldc
+      integer(c_int) :: rc
+    end function summa_gpu_dgemm
+    function summa_gpu_wait(ctx, slot) bind(C, name="summa_gpu_wait") result(rc)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: ctx
+      integer(c_int), value :: slot
+      integer(c_int) :: rc
+    end function summa_gpu_wait
+    function summa_gpu_zero(ctx, p, bytes) bind(C, name="summa_gpu_zero") result(rc)
+      import :: c_ptr, c_int, c_size_t
+      type(c_ptr), value :: ctx, p
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: rc
+    end function summa_gpu_zero
+    function summa_gpu_sync(ctx) bind(C, name="summa_gpu_sync") result(rc)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: ctx
+      integer(c_int) :: rc
+    end function summa_gpu_sync
+  end interface
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, iam, ierr)
@@ -41,6 +85,12 @@ program summa
     call MPI_Finalize(ierr)
     if (status == 1) stop
     stop 2
+  end if
+  if (device) then
+    if (.not. gpu_setup()) then
+      call MPI_Finalize(ierr)
+      stop 3
+    end if
   end if
   if (nprow == 0) then
     nprow = int(sqrt(real(nprocs)))
@@ -73,12 +123,15 @@ program summa
       print '(2a)', 'eccl ', eccl_version_string()
       print '(a, es8.1, 2a)', 'bound on every broadcast element of A and B: ABS ', eb, &
         ', compression: ', trim(merge('cost model (auto)', 'always           ', auto))
+      if (device) print '(3a)', 'device: A, B, C and panels in GPU memory, cuBLAS DGEMM; plain panels: ', &
+        trim(plain_alg), ' broadcast'
     end if
     if (which == 'kernel' .or. which == 'both') call run(1, worst)
     if (which == 'random' .or. which == 'both') call run(2, worst)
     call blacs_gridexit(ictxt)
   end if
   worst = allmax(worst, MPI_COMM_WORLD)
+  if (device) call summa_gpu_destroy(gpu)
   call blacs_exit(1)
   call MPI_Finalize(ierr)
   if (worst /= 0) stop 1
@@ -104,6 +157,13 @@ contains
         auto = .true.
         i = i + 1
         cycle
+      case ('--device')
+        device = .true.
+        i = i + 1
+        cycle
+      case ('--plain')
+        plain_alg = v(1:len(plain_alg))
+        if (v /= 'mpi' .and. v /= 'nccl') st = 2
       case ('--order')
         order = v(1:1)
         if (order /= 'R' .and. order /= 'C') st = 2
@@ -172,6 +232,10 @@ contains
     print '(a)', '  --matrix KIND     kernel, random or both (default both)'
     print '(a)', '  --auto            let the cost model decide when to compress (default: always)'
     print '(a)', '  --reps R          timed repetitions, best reported (default 2)'
+    print '(a)', '  --device          A, B, C and panels in GPU memory (one GPU per rank), cuBLAS'
+    print '(a)', '                    DGEMM; needs a build with CUDA and cuBLAS'
+    print '(a)', '  --plain ALG       the uncompressed panel broadcast to compare with: mpi'
+    print '(a)', '                    (default) or nccl (device runs with NCCL on every rank)'
   end subroutine usage
 
   ! C = A*B by SUMMA with eccl panels; t = the slowest rank's time.
@@ -207,6 +271,94 @@ contains
     t = allmax(MPI_Wtime() - t0, gcomm)
   end subroutine summa_eccl
 
+  ! --device: one GPU per rank (local rank modulo the GPUs of the node) and the cuBLAS handle;
+  ! false (after a message) when any rank cannot have them.
+  logical function gpu_setup() result(ok)
+    integer :: lcomm, lrank, ndev, info
+    real(c_double) :: bad
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, lcomm, ierr)
+    call MPI_Comm_rank(lcomm, lrank, ierr)
+    call MPI_Comm_free(lcomm, ierr)
+    call eccl_cuda_device_count(ndev, info)
+    if (info == 0 .and. ndev > 0) call eccl_cuda_set_device(mod(lrank, ndev), info)
+    if (info == 0 .and. ndev < 1) then
+      print '(a, i0, a)', 'summa: rank ', iam, ': --device: this node has no GPU'
+    else if (info /= 0) then
+      print '(a, i0, 2a)', 'summa: rank ', iam, ': --device: no usable GPU: ', eccl_strerror(info)
+    else if (summa_gpu_create(gpu) /= 0) then
+      info = 1
+    end if
+    bad = merge(1, 0, info /= 0 .or. ndev < 1)
+    ok = allmax(bad, MPI_COMM_WORLD) == 0
+  end function gpu_setup
+
+  ! Device memory for n elements of float64 (stops the run on failure).
+  type(c_ptr) function dalloc(n) result(p)
+    integer(c_int64_t), intent(in) :: n
+    integer :: info
+    call eccl_cuda_malloc(p, 8 * max(n, 1_c_int64_t), info)
+    if (info /= 0) then
+      print '(a, i0, a, i0, 2a)', 'summa: rank ', iam, ': cannot allocate ', 8 * n, &
+        ' bytes of device memory: ', eccl_strerror(info)
+      call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    end if
+  end function dalloc
+
+  subroutine dcopy_checked(dst, src, n)
+    type(c_ptr), intent(in) :: dst, src
+    integer(c_int64_t), intent(in) :: n
+    integer :: info
+    call eccl_cuda_memcpy(dst, src, 8 * n, info)
+    if (info /= 0) then
+      print '(a, i0, 2a)', 'summa: rank ', iam, ': copy to or from the GPU failed: ', eccl_strerror(info)
+      call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    end if
+  end subroutine dcopy_checked
+
+  subroutine gpu_checked(rc)
+    integer(c_int), intent(in) :: rc
+    if (rc /= 0) call MPI_Abort(MPI_COMM_WORLD, 3, ierr) ! summa_gpu.c said what failed
+  end subroutine gpu_checked
+
+  ! C = A*B by SUMMA on device arrays (type(c_ptr), leading dimensions as on the host): panel k
+  ! goes into workspace pair mod(k, 2) once the DGEMM that last read that pair is done, so the
+  ! broadcasts of panel k+1 overlap the DGEMM of panel k; t = the slowest rank's time, C complete.
+  subroutine summa_device(a, desca, b, descb, c, lldc, wa, ldwa, wb, ldwb, bound, t)
+    type(c_ptr), intent(in) :: a, b, c, wa(2), wb(2)
+    integer, intent(in) :: desca(9), descb(9), lldc, ldwa, ldwb
+    type(eccl_bound), intent(in) :: bound
+    real(c_double), intent(out) :: t
+    integer :: kk, kb, info, mloc, nloc, slot, np
+    real(c_double) :: t0
+    mloc = numroc(m, mb, myrow, 0, nprow)
+    nloc = numroc(n, nb, mycol, 0, npcol)
+    call MPI_Barrier(gcomm, ierr)
+    t0 = MPI_Wtime()
+    call gpu_checked(summa_gpu_zero(gpu, c, int(8, c_size_t) * int(lldc, c_size_t) * &
+      int(max(nloc, 1), c_size_t)))
+    kk = 1
+    np = 0
+    do while (kk <= k)
+      kb = min(eccl_panel_width(kk, nb, k - kk + 1), eccl_panel_width(kk, mb, k - kk + 1))
+      slot = mod(np, 2)
+      call gpu_checked(summa_gpu_wait(gpu, slot))
+      call eccl_panel_bcast_col(m, kb, a, 1, kk, desca, wa(slot + 1), ldwa, bound, ECCL_FLOAT64, info)
+      if (info == 0) call eccl_panel_bcast_row(kb, n, b, kk, 1, descb, wb(slot + 1), ldwb, bound, &
+        ECCL_FLOAT64, info)
+      if (info /= 0) then
+        print '(a, i0, a, i0)', 'summa: rank ', iam, ': panel broadcast failed, info ', info
+        if (info > 0) print '(2a)', 'summa: ', eccl_strerror(info)
+        call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+      end if
+      call gpu_checked(summa_gpu_dgemm(gpu, slot, mloc, nloc, kb, wa(slot + 1), ldwa, &
+        wb(slot + 1), ldwb, c, lldc))
+      kk = kk + kb
+      np = np + 1
+    end do
+    call gpu_checked(summa_gpu_sync(gpu))
+    t = allmax(MPI_Wtime() - t0, gcomm)
+  end subroutine summa_device
+
   ! Bytes of the last SUMMA over all ranks: (raw, sent).
   subroutine bytes(raw, sent)
     real(c_double), intent(out) :: raw, sent
@@ -229,7 +381,13 @@ contains
     character, parameter :: scopes(2) = ['R', 'C']
     do s = 1, 2
       call eccl_blacs_comm(ictxt, scopes(s), line, info)
-      if (info == 0) call eccl_comm_set_algorithm(line, 'bcast', merge('mpi ', 'auto', plain), info)
+      if (info == 0) then
+        if (plain) then
+          call eccl_comm_set_algorithm(line, 'bcast', trim(plain_alg), info)
+        else
+          call eccl_comm_set_algorithm(line, 'bcast', 'auto', info)
+        end if
+      end if
       if (info /= 0) then
         print '(a, i0, 2a)', 'summa: cannot set the broadcast algorithm: ', info, ' ', eccl_strerror(info)
         call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
@@ -243,7 +401,9 @@ contains
     integer :: desca(9), descb(9), descc(9), info, mloca, nloca, mlocb, nlocb, mlocc, nlocc
     integer :: r
     real(c_double) :: nviol
-    real(c_double), allocatable :: a(:, :), b(:, :), c(:, :), cref(:, :), wa(:, :), wb(:, :)
+    real(c_double), allocatable, target :: a(:, :), b(:, :), c(:, :), cref(:, :), wa(:, :), wb(:, :)
+    type(c_ptr) :: da, db, dc, dwa(2), dwb(2)
+    integer(c_int64_t) :: na, nb_, nc
     real(c_double) :: t, t_pdgemm, t_plain, t_eccl, raw_plain, sent_plain, raw, sent
     real(c_double) :: st(4), err_plain
     type(eccl_bound) :: bound
@@ -262,6 +422,18 @@ contains
     call fill_local(kind, 1, a, desca)
     call fill_local(kind, 2, b, descb)
     bound = eccl_bound_abs(eb)
+    if (device) then ! the operands on the GPU, as a GPU code has them (not timed)
+      na = size(a, kind=c_int64_t)
+      nb_ = size(b, kind=c_int64_t)
+      nc = size(c, kind=c_int64_t)
+      da = dalloc(na)
+      db = dalloc(nb_)
+      dc = dalloc(nc)
+      dwa = [dalloc(size(wa, kind=c_int64_t)), dalloc(size(wa, kind=c_int64_t))]
+      dwb = [dalloc(size(wb, kind=c_int64_t)), dalloc(size(wb, kind=c_int64_t))]
+      call dcopy_checked(da, c_loc(a), na)
+      call dcopy_checked(db, c_loc(b), nb_)
+    end if
 
     ! PDGEMM, the reference
     t_pdgemm = huge(t)
@@ -276,19 +448,38 @@ contains
     call plain_panels(.true.)
     t_plain = huge(t)
     do r = 1, reps
-      call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
+      if (device) then
+        call summa_device(da, desca, db, descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, bound, t)
+      else
+        call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
+      end if
       t_plain = min(t_plain, t)
       call bytes(raw_plain, sent_plain)
     end do
+    if (device) call dcopy_checked(c_loc(c), dc, nc)
     err_plain = 0
     if (mlocc > 0 .and. nlocc > 0) err_plain = maxval(abs(c(1:mlocc, 1:nlocc) - cref(1:mlocc, 1:nlocc)))
     call plain_panels(.false.)
     t_eccl = huge(t)
     do r = 1, reps
-      call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
+      if (device) then
+        call summa_device(da, desca, db, descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, bound, t)
+      else
+        call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
+      end if
       t_eccl = min(t_eccl, t)
       call bytes(raw, sent)
     end do
+    if (device) then
+      call dcopy_checked(c_loc(c), dc, nc)
+      call eccl_cuda_free(da, info)
+      call eccl_cuda_free(db, info)
+      call eccl_cuda_free(dc, info)
+      do r = 1, 2
+        call eccl_cuda_free(dwa(r), info)
+        call eccl_cuda_free(dwb(r), info)
+      end do
+    end if
 
     ! the check against PDGEMM and the a-priori bound (overwrites a and b with |A| and |B|)
     call check_product(a, desca, b, descb, c, max(1, mlocc), cref, descc, eb, eb, gcomm, st, nviol)

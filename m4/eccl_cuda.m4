@@ -75,4 +75,16 @@ _ECCL_EOF
   AS_IF([test $have_nccl = yes], [NCCL_LIBS="-lnccl"; AC_DEFINE([HAVE_NCCL], [1], [NCCL transport built])])
   AC_SUBST([NCCL_CPPFLAGS]) AC_SUBST([NCCL_LDFLAGS]) AC_SUBST([NCCL_LIBS])
   AM_CONDITIONAL([HAVE_NCCL], [test $have_nccl = yes])
+
+  # cuBLAS: only examples/summa --device uses it (DGEMM on device panels); the library never does.
+  have_cublas=no
+  AS_IF([test $have_cuda = yes], [
+    eccl_save_CPPFLAGS=$CPPFLAGS; eccl_save_LIBS=$LIBS; eccl_save_LDFLAGS=$LDFLAGS
+    CPPFLAGS="$CPPFLAGS $CUDA_CPPFLAGS"; LDFLAGS="$LDFLAGS $CUDA_LDFLAGS"
+    AC_CHECK_HEADER([cublas_v2.h], [AC_CHECK_LIB([cublas], [cublasDgemm_v2], [have_cublas=yes], [], [-lcudart])])
+    CPPFLAGS=$eccl_save_CPPFLAGS; LIBS=$eccl_save_LIBS; LDFLAGS=$eccl_save_LDFLAGS
+  ])
+  AS_IF([test $have_cublas = yes], [CUBLAS_LIBS="-lcublas"; AC_DEFINE([HAVE_CUBLAS], [1], [cuBLAS for examples/summa --device])])
+  AC_SUBST([CUBLAS_LIBS])
+  AM_CONDITIONAL([HAVE_CUBLAS], [test $have_cublas = yes])
 ])
