@@ -14,6 +14,7 @@ step() { # name command...
     local t0=$SECONDS
     if "$@" > "$out/$name.log" 2>&1; then summary+=("$(printf '%-22s ok     %4ds' "$name" $((SECONDS - t0)))")
     else summary+=("$(printf '%-22s FAILED %4ds  (see %s.log)' "$name" $((SECONDS - t0)) "$name")"); tail -30 "$out/$name.log"; fi
+    echo "${summary[-1]}" # progress, so that a run cut off by its time limit still shows how far it got
 }
 build() (
     ./autogen.sh && mkdir -p build-gpu && cd build-gpu &&
@@ -55,8 +56,10 @@ case " $what " in *" test "*|*" all "*)
     fi ;;
 esac
 case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GPU per rank: NVLink/shm, then sockets
+    # (on a one-GPU host both ranks share the GPU, and NCCL, which needs a GPU per rank, is left out)
+    plains="mpi nccl"; [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || plains=mpi
     for n in ${SUMMA_N:-8192 16384}; do
-        for plain in mpi nccl; do
+        for plain in $plains; do
             step summa_${n}_shm_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
                 mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} --grid 1x2 \
                 --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
@@ -64,6 +67,7 @@ case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GP
                 NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self \
                 mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} --grid 1x2 \
                 --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
+            for f in "$out"/summa_${n}_*_$plain.log; do grep -E "^(time|panel|worst)" "$f"; done
         done
     done ;;
 esac
