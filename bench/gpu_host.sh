@@ -44,6 +44,9 @@ case " $what " in *" test "*|*" all "*)
     if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
         step blacs_device timeout "${TEST_TIMEOUT:-600}" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
+        # 2 x 1 grid: a one-process scope (the owner's device-to-device copy only)
+        step blacs_device_2x1 timeout "${TEST_TIMEOUT:-600}" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
+            ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 2 ./tests/test_blacs_device
     fi
     if [ -x ./tests/test_fortran_coll ]; then
         step fortran_coll_np3 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 3 ./tests/test_fortran_coll
@@ -95,7 +98,7 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done

@@ -79,7 +79,10 @@ extern "C" eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t byt
 {
     if (bytes == 0) return ECCL_SUCCESS;
     if (!dst || !src) return ECCL_ERR_INVALID_ARG;
-    return from_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+    // cudaMemcpy returns before a device-to-device copy is done; the promise is "done on return",
+    // also for a reader on a non-blocking stream, so the legacy stream is waited for.
+    eccl_result_t rc = from_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+    return rc ? rc : from_cuda(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 extern "C" eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -87,7 +90,11 @@ extern "C" eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void
 {
     if (width == 0 || height == 0) return ECCL_SUCCESS;
     if (!dst || !src || dpitch < width || spitch < width) return ECCL_ERR_INVALID_ARG;
-    return from_cuda(cudaMemcpy2D(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault));
+    // On the legacy stream, so ordered after the caller's default-stream work, and waited for:
+    // cudaMemcpy2D returns before a device-to-device copy is done, and a caller reading dst on a
+    // non-blocking stream (summa --device's cuBLAS stream) would race with it.
+    eccl_result_t rc = from_cuda(cudaMemcpy2D(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault));
+    return rc ? rc : from_cuda(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 extern "C" eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes)

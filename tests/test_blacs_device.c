@@ -7,7 +7,10 @@
  * since the cost model may choose differently for device data), including the untouched rows
  * between m and lda; received blocks are checked against the bound; gamx2d refuses a device array
  * with INFO -6. The panel broadcasts likewise (workspaces bit for bit), and A and WORK in
- * different memory spaces give INFO -7. Skips (77) when not every rank has a usable GPU.
+ * different memory spaces give INFO -7. A large panel broadcast must be complete when the call
+ * returns, also for a reader on a non-blocking stream (nothing left in flight on the default
+ * stream: summa --device reads the workspaces from its cuBLAS stream). Skips (77) when not every
+ * rank has a usable GPU.
  *
  * Usage: mpiexec -n 4 tests/test_blacs_device
  */
@@ -18,6 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include "eccl.h"
 #include "eccl_cuda.h"
@@ -183,6 +190,50 @@ static void panels(int ictxt, int nprow, int npcol, int myrow, int mycol, int is
     free(back);
 }
 
+/* A 2^20-row column panel (8 columns of float64, a workspace with a padding row, so the receivers
+ * unpack and the owner copies: device-to-device 2-D copies of tens of MB) must be complete on
+ * return: nothing left running on the legacy default stream, and a read of the workspace on a
+ * non-blocking stream (which does not wait for the default stream) gives the host call's bits. */
+static void done_on_return(int ictxt, int nprow, int npcol, int myrow, int mycol, const eccl_bound_t *b)
+{
+#ifdef HAVE_CUDA
+    enum { GM = 1 << 20, GN = 16, MB = 1 << 16, NB = 8, KB = 8 };
+    int lld = numroc(GM, MB, myrow, 0, nprow), lcols = numroc(GN, NB, mycol, 0, npcol);
+    int desc[9] = {1, ictxt, GM, GN, MB, NB, 0, 0, lld}, ldw = lld + 1;
+    size_t abytes = (size_t)lld * (lcols > 0 ? lcols : 1) * 8, wbytes = (size_t)ldw * KB * 8;
+    double *a = malloc(abytes), *w = malloc(wbytes), *back = NULL;
+    void *da = NULL, *dw = NULL;
+    cudaStream_t st;
+    if (!a || !w || eccl_cuda_malloc(&da, abytes) || eccl_cuda_malloc(&dw, wbytes) ||
+        cudaMallocHost((void **)&back, wbytes) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    for (size_t k = 0; k < abytes / 8; k++) a[k] = sin(1e-5 * (double)k + myrow) + 0.5 * mycol;
+    memset(w, 0x3C, wbytes);
+    if (eccl_cuda_memcpy(da, a, abytes) || eccl_cuda_memcpy(dw, w, wbytes)) MPI_Abort(MPI_COMM_WORLD, 2);
+    int ih = eccl_panel_bcast_col(GM, KB, a, 1, 1, desc, w, ldw, b, ECCL_FLOAT64);
+    int id = eccl_panel_bcast_col(GM, KB, da, 1, 1, desc, dw, ldw, b, ECCL_FLOAT64);
+    cudaError_t q = cudaStreamQuery(cudaStreamLegacy);
+    CHECK(q == cudaSuccess, "large panel: work still in flight on the default stream after the call returned (%s)",
+          cudaGetErrorName(q));
+    if (cudaMemcpyAsync(back, dw, wbytes, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+        cudaStreamSynchronize(st) != cudaSuccess)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    CHECK(ih == 0 && id == 0, "large panel: INFO host %d, device %d", ih, id);
+    CHECK(!memcmp(w, back, wbytes), "large panel: the workspace read on a non-blocking stream right after the "
+                                    "call differs from the host call's");
+    cudaDeviceSynchronize();
+    cudaStreamDestroy(st);
+    cudaFreeHost(back);
+    eccl_cuda_free(da);
+    eccl_cuda_free(dw);
+    free(a);
+    free(w);
+#else
+    (void)ictxt, (void)nprow, (void)npcol, (void)myrow, (void)mycol, (void)b;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -213,6 +264,7 @@ int main(int argc, char **argv)
         both("row sum to column 0", row_sum_to0, is64, ictxt, myrow, mycol, 4, &b, -1, -1);
         panels(ictxt, nprow, npcol, myrow, mycol, is64, &b);
     }
+    done_on_return(ictxt, nprow, npcol, myrow, mycol, &b);
     /* gamx2d forms magnitude pairs on the host: a device array is refused, without communicating */
     void *d = NULL;
     if (eccl_cuda_malloc(&d, (size_t)LDA * N * 8)) MPI_Abort(MPI_COMM_WORLD, 2);
