@@ -58,19 +58,24 @@ case " $what " in *" test "*|*" all "*)
             --n 300 --mb 32 --nb 24 --order C --reps 1
     fi ;;
 esac
-case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GPU per rank: NVLink/shm, then sockets
-    # (on a one-GPU host both ranks share the GPU, and NCCL, which needs a GPU per rank, is left out)
+case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GPU per rank: NVLink/shm, sockets,
+    # and sockets over loopback shaped to each rate in SUMMA_LINKS (tc; e.g. "25gbit 10gbit"; a burst
+    # of 16 MB, small next to the 0.5 GB of panels, so that the rate holds for the whole run)
+    # (SUMMA_NETS="" leaves out the unshaped runs; on a one-GPU host both ranks share the GPU, and
+    # NCCL, which needs a GPU per rank, is left out)
     plains="mpi nccl"; [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || plains=mpi
+    sockets="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
     for n in ${SUMMA_N:-8192 16384}; do
         for plain in $plains; do
-            step summa_${n}_shm_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
-                mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} --grid 1x2 \
-                --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
-            step summa_${n}_socket_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
-                NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self \
-                mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} --grid 1x2 \
-                --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
-            for f in "$out"/summa_${n}_*_$plain.log; do grep -E "^(time|panel|worst)" "$f"; done
+            for net in ${SUMMA_NETS-shm socket} ${SUMMA_LINKS:-}; do
+                netenv=; [ "$net" = shm ] || netenv=$sockets
+                case $net in shm|socket) ;; *) tc qdisc replace dev lo root tbf rate "$net" burst 16mb latency 100ms ;; esac
+                step summa_${n}_${net}_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
+                    $netenv mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} \
+                    --grid 1x2 --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
+                case $net in shm|socket) ;; *) tc qdisc del dev lo root ;; esac
+                grep -E "^(time|panel|worst)" "$out/summa_${n}_${net}_$plain.log"
+            done
         done
     done ;;
 esac

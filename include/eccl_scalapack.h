@@ -76,8 +76,8 @@ typedef struct eccl_blacs_totals {
     uint64_t calls;            /* collectives this process took part in through this layer */
     uint64_t calls_compressed; /* ... of which moved compressed data */
     uint64_t bytes_raw;        /* bytes this process would have sent uncompressed: a broadcast's
-                                  sender counts one copy per receiver, a sum what eccl reports
-                                  for it (eccl_stats_t.bytes_raw) */
+                                  sender counts one copy per receiver (none in a one-process
+                                  scope), a sum what eccl reports for it (eccl_stats_t.bytes_raw) */
     uint64_t bytes_sent;       /* bytes it sent: compressed streams, or bytes_raw for calls that
                                   ran uncompressed */
     double t_total;            /* seconds inside those collectives */

@@ -232,12 +232,22 @@ contains
 
   subroutine totals()
     type(eccl_blacs_totals) :: t, t2
-    integer :: info
+    integer :: info, ctx1
+    real(c_double) :: x(3, 2)
     call eccl_blacs_get_totals(ictxt, t, .true., info)
     call check(info == 0 .and. t%calls > 0 .and. t%calls_compressed > 0 .and. t%bytes_raw > 0, &
       'totals count the calls', int(t%calls))
     call eccl_blacs_get_totals(ictxt, t2, .false., info)
     call check(info == 0 .and. t2%calls == 0, 'totals reset', int(t2%calls))
+    ! a broadcast within a one-process scope (a column of a 1 x P grid) sends nothing
+    call blacs_get(-1, 0, ctx1)
+    call blacs_gridinit(ctx1, 'R', 1, nprow * npcol)
+    x = 1
+    call eccl_dgebs2d(ctx1, 'C', ' ', 3, 2, x, 3, bound_ebd, info)
+    call eccl_blacs_get_totals(ctx1, t, .true., info)
+    call check(info == 0 .and. t%calls == 1 .and. t%bytes_raw == 0 .and. t%bytes_sent == 0, &
+      'one-process scope: a broadcast counts no bytes', int(t%bytes_sent))
+    call blacs_gridexit(ctx1)
   end subroutine totals
 
   ! blacs_gridexit frees the grid's eccl state (the context number is then reused): a new grid,

@@ -180,7 +180,7 @@ static int combine(sl_call_t *c, void *a, int dest, eccl_op_t op, const eccl_bou
         rc = eccl_reduce(dest == c->me ? MPI_IN_PLACE : buf, buf, c->count, c->dtype, op, dest,
                          bound, c->comm);
     if (!rc && buf != a && (dest == SL_EVERYWHERE || dest == c->me)) rc = unpack(c, a, buf);
-    eccl_sl_account(c->g, c->comm, 0, 0, 0);
+    eccl_sl_account(c->g, c->comm, 0, -1, 0);
     return (int)rc;
 }
 
@@ -264,7 +264,7 @@ static int gamxn2d(int ictxt, const char *scope, int m, int n, void *a, int lda,
     else
         rc = eccl_reduce(dest == c.me ? MPI_IN_PLACE : pairs, pairs, 2 * c.count, dtype,
                          ECCL_OP_MAX, dest, bound, c.comm);
-    eccl_sl_account(c.g, c.comm, 0, 0, 0);
+    eccl_sl_account(c.g, c.comm, 0, -1, 0);
     if (rc || !(dest == SL_EVERYWHERE || dest == c.me)) return (int)rc;
     abs_post(x, pairs, c.count, dtype, amn);
     if (x != a) eccl_sl_unpack(a, c.lda, x, c.m, c.n, c.esize);

@@ -176,8 +176,10 @@ void eccl_sl_account(sl_grid_t *g, eccl_comm_t comm, int is_bcast_root, int rece
     eccl_stats_t st;
     if (eccl_comm_last_stats(comm, &st)) return;
     eccl_blacs_totals_t *t = &g->totals;
-    uint64_t raw = receivers > 0 ? (is_bcast_root ? (uint64_t)payload * (uint64_t)receivers : 0)
-                                 : st.bytes_raw;
+    /* a broadcast: one copy per receiver from its root (none within a one-process scope, where
+     * the call is a local copy); a reduction: what eccl reports */
+    uint64_t raw = receivers >= 0 ? (is_bcast_root ? (uint64_t)payload * (uint64_t)receivers : 0)
+                                  : st.bytes_raw;
     t->calls++;
     t->bytes_raw += raw;
     if (st.compressed) {

@@ -46,8 +46,9 @@ eccl_result_t eccl_sl_comm(int ictxt, sl_grid_t *g, int scope, eccl_comm_t *out)
 /* 'R'/'C'/'A' (first character, any case) -> SL_SCOPE_*, or -1. */
 int eccl_sl_scope(const char *scope);
 
-/* Add the statistics of the last call on comm to the grid's totals; root_receivers > 0 on the
- * sender of a broadcast of `payload` bytes (one copy per receiver is the uncompressed cost). */
+/* Add the statistics of the last call on comm to the grid's totals. A broadcast of `payload`
+ * bytes passes its receivers (>= 0; 0 in a one-process scope): its root counts one uncompressed
+ * copy per receiver, the others nothing. A reduction passes receivers = -1: eccl's own count. */
 void eccl_sl_account(sl_grid_t *g, eccl_comm_t comm, int is_bcast_root, int receivers,
                      size_t payload);
 
