@@ -11,9 +11,9 @@ if HAVE_FORTRAN
 noinst_PROGRAMS += examples/summa examples/cannon
 examples_summa_SOURCES = examples/matmul_common.f90 examples/summa.f90 examples/summa_gpu.c
 examples_summa_LDADD = libeccl.la $(SCALAPACK_LIBS)
-if HAVE_CUBLAS
-# --device: cuBLAS DGEMM on device panels (examples/summa_gpu.c)
+# --device: cuBLAS DGEMM on device panels (examples/summa_gpu.c; without cuBLAS it says so)
 examples_summa_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+if HAVE_CUBLAS
 examples_summa_LDADD += $(CUDA_LDFLAGS) $(CUBLAS_LIBS) $(CUDA_LIBS)
 endif
 examples/matmul_common.$(OBJEXT): fortran/eccl.lo

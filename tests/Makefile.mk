@@ -177,9 +177,10 @@ if HAVE_SCALAPACK
 check_PROGRAMS += tests/test_blacs_device
 tests_test_blacs_device_SOURCES = tests/test_blacs_device.c
 tests_test_blacs_device_LDADD = libeccl.la $(SCALAPACK_LIBS) -lm
-if HAVE_CUDA
-# (the CUDA runtime: a reader on a non-blocking stream checks that results are complete on return)
+# (with CUDA, the runtime: a reader on a non-blocking stream checks that results are complete on
+# return; the per-target flags are set in every build: automake names the objects after them)
 tests_test_blacs_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+if HAVE_CUDA
 tests_test_blacs_device_LDADD += $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 TESTS += tests/blacs_device_2x2.mpi
