@@ -37,6 +37,10 @@ case " $what " in *" test "*|*" all "*)
         step coll_device_nccl timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=nccl ECCL_TEST_EXPECT_NCCL=2 mpiexec -n 2 ./tests/test_coll_device
         step corrupt_device_nccl timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=nccl ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     fi
+    # the cost model measures the GPU codec at the first call every rank runs device-resident
+    step gpu_codec_measured timeout "${TEST_TIMEOUT:-600}" bash -c 'ECCL_DEBUG=1 mpiexec -n 2 ./tests/test_coll_device > "$0" 2>&1
+        grep -m 6 -E "GPU codec (measured|not measured)|NCCL link|failures" "$0"; grep -q "GPU codec measured on rank 0" "$0"' \
+        "$out/gpu_codec_debug.txt"
     step coll_device_mpi timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi mpiexec -n 2 ./tests/test_coll_device
     step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
@@ -103,7 +107,7 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done

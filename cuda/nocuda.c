@@ -161,6 +161,11 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
     (void)ctx, (void)dst, (void)src, (void)bytes;
     return ECCL_ERR_UNSUPPORTED;
 }
+eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[4])
+{
+    (void)ctx, (void)out;
+    return ECCL_ERR_UNSUPPORTED;
+}
 eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes)
 {
     (void)ctx, (void)d_ptr, (void)value, (void)bytes;

@@ -22,7 +22,9 @@ typedef struct eccl_model {
 
 /* The figures of the GPU codec in device-resident calls, per byte of uncompressed data, with the
  * PCIe copies of the compressed streams included (measured on H100/H200 with bench_device:
- * doc/performance.md); used by the cost model when every rank's call is device-resident. */
+ * doc/performance.md); used by the cost model when every rank's call is device-resident, until
+ * rank 0 measures its GPU at the first call every rank runs device-resident (builds with NCCL,
+ * src/transport/nccl.c: eccl_dev_calibrate), which replaces c_thr, d_thr, h_thr and op_lat. */
 #define ECCL_GPU_C_THR 200e9
 #define ECCL_GPU_D_THR 200e9
 #define ECCL_GPU_H_THR 100e9
@@ -55,6 +57,7 @@ struct eccl_comm {
      * first call every rank runs device-resident; state 0 untried, 1 ready, -1 unavailable */
     struct eccl_nccl *nccl;
     int nccl_state;
+    int gpu_measured;  /* gmodel's GPU codec figures measured (1), or the constants above (0) */
     int cuda_all;      /* every rank had the CUDA driver loaded at creation: device-resident calls
                           on all ranks are possible, so calls agree on NCCL (dispatch.c) */
 };

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "cuda/device.h"
 #include "transport/transport.h"
 
 #ifdef HAVE_NCCL
@@ -120,6 +121,34 @@ static eccl_result_t calibrate(eccl_comm_t c)
     return ECCL_SUCCESS;
 }
 
+/* The GPU codec's figures for the cost model, measured on rank 0's GPU (eccl_dev_calibrate) and
+ * broadcast, so that every rank decides with the same numbers. Collective. A failed measurement
+ * keeps the constants of src/core/comm.h (and says so under ECCL_DEBUG). */
+static eccl_result_t measure_gpu_codec(eccl_comm_t c)
+{
+    double v[4] = {0, 0, 0, 0};
+    if (c->rank == 0) {
+        eccl_result_t rc = c->dev ? eccl_dev_calibrate(c->dev, v) : ECCL_ERR_NO_DEVICE;
+        if (rc) {
+            ECCL_LOG(1, c->rank, "GPU codec not measured (%s): the cost model keeps its constants",
+                     eccl_strerror(rc));
+            v[0] = 0;
+        }
+    }
+    if (MPI_Bcast(v, 4, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
+    c->gpu_measured = 1;
+    if (v[0] > 0 && v[1] > 0 && v[2] > 0 && v[3] > 0 && isfinite(v[1] + v[2] + v[3])) {
+        c->gmodel.op_lat = v[0];
+        c->gmodel.c_thr = v[1];
+        c->gmodel.d_thr = v[2];
+        c->gmodel.h_thr = v[3];
+        ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f us per operation, compress %.0f, decompress %.0f, "
+                 "homomorphic %.0f GB/s (stream copies included)", v[0] * 1e6, v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9);
+    }
+    return ECCL_SUCCESS;
+}
+
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
 {
     *use = 0;
@@ -128,6 +157,10 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
         return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
     *all_want = all;
     if (!all) return ECCL_SUCCESS;
+    if (!c->gpu_measured) { /* the first call every rank runs device-resident: measure the GPU codec */
+        eccl_result_t rc = measure_gpu_codec(c);
+        if (rc) return rc;
+    }
     if (c->nccl_state == 0) { /* every rank gets here in the same call: set up collectively */
         struct eccl_nccl *n = calloc(1, sizeof *n);
         ncclUniqueId id;
