@@ -89,6 +89,10 @@ case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared me
     step bench_device_socket timeout "${BENCH_TIMEOUT:-600}" env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 \
         NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device $db_args
     # eccl's streams over MPI (TCP) instead of NCCL's sockets
+    # float64 (the ScaLAPACK type) over sockets: no GPU homomorphic kernel for it yet
+    step bench_device_socket_f64 timeout "${BENCH_TIMEOUT:-600}" env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 \
+        NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device --dtype float64 \
+        --mib ${DEVBENCH_F64_MIB:-256} --iters 3
     step bench_device_socket_mpi timeout "${BENCH_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi NCCL_P2P_DISABLE=1 \
         NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device \
         --mib 256,1024 --iters 3 ;;
@@ -111,4 +115,4 @@ for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrup
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
-for f in bench_device bench_device_socket bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done
+for f in bench_device bench_device_socket bench_device_socket_f64 bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done
