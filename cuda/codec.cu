@@ -73,7 +73,7 @@ extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_code
         cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
         cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, c->device) != cudaSuccess ||
         eccl_compress_setup() != cudaSuccess || eccl_decompress_setup() != cudaSuccess ||
-        eccl_hom32_setup() != cudaSuccess)
+        eccl_hom32_setup() != cudaSuccess || eccl_hom64_setup() != cudaSuccess)
         rc = ECCL_ERR_CUDA;
     if (!rc) rc = reserve(c, tiles);
     if (rc) {
@@ -240,7 +240,6 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
     if (op != ECCL_OP_SUM && op != ECCL_OP_MAX && op != ECCL_OP_MIN)
         return op == ECCL_OP_AVG || op == ECCL_OP_PROD ? ECCL_ERR_UNSUPPORTED : ECCL_ERR_INVALID_ARG;
     if (op != ECCL_OP_SUM && reals_of(dtype) == 2) return ECCL_ERR_UNSUPPORTED;
-    if (is64_of(dtype)) return ECCL_ERR_UNSUPPORTED; /* 64-bit types: the CPU codec (eccl_hom_reduce) */
     if (((uintptr_t)d_stream & 15u) || ((uintptr_t)d_local & 15u) || ((uintptr_t)d_out & 15u))
         return ECCL_ERR_INVALID_ARG;
     if (out_capacity < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
@@ -276,7 +275,7 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
         c->tile_base += a.in.nt;
         c->done_base += a.in.nt;
     }
-    CU(eccl_launch_hom32(a, st));
+    CU(is64_of(dtype) ? eccl_launch_hom64(a, st) : eccl_launch_hom32(a, st));
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;
 }

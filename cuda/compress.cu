@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/codec_dev.cuh"
+#include "cuda/dec.cuh"
 #include "cuda/kernels.h"
 
 namespace {
@@ -202,8 +203,12 @@ __device__ unsigned long long look_back(eccl_dev_scratch *s, unsigned long long 
     return excl;
 }
 
-template <bool D64, int NT>
-__device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int *qs, comp_smem &sm)
+// HOM (the fused homomorphic kernel, float64 and complex128): phase A is the caller's, which left
+// in rows the tile's integers where sm.qok (with sm.tail) and the values' bits elsewhere; the last
+// CTA also compares the input stream's checksum (accumulated in checksum2) with in_checksum.
+template <bool D64, int NT, bool HOM = false>
+__device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int *qs, comp_smem &sm,
+                              long long *rows = nullptr, const unsigned long long *in_checksum = nullptr)
 {
     typedef typename types<D64>::T T;
     typedef typename types<D64>::I I;
@@ -216,7 +221,9 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192; // values of this tile
 
     // Phase A: quantize the tile; one flag per block.
-    if (!D64) {
+    if (HOM) {
+        // done by the caller
+    } else if (!D64) {
         // 16-byte loads: lane l of a warp handles values 4l..4l+3 of a 128-value group (4 blocks)
         const float *x = (const float *)a.x + v0;
         for (uint64_t g = (uint64_t)w * 128; g < nv; g += (uint64_t)WPC * 128) {
@@ -273,7 +280,13 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
         int size = -1;
         if (sm.qok[b]) {
             I qi, p0 = 0, p1 = 0;
-            if (!D64) {
+            if (HOM) {
+                qi = lane < r ? (I)rows[b * 32 + lane] : 0;
+                if (have) {
+                    p0 = (I)sm.tail[b - 1][0];
+                    p1 = (I)sm.tail[b - 1][1];
+                }
+            } else if (!D64) {
                 qi = lane < r ? (I)qs[b * 32 + lane] : 0;
                 if (have) {
                     p1 = (I)qs[b * 32 - 1];
@@ -289,8 +302,15 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
                 }
             }
             size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code);
+            if (HOM && size < 0) { // a short last block too large as QUANT: RAW of the values T(Q*D)
+                if (lane < r) rows[b * 32 + lane] = __double_as_longlong((double)qi * q.D);
+                __syncwarp();
+            }
         }
-        if (size < 0) size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code);
+        if (size < 0) {
+            if (HOM) size = encode_raw<D64>(q, rows, b * 32, r, lane, mine + off, &code);
+            else size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code);
+        }
         if (lane == 0) sm.codes[b] = (unsigned char)code;
         off += size;
         __syncwarp();
@@ -369,6 +389,7 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
             unsigned long long size = *(volatile unsigned long long *)&s->total_size;
             unsigned char hb[64];
             write_header(hb, sm.h, size);
+            if (HOM && in_checksum && atomicExch(&s->checksum2, 0ull) != *in_checksum) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
             unsigned long long sum = atomicExch(&s->checksum, 0ull);
             sum += chk_header(hb);
             st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
@@ -400,6 +421,208 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
     __syncthreads();
     // dynamic shared memory: the staging areas, then (float32) the tile's integers
     compress_tile<D64, NT>(a, dyn, (int *)(dyn + (size_t)(NT / 32) * a.stage_per_warp), sm);
+}
+
+// ---- The fused homomorphic kernel for 64-bit streams (float64, complex128) -----------------------
+// One CTA of 256 threads per tile: the received stream's tile is checked and decoded (dec.cuh:
+// steps 1-2, then one warp per block) into 64-bit rows in shared memory; each warp quantizes the
+// local array's block, combines it with the decoded one by the rules of doc/format.md section 11
+// (integers where both inputs are integers and every result fits in [-QMAX, QMAX], else the exact
+// values, as src/codec/hom.c does), and the rows are encoded by compress_tile<true, 256, true>
+// (the compression kernel's phase B and write-out). One launch; the bytes are those of
+// eccl_hom_reduce. Shared memory: the rows, then the input payload, reused as the staging area.
+
+namespace {
+
+// op on exact float64 values: NaN results are the canonical quiet NaN, and max/min order -0.0
+// below +0.0 (src/codec/hom.c apply_exact).
+__device__ __forceinline__ unsigned long long apply64(int op, unsigned long long ua, unsigned long long ub)
+{
+    const unsigned long long qnan = 0x7FF8000000000000ull;
+    double a = __longlong_as_double((long long)ua), b = __longlong_as_double((long long)ub);
+    if (op == ECCL_KOP_SUM) {
+        double c = __dadd_rn(a, b);
+        return isnan(c) ? qnan : (unsigned long long)__double_as_longlong(c);
+    }
+    if (isnan(a) || isnan(b)) return qnan;
+    if (a == b) {
+        int pick_a = op == ECCL_KOP_MAX ? !(ua >> 63) : (int)(ua >> 63);
+        return pick_a ? ua : ub;
+    }
+    return (op == ECCL_KOP_MAX) == (a > b) ? ua : ub;
+}
+
+__device__ __forceinline__ unsigned long long rec_bits64(long long q, double D)
+{
+    return (unsigned long long)__double_as_longlong((double)q * D);
+}
+
+// A QUANT block's integers into its row (lane i: integer i), checked as decode_quant checks them.
+__device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                                   int lane, long long *row)
+{
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, 1);
+    unsigned long long m = 0;
+    for (int j = 0; j < k.F; j++) m |= (unsigned long long)((ld_word(pay, k.o + 4 * j) >> lane) & 1u) << j;
+    long long v = lane < k.r ? ((k.negmask >> lane) & 1u ? 0ll - (long long)m : (long long)m) : 0;
+    if (!k.none) {
+        for (int o = q.lag; o < 32; o <<= 1) {
+            long long u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
+            if (lane >= o) v += u;
+        }
+        if (k.head) v += (long long)k.q0;
+        else v += (long long)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
+    }
+    int bad = lane < k.r && (v > (long long)q.qmax || v < -(long long)q.qmax);
+    if (lane < k.r) row[lane] = v;
+    return !__any_sync(ECCL_WARP_FULL, bad);
+}
+
+} // namespace
+
+#define HOM64_ROWS (256 * 32 * 8)
+#define HOM64_SMEM (HOM64_ROWS + 256 * 32 * 8 + 48 + 32)
+
+__global__ void __launch_bounds__(256, 1) eccl_hom64_kernel(eccl_hom_args a)
+{
+    extern __shared__ __align__(16) unsigned char dyn[];
+    __shared__ dec_smem ds;
+    __shared__ comp_smem sm;
+    constexpr int BPW = 32; // blocks per warp
+    long long *rows = (long long *)dyn;      // 256 blocks of 32 values
+    unsigned char *pay = dyn + HOM64_ROWS;   // the input payload, then the output staging
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    eccl_dev_scratch *s = a.in.s;
+    if (tid == 0) {
+        unsigned long long t = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
+        sm.tile_id = t;
+        int rc = tile_open(a.in, t, ds, 1);
+        if (!rc && a.op == ECCL_KOP_SUM && ds.hin.nsum == 0xFFFFFFFFu) rc = ECCL_ERR_UNSUPPORTED;
+        if (rc) eccl_dev_fail(s, rc);
+        ds.ok = !rc;
+        eccl_dev_header h;
+        if (!rc) {
+            h = ds.hin;
+            if (a.op == ECCL_KOP_SUM) h.nsum++;
+            sm.q = ds.q;
+        } else { // the output is garbage (the error word says so), but well-formed enough to finish
+            h.dtype = (unsigned char)a.in.dtype;
+            h.mode = 0;
+            h.nsum = 1;
+            h.count = a.in.count;
+            h.bound = h.eb = h.range = 0.0;
+            sm.q = dev_qparams(a.in.dtype, 0, 0.0);
+        }
+        sm.h = h;
+    }
+    __syncthreads();
+    const unsigned long long t = sm.tile_id;
+    const eccl_dev_q q = sm.q;
+    const uint64_t b0 = t << 8, nblk = a.in.nb - b0 < 256 ? a.in.nb - b0 : 256;
+    const uint64_t v0 = b0 * 32;
+
+    // 1. The input tile: placement, payload, validation, chains, then each block's integers (or
+    //    a RAW block's bits) into its row; ds.flag[b] = 1 where the input block is integers.
+    int ok = ds.ok;
+    unsigned long long hin = 0;
+    if (ok) ok = tile_prepare<true, 256>(a.in, t, pay, ds, &hin);
+    if (ok) {
+        int good = 1;
+        for (int k = 0; k < BPW; k++) {
+            int b = w * BPW + k;
+            if (b >= (int)nblk) break;
+            unsigned code = ds.codes[b];
+            int raw = eccl_fmt_code_is_raw(code);
+            if (raw)
+                good &= decode_raw(q, code, pay + ds.boff[b], eccl_fmt_block_len(a.in.n, b0 + b), lane, rows,
+                                   (uint64_t)b * 32);
+            else
+                good &= decode_quant_ints64(ds, pay, b, a.in.n, b0, lane, rows + b * 32);
+            if (lane == 0) ds.flag[b] = (unsigned char)!raw;
+        }
+        if (__syncthreads_or(!good)) {
+            if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+            ok = 0;
+        }
+    }
+    if (!ok) { // a corrupt input tile: zeros, so that the look-back chain still completes
+        for (int e = tid; e < 256 * 32; e += 256) rows[e] = 0;
+        ds.flag[tid] = 1;
+        hin = 0;
+    }
+    __syncthreads();
+
+    // 2. Per block (one warp): quantize the local values, combine, and leave the output block in
+    //    the row: integers (sm.qok, with the tails for the next block's predictor) or bits.
+    for (int k = 0; k < BPW; k++) {
+        int b = w * BPW + k;
+        if (b >= (int)nblk) break;
+        const int r = eccl_fmt_block_len(a.in.n, b0 + b);
+        long long qb = 0;
+        unsigned long long xb = 0;
+        int okl = 1;
+        if (lane < r) {
+            double xv = ((const double *)a.local)[v0 + (uint64_t)b * 32 + lane];
+            xb = (unsigned long long)__double_as_longlong(xv);
+            okl = q.quant ? quantize(xv, q, &qb) : 0;
+        }
+        const int lok = q.quant && __all_sync(ECCL_WARP_FULL, okl);
+        const int ka = ds.flag[b];
+        long long *row = rows + b * 32;
+        const long long qa = lane < r ? row[lane] : 0;
+        long long Q = a.op == ECCL_KOP_SUM ? qa + qb : a.op == ECCL_KOP_MAX ? (qa > qb ? qa : qb) : (qa < qb ? qa : qb);
+        int fits = lane >= r || (Q <= (long long)q.qmax && Q >= -(long long)q.qmax);
+        const int useint = ka && lok && __all_sync(ECCL_WARP_FULL, fits);
+        if (lane < r) {
+            if (useint) {
+                row[lane] = Q;
+            } else {
+                unsigned long long ba = ka ? rec_bits64(qa, q.D) : (unsigned long long)qa;
+                unsigned long long bb = lok ? rec_bits64(qb, q.D) : xb;
+                row[lane] = (long long)apply64(a.op, ba, bb);
+            }
+        }
+        if (!useint) Q = 0;
+        long long t1 = __shfl_sync(ECCL_WARP_FULL, Q, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, Q, r - q.lag);
+        if (lane == 0) {
+            sm.qok[b] = (unsigned char)useint;
+            sm.tail[b][0] = t0;
+            sm.tail[b][1] = t1;
+        }
+    }
+    hin = cta_sum(hin, ds.csum_tmp); // (synchronises the CTA: the rows and flags are complete)
+    if (tid == 0 && hin) atomicAdd(&s->checksum2, hin);
+
+    // 3. Encode the rows and write the tile out (the last CTA: header, checksum, input's verdict).
+    eccl_comp_args o;
+    o.x = nullptr;
+    o.n = a.in.n;
+    o.nb = a.in.nb;
+    o.nt = a.in.nt;
+    o.P = a.in.P;
+    o.out = a.out;
+    o.h = sm.h;
+    o.rel_range_on_device = 0;
+    o.stage_per_warp = BPW * 32 * 8;
+    o.s = s;
+    o.tile_base = a.tile_base;
+    o.done_base = a.done_base;
+    o.epoch = a.epoch;
+    o.d_size = a.d_size;
+    compress_tile<true, 256, true>(o, pay, nullptr, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
+}
+
+cudaError_t eccl_hom64_setup(void)
+{
+    return cudaFuncSetAttribute(eccl_hom64_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
+}
+
+cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st)
+{
+    if (a.in.nt == 0) return eccl_launch_hom32(a, st); // the header alone (any dtype)
+    eccl_hom64_kernel<<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
+    return cudaGetLastError();
 }
 
 // A stream of zero elements: the header alone.

@@ -60,5 +60,7 @@ cudaError_t eccl_launch_compress32(const eccl_comp_args &a, cudaStream_t st);
 cudaError_t eccl_decompress_setup(void);
 cudaError_t eccl_hom32_setup(void);
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st);
+cudaError_t eccl_hom64_setup(void); // (compress.cu: the 64-bit kernel reuses the compression's encoder)
+cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st);
 
 #endif

@@ -166,9 +166,9 @@ extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_st
 
 extern "C" int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op)
 {
-    if (dtype == ECCL_FLOAT64 || dtype == ECCL_COMPLEX128) return 0; // 32-bit kernel only
-    if (op == ECCL_OP_SUM) return dtype == ECCL_FLOAT32 || dtype == ECCL_COMPLEX64;
-    if (op == ECCL_OP_MAX || op == ECCL_OP_MIN) return dtype == ECCL_FLOAT32;
+    if (op == ECCL_OP_SUM)
+        return dtype == ECCL_FLOAT32 || dtype == ECCL_COMPLEX64 || dtype == ECCL_FLOAT64 || dtype == ECCL_COMPLEX128;
+    if (op == ECCL_OP_MAX || op == ECCL_OP_MIN) return dtype == ECCL_FLOAT32 || dtype == ECCL_FLOAT64;
     return 0;
 }
 

@@ -84,7 +84,7 @@ eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream
  * for eccl_cuda_compress. The input is validated on the device: a corrupt or mismatched stream is
  * reported by eccl_cuda_codec_check (and the output is then meaningless). Errors here:
  * ECCL_ERR_INVALID_ARG, ECCL_ERR_BUFFER_TOO_SMALL, ECCL_ERR_UNSUPPORTED (AVG/PROD, MAX/MIN on
- * complex data, and 64-bit types: use the CPU eccl_hom_reduce for those), ECCL_ERR_CUDA. */
+ * complex data), ECCL_ERR_CUDA. All four dtypes (a 32-bit and a 64-bit kernel). */
 eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t codec, const void *d_stream, size_t stream_capacity,
                                    const void *d_local, size_t count, eccl_dtype_t dtype, eccl_op_t op,
                                    void *d_out, size_t out_capacity, unsigned long long *d_size,

@@ -187,19 +187,20 @@ static void hom_cases(gpu_t *g, int quick, tu_rng *rng)
     const size_t sizes[] = {0, 1, 31, 33, 8191, 8193, 100003, (1u << 20) + 5};
     eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0}, {ECCL_MODE_ABS, 1e-1, 0}, {ECCL_MODE_ABS, 1e-13, 0},
                              {ECCL_MODE_REL, 1e-3, 12.5}, {ECCL_MODE_LOSSLESS, 0, 0}, {ECCL_MODE_ABS, 0.5, 0}};
-    const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_COMPLEX64};
-    for (unsigned d = 0; d < 2; d++)
+    const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_COMPLEX64, ECCL_FLOAT64, ECCL_COMPLEX128};
+    for (unsigned d = 0; d < 4; d++)
         for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
             for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++) {
                 printf("hom: %s mode %d %g n=%zu\n", eccl_dtype_name(dts[d]), bounds[bi].mode, bounds[bi].value, sizes[si]);
                 for (int pat = 0; pat < TU_NPATTERNS; pat++) {
-                    size_t count = sizes[si], reals = count * (d ? 2 : 1);
+                    const int cplx = dts[d] == ECCL_COMPLEX64 || dts[d] == ECCL_COMPLEX128, is64 = dts[d] == ECCL_FLOAT64 || dts[d] == ECCL_COMPLEX128;
+                    size_t count = sizes[si], reals = count * (cplx ? 2 : 1);
                     if (getenv("ECCL_TEST_HOM_N") && count != strtoul(getenv("ECCL_TEST_HOM_N"), NULL, 10)) continue;
                     if (count > 100000 && (quick || pat % 4)) continue;
-                    float *x = tu_malloc(reals * 4 + 4), *y = tu_malloc(reals * 4 + 4);
-                    tu_fill(x, reals, 0, pat, count + 5);
-                    tu_fill(y, reals, 0, (pat + 3) % TU_NPATTERNS, count + 9);
-                    for (int op = 0; op < (d ? 1 : 3); op++)
+                    void *x = tu_malloc(reals * 8 + 8), *y = tu_malloc(reals * 8 + 8);
+                    tu_fill(x, reals, is64, pat, count + 5);
+                    tu_fill(y, reals, is64, (pat + 3) % TU_NPATTERNS, count + 9);
+                    for (int op = 0; op < (cplx ? 1 : 3); op++)
                         hom_case(g, dts[d], &bounds[bi], count, x, y, (eccl_op_t)op, rng, tu_pattern_name[pat]);
                     free(x);
                     free(y);
@@ -216,8 +217,17 @@ static void hom_cases(gpu_t *g, int quick, tu_rng *rng)
     for (int op = 0; op < 3; op++) hom_case(g, ECCL_FLOAT32, &b, n, x, y, (eccl_op_t)op, rng, "near-qmax");
     free(x);
     free(y);
+    /* the same for float64: QMAX64 * D = (2^44 - 1) * 2e-6, about 3.5e7 */
+    double *xd = tu_malloc(n * 8), *yd = tu_malloc(n * 8);
+    for (size_t i = 0; i < n; i++) {
+        xd[i] = 2.0e7 + 1.0e7 * sin(i * 0.01);
+        yd[i] = i % 64 < 32 ? 2.0e7 + 9.0e6 * cos(i * 0.02) : -3.0 + 1e-3 * i;
+    }
+    for (int op = 0; op < 3; op++) hom_case(g, ECCL_FLOAT64, &b, n, xd, yd, (eccl_op_t)op, rng, "near-qmax");
+    free(xd);
+    free(yd);
     /* argument checks */
-    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1, ECCL_FLOAT64, ECCL_OP_SUM, g->dy, 4096, NULL, NULL, NULL),
+    TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1, ECCL_COMPLEX128, ECCL_OP_MIN, g->dy, 4096, NULL, NULL, NULL),
           ECCL_ERR_UNSUPPORTED);
     TU_RC(eccl_cuda_hom_reduce(g->codec, g->ds, 64, g->dx, 1, ECCL_COMPLEX64, ECCL_OP_MAX, g->dy, 4096, NULL, NULL, NULL),
           ECCL_ERR_UNSUPPORTED);
