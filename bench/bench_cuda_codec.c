@@ -3,7 +3,7 @@
  * of the same bytes and the targets of doc/performance.md; every stream is checked against the CPU
  * codec (same bytes) and every decoded value against the bound.
  *
- *   bench/bench_cuda_codec [--mib N] [--small-kib N] [--iters K]
+ *   bench/bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64]
  */
 #include "config.h"
 
@@ -33,8 +33,19 @@ static double splitmix(uint64_t *s)
     return (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
 }
 
+static void put(void *x, int is64, size_t i, double v)
+{
+    if (is64) ((double *)x)[i] = v;
+    else ((float *)x)[i] = (float)v;
+}
+
+static double get(const void *x, int is64, size_t i)
+{
+    return is64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
+}
+
 /* kind 0: sin(x)cos(y) on a square grid; 1: random walk (uniform steps of +-1e-3); 2: normal(0,1) */
-static void generate(float *x, size_t n, int kind)
+static void generate(void *x, size_t n, int kind, int is64)
 {
     size_t side = (size_t)sqrt((double)n);
     if (kind == 1) {
@@ -48,26 +59,26 @@ static void generate(float *x, size_t n, int kind)
             size_t end = (c + 1) * chunk < n ? (c + 1) * chunk : n;
             for (size_t i = c * chunk; i < end; i++) {
                 w += (splitmix(&s) - 0.5) * 2e-3;
-                x[i] = (float)w;
+                put(x, is64, i, w);
             }
             ends[c] = w;
         }
         double off[64] = {0};
         for (int c = 1; c < 64; c++) off[c] = off[c - 1] + ends[c - 1];
 #pragma omp parallel for
-        for (size_t i = chunk; i < n; i++) x[i] = (float)(x[i] + off[i / chunk]);
+        for (size_t i = chunk; i < n; i++) put(x, is64, i, get(x, is64, i) + off[i / chunk]);
         return;
     }
 #pragma omp parallel for
     for (size_t i = 0; i < n; i++) {
         if (kind == 0) {
             double u = 12.566370614359172 * (double)(i / side) / side, v = 12.566370614359172 * (double)(i % side) / side;
-            x[i] = (float)(sin(u) * cos(v));
+            put(x, is64, i, sin(u) * cos(v));
         } else {
             uint64_t s = i * 2654435761u + 7;
             double a = splitmix(&s), b = splitmix(&s);
             if (a < 1e-300) a = 1e-300;
-            x[i] = (float)(sqrt(-2.0 * log(a)) * cos(6.283185307179586 * b));
+            put(x, is64, i, sqrt(-2.0 * log(a)) * cos(6.283185307179586 * b));
         }
     }
 }
@@ -77,28 +88,29 @@ typedef struct {
     int same_as_cpu, hom_same;
 } result_t;
 
-static result_t measure(eccl_cuda_codec_t codec, const float *hx, size_t n, const eccl_bound_t *b, int iters,
-                        cudaStream_t st, float *dx, float *dy, unsigned char *ds, unsigned char *ds2, size_t cap)
+static result_t measure(eccl_cuda_codec_t codec, eccl_dtype_t dt, const void *hx, size_t n, const eccl_bound_t *b,
+                        int iters, cudaStream_t st, void *dx, void *dy, unsigned char *ds, unsigned char *ds2, size_t cap)
 {
     result_t r = {0};
-    size_t bytes = n * 4, gsize = 0, csize = 0;
+    const int is64 = dt == ECCL_FLOAT64;
+    size_t bytes = n * eccl_dtype_size(dt), gsize = 0, csize = 0;
     cudaEvent_t e0, e1;
     CUDA(cudaEventCreate(&e0));
     CUDA(cudaEventCreate(&e1));
     CUDA(cudaMemcpy(dx, hx, bytes, cudaMemcpyHostToDevice));
-    int rc = eccl_cuda_compress(codec, dx, n, ECCL_FLOAT32, b, ds, cap, NULL, &gsize, st);
+    int rc = eccl_cuda_compress(codec, dx, n, dt, b, ds, cap, NULL, &gsize, st);
     if (rc) die("eccl_cuda_compress", rc);
     float ms = 0;
     CUDA(cudaEventRecord(e0, st));
     for (int k = 0; k < iters; k++)
-        if ((rc = eccl_cuda_compress(codec, dx, n, ECCL_FLOAT32, b, ds, cap, NULL, NULL, st))) die("compress", rc);
+        if ((rc = eccl_cuda_compress(codec, dx, n, dt, b, ds, cap, NULL, NULL, st))) die("compress", rc);
     CUDA(cudaEventRecord(e1, st));
     CUDA(cudaEventSynchronize(e1));
     CUDA(cudaEventElapsedTime(&ms, e0, e1));
     r.comp_gbs = (double)bytes * iters / (ms * 1e-3) / 1e9;
     CUDA(cudaEventRecord(e0, st));
     for (int k = 0; k < iters; k++)
-        if ((rc = eccl_cuda_decompress(codec, ds, cap, dy, n, ECCL_FLOAT32, 0, st))) die("decompress", rc);
+        if ((rc = eccl_cuda_decompress(codec, ds, cap, dy, n, dt, 0, st))) die("decompress", rc);
     CUDA(cudaEventRecord(e1, st));
     CUDA(cudaEventSynchronize(e1));
     CUDA(cudaEventElapsedTime(&ms, e0, e1));
@@ -106,11 +118,11 @@ static result_t measure(eccl_cuda_codec_t codec, const float *hx, size_t n, cons
     if ((rc = eccl_cuda_codec_check(codec, st))) die("decompression (device check)", rc);
     /* the fused homomorphic kernel: stream + local array (dx) -> stream, SUM */
     size_t hsize = 0;
-    if ((rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, ECCL_FLOAT32, ECCL_OP_SUM, ds2, cap, NULL, &hsize, st)))
+    if ((rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, dt, ECCL_OP_SUM, ds2, cap, NULL, &hsize, st)))
         die("eccl_cuda_hom_reduce", rc);
     CUDA(cudaEventRecord(e0, st));
     for (int k = 0; k < iters; k++)
-        if ((rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, ECCL_FLOAT32, ECCL_OP_SUM, ds2, cap, NULL, NULL, st)))
+        if ((rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, dt, ECCL_OP_SUM, ds2, cap, NULL, NULL, st)))
             die("hom_reduce", rc);
     CUDA(cudaEventRecord(e1, st));
     CUDA(cudaEventSynchronize(e1));
@@ -120,16 +132,16 @@ static result_t measure(eccl_cuda_codec_t codec, const float *hx, size_t n, cons
     r.ratio = (double)bytes / (double)gsize;
     /* the same bytes as the CPU codec, and every value within the bound */
     unsigned char *hs = malloc(cap), *cs = malloc(cap);
-    float *hy = malloc(bytes);
+    void *hy = malloc(bytes);
     CUDA(cudaMemcpy(hs, ds, gsize, cudaMemcpyDeviceToHost));
     CUDA(cudaMemcpy(hy, dy, bytes, cudaMemcpyDeviceToHost));
-    if ((rc = eccl_compress(hx, n, ECCL_FLOAT32, b, cs, cap, &csize))) die("eccl_compress", rc);
+    if ((rc = eccl_compress(hx, n, dt, b, cs, cap, &csize))) die("eccl_compress", rc);
     r.same_as_cpu = csize == gsize && memcmp(cs, hs, csize) == 0;
     {
         unsigned char *hh = malloc(cap), *ch = malloc(cap);
         size_t chs = 0;
         CUDA(cudaMemcpy(hh, ds2, hsize, cudaMemcpyDeviceToHost));
-        if ((rc = eccl_hom_reduce(cs, csize, hx, n, ECCL_FLOAT32, ECCL_OP_SUM, ch, cap, &chs))) die("eccl_hom_reduce", rc);
+        if ((rc = eccl_hom_reduce(cs, csize, hx, n, dt, ECCL_OP_SUM, ch, cap, &chs))) die("eccl_hom_reduce", rc);
         r.hom_same = chs == hsize && memcmp(ch, hh, chs) == 0;
         free(hh);
         free(ch);
@@ -139,7 +151,7 @@ static result_t measure(eccl_cuda_codec_t codec, const float *hx, size_t n, cons
     double me = 0;
 #pragma omp parallel for reduction(max : me)
     for (size_t i = 0; i < n; i++) {
-        double e = fabs((double)hx[i] - (double)hy[i]);
+        double e = fabs(get(hx, is64, i) - get(hy, is64, i));
         me = e > me ? e : me;
     }
     r.maxerr_eb = info.eb_abs > 0 ? me / info.eb_abs : me;
@@ -154,12 +166,27 @@ static result_t measure(eccl_cuda_codec_t codec, const float *hx, size_t n, cons
 int main(int argc, char **argv)
 {
     size_t mib = 1024, small_kib = 1024;
-    int iters = 10;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    int iters = 10, is64 = 0;
+    for (int i = 1; i < argc; i += 2) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || i + 1 >= argc) {
+            printf("usage: bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64]\n"
+                   "GPU codec throughput (compression, decompression, homomorphic SUM) and ratio at N MiB and\n"
+                   "N KiB, next to a device-to-device copy; streams compared with the CPU codec's; exit 1 on a\n"
+                   "mismatch or a bound violation.\n");
+            return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
+        }
         if (!strcmp(argv[i], "--mib")) mib = strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--small-kib")) small_kib = strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--dtype") && (!strcmp(argv[i + 1], "float32") || !strcmp(argv[i + 1], "float64")))
+            is64 = !strcmp(argv[i + 1], "float64");
+        else {
+            fprintf(stderr, "bench_cuda_codec: bad argument %s %s (try --help)\n", argv[i], argv[i + 1]);
+            return 2;
+        }
     }
+    const eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
+    const size_t es = is64 ? 8 : 4;
     int ndev = 0;
     if (eccl_cuda_device_count(&ndev) || ndev == 0) {
         printf("bench_cuda_codec: no CUDA device (or no CUDA backend): nothing to measure\n");
@@ -167,32 +194,33 @@ int main(int argc, char **argv)
     }
     char name[128];
     eccl_cuda_device_check(0, name, sizeof name);
-    size_t n = mib << 18, ns = small_kib << 8;
+    size_t n = (mib << 20) / es, ns = (small_kib << 10) / es;
     eccl_cuda_codec_t codec;
     int rc = eccl_cuda_codec_create(n, &codec);
     if (rc) die("eccl_cuda_codec_create", rc);
     cudaStream_t st;
     CUDA(cudaStreamCreate(&st));
-    float *hx = malloc(n * 4), *dx, *dy;
-    size_t cap = eccl_compress_bound(n, ECCL_FLOAT32);
+    void *hx = malloc(n * es), *dx, *dy;
+    size_t cap = eccl_compress_bound(n, dt);
     unsigned char *ds, *ds2;
     CUDA(cudaMalloc((void **)&ds2, cap));
-    CUDA(cudaMalloc((void **)&dx, n * 4));
-    CUDA(cudaMalloc((void **)&dy, n * 4));
+    CUDA(cudaMalloc(&dx, n * es));
+    CUDA(cudaMalloc(&dy, n * es));
     CUDA(cudaMalloc((void **)&ds, cap));
     /* baseline: a device-to-device copy of the uncompressed bytes */
     cudaEvent_t e0, e1;
     float ms;
     CUDA(cudaEventCreate(&e0));
     CUDA(cudaEventCreate(&e1));
-    CUDA(cudaMemcpyAsync(dy, dx, n * 4, cudaMemcpyDeviceToDevice, st));
+    CUDA(cudaMemcpyAsync(dy, dx, n * es, cudaMemcpyDeviceToDevice, st));
     CUDA(cudaEventRecord(e0, st));
-    for (int k = 0; k < iters; k++) CUDA(cudaMemcpyAsync(dy, dx, n * 4, cudaMemcpyDeviceToDevice, st));
+    for (int k = 0; k < iters; k++) CUDA(cudaMemcpyAsync(dy, dx, n * es, cudaMemcpyDeviceToDevice, st));
     CUDA(cudaEventRecord(e1, st));
     CUDA(cudaEventSynchronize(e1));
     CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    double copy_gbs = (double)n * 4 * iters / (ms * 1e-3) / 1e9;
-    printf("eccl %s GPU codec benchmark on %s, float32, %d iterations each\n", eccl_version_string(), name, iters);
+    double copy_gbs = (double)n * es * iters / (ms * 1e-3) / 1e9;
+    printf("eccl %s GPU codec benchmark on %s, %s, %d iterations each\n", eccl_version_string(), name,
+           is64 ? "float64" : "float32", iters);
     printf("baseline: device-to-device copy of %zu MiB at %.0f GB/s (bytes copied per second)\n", mib, copy_gbs);
     printf("targets (H200, 1 GiB, ABS 1e-4): compress >= 1000 GB/s, decompress >= 1200 GB/s; >= 100 GB/s at 1 MiB;\n"
            "homomorphic (stream + local array -> stream, SUM) >= 800 GB/s; GB/s = uncompressed bytes per second\n\n");
@@ -203,17 +231,18 @@ int main(int argc, char **argv)
     const char *blabel[] = {"ABS 1e-4", "REL 1e-4"};
     int all_ok = 1;
     for (int kind = 0; kind < 3; kind++) {
-        generate(hx, n, kind);
+        generate(hx, n, kind, is64);
         for (int bi = 0; bi < 2; bi++) {
             size_t sizes[2] = {n, ns};
             for (int si = 0; si < 2; si++) {
                 if (si == 1 && bi == 1) continue;
                 int it = si == 1 ? iters * 50 : iters;
-                result_t r = measure(codec, hx, sizes[si], &bounds[bi], it, st, dx, dy, ds, ds2, cap);
+                result_t r = measure(codec, dt, hx, sizes[si], &bounds[bi], it, st, dx, dy, ds, ds2, cap);
                 char sz[32];
-                if (sizes[si] * 4 >= (1u << 30)) snprintf(sz, sizeof sz, "%zu GiB", sizes[si] * 4 >> 30);
-                else snprintf(sz, sizeof sz, "%zu MiB", sizes[si] * 4 >> 20);
-                if (sizes[si] * 4 < (1u << 20)) snprintf(sz, sizeof sz, "%zu KiB", sizes[si] * 4 >> 10);
+                size_t bytes = sizes[si] * es;
+                if (bytes >= (1u << 30)) snprintf(sz, sizeof sz, "%zu GiB", bytes >> 30);
+                else snprintf(sz, sizeof sz, "%zu MiB", bytes >> 20);
+                if (bytes < (1u << 20)) snprintf(sz, sizeof sz, "%zu KiB", bytes >> 10);
                 printf("%-26s %8s %-9s %7.2f %10.1f %10.1f %10.1f %9.4f %6s\n", names[kind], sz, blabel[bi], r.ratio,
                        r.comp_gbs, r.decomp_gbs, r.hom_gbs, r.maxerr_eb, r.same_as_cpu && r.hom_same ? "yes" : "NO");
                 all_ok &= r.same_as_cpu && r.hom_same && r.maxerr_eb <= 1.0;

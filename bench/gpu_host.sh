@@ -98,7 +98,9 @@ case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared me
         --mib 256,1024 --iters 3 ;;
 esac
 case " $what " in *" bench "*|*" all "*)
-    step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ;;
+    step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10
+    step bench_cuda_codec_f64 timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --dtype float64 --mib "${BENCH_MIB:-1024}" \
+        --small-kib 1024 --iters 10 ;;
 esac
 case " $what " in *" profile "*)
     ncu=$(ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
@@ -114,5 +116,5 @@ for l in "${summary[@]}"; do echo "$l"; done
 for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
-for f in bench_quick bench_cuda_codec; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
+for f in bench_quick bench_cuda_codec bench_cuda_codec_f64; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
 for f in bench_device bench_device_socket bench_device_socket_f64 bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done
