@@ -21,7 +21,9 @@
 !   mpiexec.mpich -n 4 ./examples/summa [--n N] [--m M] [--k K] [--mb MB] [--nb NB]
 !       [--grid PxQ] [--order R|C] [--eb E] [--matrix kernel|random|both] [--auto] [--reps R]
 !       [--device] [--plain mpi|nccl]
-! Exit status: 0 every element within the bound, 1 a violation, 2 bad usage, 3 an error.
+! Exit status: 0 every element within the bound, 1 a violation, 2 bad usage, 3 an error, 77
+! --device with nothing to run it on (no CUDA backend, no GPU, or no cuBLAS: the automake skip code,
+! so tests/summa_device_*.mpi skip on machines without a GPU).
 program summa
   use, intrinsic :: iso_c_binding
   use mpi
@@ -87,8 +89,10 @@ program summa
     stop 2
   end if
   if (device) then
-    if (.not. gpu_setup()) then
+    status = gpu_setup()
+    if (status /= 0) then
       call MPI_Finalize(ierr)
+      if (status == 77) stop 77
       stop 3
     end if
   end if
@@ -271,25 +275,45 @@ contains
     t = allmax(MPI_Wtime() - t0, gcomm)
   end subroutine summa_eccl
 
-  ! --device: one GPU per rank (local rank modulo the GPUs of the node) and the cuBLAS handle;
-  ! false (after a message) when any rank cannot have them.
-  logical function gpu_setup() result(ok)
-    integer :: lcomm, lrank, ndev, info
-    real(c_double) :: bad
+  ! --device: one GPU per rank (local rank modulo the GPUs of the node) and the cuBLAS handle.
+  ! 0 when every rank has them; else (after a message) 77 when some rank has nothing to run on
+  ! (no CUDA backend, no GPU, no cuBLAS), 3 when a GPU is there but failed, on every rank.
+  integer function gpu_setup() result(st)
+    integer :: lcomm, lrank, ndev, info, rc
+    real(c_double) :: mine
     call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, lcomm, ierr)
     call MPI_Comm_rank(lcomm, lrank, ierr)
     call MPI_Comm_free(lcomm, ierr)
+    ndev = 0
+    st = 0
     call eccl_cuda_device_count(ndev, info)
-    if (info == 0 .and. ndev > 0) call eccl_cuda_set_device(mod(lrank, ndev), info)
-    if (info == 0 .and. ndev < 1) then
-      print '(a, i0, a)', 'summa: rank ', iam, ': --device: this node has no GPU'
+    if (info == ECCL_ERR_UNSUPPORTED .or. info == ECCL_ERR_NO_DEVICE .or. (info == 0 .and. ndev < 1)) then
+      print '(a, i0, a)', 'summa: rank ', iam, ': --device: no GPU here (or eccl was built without CUDA)'
+      st = 77
     else if (info /= 0) then
       print '(a, i0, 2a)', 'summa: rank ', iam, ': --device: no usable GPU: ', eccl_strerror(info)
-    else if (summa_gpu_create(gpu) /= 0) then
-      info = 1
+      st = 3
+    else
+      call eccl_cuda_set_device(mod(lrank, ndev), info)
+      if (info /= 0) then
+        print '(a, i0, 2a)', 'summa: rank ', iam, ': --device: cannot use the GPU: ', eccl_strerror(info)
+        st = 3
+      else
+        rc = summa_gpu_create(gpu) ! (it says what failed)
+        if (rc == 2) st = 77       ! built without cuBLAS
+        if (rc == 1) st = 3
+      end if
     end if
-    bad = merge(1, 0, info /= 0 .or. ndev < 1)
-    ok = allmax(bad, MPI_COMM_WORLD) == 0
+    ! one verdict everywhere: an error wins over a skip
+    mine = merge(2, merge(1, 0, st == 77), st == 3)
+    select case (nint(allmax(mine, MPI_COMM_WORLD)))
+    case (2)
+      st = 3
+    case (1)
+      st = 77
+    case default
+      st = 0
+    end select
   end function gpu_setup
 
   ! Device memory for n elements of float64 (stops the run on failure).

@@ -3,8 +3,9 @@
  * broadcast panel k+1 into one pair of workspaces while the DGEMM of panel k reads the other.
  *
  * This is example code, not part of libeccl: eccl never calls cuBLAS.  Built without cuBLAS
- * (configure's "cuBLAS (examples)" line), summa_gpu_create says so and summa --device stops.
- * Every function returns 0 or prints what failed (prefix "summa:") and returns 1. */
+ * (configure's "cuBLAS (examples)" line), summa_gpu_create says so and returns 2, and summa --device
+ * stops (exit status 77). Every function returns 0 or prints what failed (prefix "summa:") and
+ * returns 1. */
 #include "config.h"
 
 #include <stddef.h>
@@ -112,7 +113,7 @@ int summa_gpu_create(void **ctx)
     *ctx = NULL;
     fprintf(stderr, "summa: --device needs cuBLAS, and this build has none (configure found no "
                     "CUDA toolkit with cublas_v2.h and libcublas)\n");
-    return 1;
+    return 2;
 }
 
 void summa_gpu_destroy(void *ctx) { (void)ctx; }

@@ -133,7 +133,9 @@ EXTRA_DIST += tests/test_info.sh
 SCALAPACK_TESTS = tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mpi \
 	tests/panel_2x2_r.mpi tests/panel_2x2_c.mpi tests/panel_2x3.mpi \
 	tests/summa_2x2_r.mpi tests/summa_2x2_c.mpi tests/summa_2x3.mpi \
-	tests/cannon_2x2_r.mpi tests/cannon_2x2_c.mpi
+	tests/cannon_2x2_r.mpi tests/cannon_2x2_c.mpi \
+	tests/summa_device_np2.mpi tests/summa_device_2x2.mpi
+# (summa --device: device panels and cuBLAS against PDGEMM; skips, 77, without a GPU or cuBLAS)
 EXTRA_DIST += $(SCALAPACK_TESTS)
 if HAVE_SCALAPACK
 if HAVE_FORTRAN
