@@ -341,6 +341,34 @@ __device__ int tile_open(const eccl_decomp_args &a, uint64_t t, dec_smem &sm, in
     return rc;
 }
 
+// Thread 0 of a homomorphic kernel's CTA: claims the next tile (*tile), opens the input's header
+// and that tile (errors go to the device error word; ds.ok says whether the tile is sound), and
+// gives the output header (*h: the input's, nsum updated) and the quantization parameters (*q).
+// For a bad input both are made up, well-formed enough for the CTA to finish its tile.
+__device__ void hom_open(const eccl_hom_args &a, int d64, dec_smem &ds, unsigned long long *tile,
+                         eccl_dev_header *h, eccl_dev_q *q)
+{
+    eccl_dev_scratch *s = a.in.s;
+    unsigned long long t = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
+    *tile = t;
+    int rc = tile_open(a.in, t, ds, d64);
+    if (!rc && a.op == ECCL_KOP_SUM && ds.hin.nsum == 0xFFFFFFFFu) rc = ECCL_ERR_UNSUPPORTED;
+    if (rc) eccl_dev_fail(s, rc);
+    ds.ok = !rc;
+    if (!rc) {
+        *h = ds.hin;
+        if (a.op == ECCL_KOP_SUM) h->nsum++;
+        *q = ds.q;
+    } else {
+        h->dtype = (unsigned char)a.in.dtype;
+        h->mode = 0;
+        h->nsum = 1;
+        h->count = a.in.count;
+        h->bound = h->eb = h->range = 0.0;
+        *q = dev_qparams(a.in.dtype, 0, 0.0);
+    }
+}
+
 // Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, copies the
 // payload to `pay` (16-byte aligned, 256 * 32 * W + 48 bytes) while hashing it, checks the
 // canonical forms and resolves every block's Lorenzo predecessors into sm.tail. Returns 1, with

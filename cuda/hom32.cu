@@ -49,28 +49,7 @@ __global__ void __launch_bounds__(256, 3) eccl_hom32_kernel(eccl_hom_args a)
     unsigned char *pay = dyn + 256 * ROW * 4 + 16;            // the input payload, then the output image
     const int tid = threadIdx.x;
     eccl_dev_scratch *s = a.in.s;
-    if (tid == 0) {
-        unsigned long long t = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
-        sm.tile_id = t;
-        int rc = tile_open(a.in, t, ds, 0);
-        if (!rc && a.op == ECCL_KOP_SUM && ds.hin.nsum == 0xFFFFFFFFu) rc = ECCL_ERR_UNSUPPORTED;
-        if (rc) eccl_dev_fail(s, rc);
-        ds.ok = !rc;
-        eccl_dev_header h;
-        if (!rc) {
-            h = ds.hin;
-            if (a.op == ECCL_KOP_SUM) h.nsum++;
-            sm.q = ds.q;
-        } else { // the output is garbage (the error word says so), but well-formed enough to finish
-            h.dtype = (unsigned char)a.in.dtype;
-            h.mode = 0;
-            h.nsum = 1;
-            h.count = a.in.count;
-            h.bound = h.eb = h.range = 0.0;
-            sm.q = dev_qparams(a.in.dtype, 0, 0.0);
-        }
-        sm.h = h;
-    }
+    if (tid == 0) hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
     __syncthreads();
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
