@@ -44,9 +44,6 @@ eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_data, size_t 
  * (d_data is then undefined), ECCL_ERR_CUDA for the runtime. */
 eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_data,
                                   size_t count, eccl_dtype_t dtype);
-/* 1 when eccl_dev_hom_reduce can do (dtype, op) on the GPU (else: the CPU's eccl_hom_reduce on a
- * host copy of the local data, same bytes). */
-int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op);
 /* h_out = stream of op(decompress(h_stream), d_local), the bytes eccl_hom_reduce makes. The input
  * stream is validated on the device: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED
  * as eccl_hom_reduce. */

@@ -137,11 +137,6 @@ eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, siz
     (void)ctx, (void)h_stream, (void)size, (void)d_data, (void)count, (void)dtype;
     return ECCL_ERR_UNSUPPORTED;
 }
-int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op)
-{
-    (void)dtype, (void)op;
-    return 0;
-}
 eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_local,
                                   size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
                                   size_t *h_size)

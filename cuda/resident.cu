@@ -164,7 +164,8 @@ extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_st
     return ECCL_SUCCESS;
 }
 
-extern "C" int eccl_dev_hom_supported(eccl_dtype_t dtype, eccl_op_t op)
+// The (dtype, op) pairs the homomorphic kernels take: those eccl_hom_reduce takes.
+static int hom_supported(eccl_dtype_t dtype, eccl_op_t op)
 {
     if (op == ECCL_OP_SUM)
         return dtype == ECCL_FLOAT32 || dtype == ECCL_COMPLEX64 || dtype == ECCL_FLOAT64 || dtype == ECCL_COMPLEX128;
@@ -178,7 +179,7 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
 {
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || (!h_stream && size) || cap == 0) return ECCL_ERR_INVALID_ARG;
-    if (!eccl_dev_hom_supported(dtype, op)) return ECCL_ERR_UNSUPPORTED;
+    if (!hom_supported(dtype, op)) return ECCL_ERR_UNSUPPORTED;
     if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
     const void *local = NULL;
     eccl_result_t rc = stream_in(c, h_stream, size);

@@ -175,14 +175,6 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
     const eccl_algo_t *best = NULL, *mpi = NULL;
     double t_comp = INFINITY;
     const eccl_model_t *m = mdl_of(c);
-    eccl_model_t host_hom;
-    if (c->gm && is_reduction(c->coll) && !eccl_dev_hom_supported(c->dtype, c->op)) {
-        /* no GPU kernel for this type and op (float64, complex128): each homomorphic step copies
-         * the local piece to the host and runs the CPU codec (prims.c) */
-        host_hom = *m;
-        host_hom.h_thr = 1.0 / (1.0 / c->comm->model.h_thr + ECCL_GPU_STAGE / 2);
-        m = &host_hom;
-    }
     *t_mpi = INFINITY;
     for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;

@@ -132,13 +132,9 @@ eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t i
 {
     double t0 = eccl_wtime();
     eccl_result_t rc;
-    if (c->dev && eccl_dev_hom_supported(c->dtype, c->op)) {
+    if (c->dev) { /* the GPU kernels take every type and op eccl_hom_reduce takes */
         rc = eccl_dev_hom_reduce(c->comm->dev, in, in_size, local, count, c->dtype, c->op, out->buf, out->cap,
                                  &out->size);
-    } else if (c->dev) { /* no GPU kernel for this type/op: the CPU codec on a host copy */
-        void *h = eccl_prim_scratch(c, count * c->esize);
-        rc = h ? eccl_dev_copy(c->comm->dev, h, local, count * c->esize) : ECCL_ERR_NO_MEMORY;
-        if (!rc) rc = eccl_hom_reduce(in, in_size, h, count, c->dtype, c->op, out->buf, out->cap, &out->size);
     } else {
         rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap, &out->size);
     }
