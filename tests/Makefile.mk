@@ -44,7 +44,10 @@ TEST_EXTENSIONS += .mpi
 AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC;
 COLL_TESTS = tests/coll_np1.mpi tests/coll_np2.mpi tests/coll_np3.mpi tests/coll_np4.mpi \
 	tests/coll_np5.mpi tests/coll_np7.mpi tests/coll_np8.mpi \
-	tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi
+	tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi \
+	tests/coll_hier_np4.mpi tests/coll_hier_np6.mpi tests/corrupt_hier_np4.mpi
+# (coll_hier_*, corrupt_hier_*: ECCL_NODE_SIZE splits the ranks into nodes, so the hierarchical
+# allreduce runs on one machine)
 TESTS += $(COLL_TESTS)
 EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
 check_PROGRAMS += tests/test_coll
@@ -57,7 +60,7 @@ tests_test_coll_LDADD = $(TEST_LDADD)
 # The collectives on CUDA device buffers, bit for bit against the host path (skips, 77, without
 # the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
 DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/coll_device_staged_np2.mpi \
-	tests/corrupt_device_np2.mpi tests/corrupt_device_np3.mpi
+	tests/corrupt_device_np2.mpi tests/corrupt_device_np3.mpi tests/coll_device_hier_np4.mpi
 TESTS += $(DEVICE_COLL_TESTS)
 EXTRA_DIST += $(DEVICE_COLL_TESTS)
 check_PROGRAMS += tests/test_coll_device

@@ -345,6 +345,7 @@ static void run_matrix(eccl_comm_t comm, const char *only, int quick, size_t lar
         if (only && strcmp(only, eccl_coll_name(a->coll))) continue;
         if (a->applies) {
             eccl_call_t probe = {0};
+            probe.comm = comm;
             probe.size = size;
             if (!a->applies(&probe)) continue;
         }

@@ -27,9 +27,9 @@
 enum { BCAST, ALLREDUCE, REDUCE, RSB, ALLGATHER, SCATTER, GATHER, SRR, NCOLL };
 static const char *coll_name[NCOLL] = {"bcast",     "allreduce", "reduce", "reduce_scatter_block",
                                        "allgather", "scatter",   "gather", "sendrecv_replace"};
-static const char *algos[NCOLL][7] = {
+static const char *algos[NCOLL][8] = {
     {"mpi", "binomial", "scatter_allgather", "pipeline", "nccl", NULL},
-    {"mpi", "ring", "recursive_doubling", "rabenseifner", "reduce_bcast", "nccl", NULL},
+    {"mpi", "ring", "recursive_doubling", "rabenseifner", "reduce_bcast", "nccl", "hierarchical", NULL},
     {"mpi", "binomial", NULL},
     {"mpi", "ring", "recursive_halving", NULL},
     {"mpi", "ring", "recursive_doubling", "bruck", NULL},
@@ -135,7 +135,8 @@ static size_t defined_recv(int coll, size_t rbytes)
  * host/device calls are staged, except where the host buffer is one this rank does not touch
  * (the non-roots' recvbuf of reduce and gather, the non-roots' sendbuf of scatter); 0 when all
  * it touches is host memory. The nccl algorithms run where every rank is device-resident and NCCL
- * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. */
+ * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. hierarchical stages device buffers (and
+ * falls back to MPI on one node: ECCL_NODE_SIZE makes nodes). */
 static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_send, int dev_recv)
 {
     const char *env = getenv("ECCL_DEVICE_RESIDENT");
@@ -152,6 +153,7 @@ static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_
     if (size > 1 && !strcmp(alg, "nccl")) /* NCCL's own collective, else the fallback: staged MPI */
         return expect_nccl && (coll == BCAST || op == ECCL_OP_SUM) ? 2 : 1;
     if (coll == RSB && in_place) return 1;
+    if (size > 1 && !strcmp(alg, "hierarchical")) return 1; /* staged, or its fallback: staged MPI */
     if (size == 1) return 2; /* a device copy, on the device */
     return strcmp(alg, "mpi") && strcmp(alg, "rabenseifner") ? 2 : 1;
 }

@@ -38,6 +38,12 @@ const eccl_algo_t eccl_algorithms[] = {
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, reduce_bcast, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION,
          NULL, "homomorphic binomial reduce to rank 0, then binomial bcast of the result stream"),
 
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, hierarchical, eccl_allreduce_hierarchical_applies,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_HOST_DATA,
+         "several nodes with the same number (> 1) of ranks each",
+         "uncompressed reduce-scatter inside each node, compressed allreduce between nodes (one "
+         "communicator per local rank), uncompressed allgather inside each node"),
+
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, nccl, eccl_allreduce_nccl_applies, ECCL_ALG_DEVICE,
          "SUM on device buffers on every rank, NCCL transport up",
          "ncclAllReduce of the uncompressed device buffers (fast GPU links)"),

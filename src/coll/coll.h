@@ -37,6 +37,7 @@ typedef struct eccl_call {
     eccl_bound_t mbound; /* what each message is compressed with: ABS eb, or LOSSLESS */
     eccl_stats_t *st;    /* bytes and times accumulate here */
     int requant;         /* the chosen algorithm has ECCL_ALG_REQUANT */
+    int avg;             /* the user's op is AVG (op says SUM): E bounds the sum divided by size */
     size_t s_in, r_out;  /* dispatch only: bytes this rank reads at sendbuf / writes at recvbuf */
     int split;           /* dispatch only: sendbuf == recvbuf are two buffers (rsb in place) */
     int gm;              /* every rank agreed its call is device-resident: decisions use the GPU
@@ -126,6 +127,8 @@ ECCL_DECLARE_ALGO(allreduce, recursive_doubling);
 ECCL_DECLARE_ALGO(allreduce, rabenseifner);
 ECCL_DECLARE_ALGO(allreduce, reduce_bcast);
 ECCL_DECLARE_ALGO(allreduce, nccl);
+ECCL_DECLARE_ALGO(allreduce, hierarchical);
+int eccl_allreduce_hierarchical_applies(const eccl_call_t *call);
 int eccl_allreduce_nccl_applies(const eccl_call_t *call);
 ECCL_DECLARE_ALGO(reduce, mpi);
 ECCL_DECLARE_ALGO(reduce, binomial);

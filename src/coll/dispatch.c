@@ -209,7 +209,7 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     const eccl_algo_t *mpi = NULL; /* plain MPI: the first uncompressed entry */
     for (const eccl_algo_t *a = eccl_algorithms; a->name && !mpi; a++)
         if (a->coll == c->coll && !(a->flags & ECCL_ALG_COMPRESSED)) mpi = a;
-    const char *forced_name = eccl_env_str(&env_algo[c->coll]);
+    const char *forced_name = comm->child ? NULL : eccl_env_str(&env_algo[c->coll]);
     const eccl_algo_t *forced = NULL;
     if (comm->forced[c->coll]) {
         forced = &eccl_algorithms[comm->forced[c->coll] - 1];
@@ -457,7 +457,10 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     if ((rc = choose(c, &b, &a))) goto fn_exit; /* (the bound split knows AVG) */
     c->requant = (a->flags & ECCL_ALG_REQUANT) != 0;
     if (c->requant && c->E > 0) set_bound(c, c->E); /* re-split the bound for this algorithm */
-    if (user_op == ECCL_OP_AVG) c->op = ECCL_OP_SUM; /* algorithms sum; every rank divides below */
+    if (user_op == ECCL_OP_AVG) { /* algorithms sum; every rank divides below */
+        c->op = ECCL_OP_SUM;
+        c->avg = 1;
+    }
     snprintf(c->st->algorithm, sizeof c->st->algorithm, "%s", a->name);
     c->st->compressed = (a->flags & ECCL_ALG_COMPRESSED) != 0;
     if (c->st->compressed) c->st->bytes_raw = 0; /* the primitives count what really left */

@@ -30,6 +30,9 @@ ECCL_ENV(env_min_bytes, "ECCL_MIN_BYTES", -1);   /* never compress below this ma
 /* Testing only: "R:N" makes rank R corrupt one bit of the N-th message it sends on every
  * communicator created afterwards (checks that peers detect it and nobody hangs). */
 ECCL_ENV(env_fault, "ECCL_FAULT_INJECT", 0);
+/* Ranks per node, counted in MPI_COMM_WORLD ranks (k*j .. k*j+k-1 form node j); unset: the
+ * ranks that share memory (MPI_COMM_TYPE_SHARED). */
+ECCL_ENV(env_node_size, "ECCL_NODE_SIZE", 0);
 
 double eccl_wtime(void)
 {
@@ -93,16 +96,18 @@ static void resolve_config(eccl_config_t *c, const eccl_config_t *user)
 }
 
 /* Half a round trip of `bytes` between ranks 0 and 1, best of `reps`. */
-static double pingpong(MPI_Comm comm, int rank, void *buf, int bytes, int reps)
+/* One-way time of `bytes` between ranks 0 and `peer` (best of reps; every rank takes part in
+ * the barriers). */
+static double pingpong(MPI_Comm comm, int rank, int peer, void *buf, int bytes, int reps)
 {
     double best = 1e30;
     for (int r = 0; r < reps; r++) {
         MPI_Barrier(comm);
         double t0 = MPI_Wtime();
         if (rank == 0) {
-            MPI_Send(buf, bytes, MPI_BYTE, 1, 0, comm);
-            MPI_Recv(buf, bytes, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
+            MPI_Send(buf, bytes, MPI_BYTE, peer, 0, comm);
+            MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, comm, MPI_STATUS_IGNORE);
+        } else if (rank == peer) {
             MPI_Recv(buf, bytes, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
             MPI_Send(buf, bytes, MPI_BYTE, 0, 0, comm);
         }
@@ -187,7 +192,96 @@ static void codec_calibration(double out[4])
     memcpy(out, v, sizeof v);
 }
 
+/* Where the ranks are (comm.h: eccl_topo_t), and the two ranks the link probes talk to: *peer_in
+ * another rank on rank 0's node, *peer_x the lowest rank on another node (-1: none). */
+static eccl_result_t topology(eccl_comm_t c, int *peer_in, int *peer_x)
+{
+    eccl_topo_t *t = &c->topo;
+    MPI_Comm node = MPI_COMM_NULL;
+    t->node = t->inter = MPI_COMM_NULL;
+    t->nnodes = 1;
+    t->lsize = c->size;
+    t->lrank = c->rank;
+    *peer_in = c->size > 1 ? 1 : -1;
+    *peer_x = -1;
+    if (c->child || c->size == 1) return ECCL_SUCCESS;
+    long k = eccl_env_long(&env_node_size);
+    int mrc;
+    if (k > 0) {
+        int wrank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+        mrc = MPI_Comm_split(c->comm, (int)(wrank / k), c->rank, &node);
+    } else {
+        mrc = MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node);
+    }
+    if (mrc != MPI_SUCCESS) return eccl_comm_error(c, ECCL_ERR_MPI, "splitting the communicator by node failed");
+    MPI_Comm_size(node, &t->lsize);
+    MPI_Comm_rank(node, &t->lrank);
+    /* the node's id: its lowest rank; then how many nodes, whether they are alike, and the peers */
+    int id = c->rank, v[5];
+    mrc = MPI_Allreduce(MPI_IN_PLACE, &id, 1, MPI_INT, MPI_MIN, node);
+    v[0] = t->lrank == 0;                           /* SUM: nodes */
+    v[1] = t->lsize;                                /* MAX */
+    v[2] = -t->lsize;                               /* MAX: -min */
+    v[3] = id == 0 && c->rank != 0 ? -c->rank : -c->size; /* MAX: -(lowest other rank on node 0) */
+    v[4] = id != 0 ? -c->rank : -c->size;           /* MAX: -(lowest rank on another node) */
+    int nodes = 0;
+    if (mrc == MPI_SUCCESS) mrc = MPI_Allreduce(&v[0], &nodes, 1, MPI_INT, MPI_SUM, c->comm);
+    if (mrc == MPI_SUCCESS) mrc = MPI_Allreduce(MPI_IN_PLACE, &v[1], 4, MPI_INT, MPI_MAX, c->comm);
+    if (mrc != MPI_SUCCESS) {
+        MPI_Comm_free(&node);
+        return eccl_comm_error(c, ECCL_ERR_MPI, "exchanging the node layout failed");
+    }
+    t->nnodes = nodes;
+    *peer_in = -v[3] < c->size ? -v[3] : -1;
+    *peer_x = -v[4] < c->size ? -v[4] : -1;
+    t->hier = nodes > 1 && v[1] == -v[2] && v[1] > 1;
+    if (t->hier) {
+        t->node = node;
+        if (MPI_Comm_split(c->comm, t->lrank, c->rank, &t->inter) != MPI_SUCCESS) {
+            MPI_Comm_free(&t->node);
+            return eccl_comm_error(c, ECCL_ERR_MPI, "creating the inter-node communicator failed");
+        }
+        MPI_Comm_set_errhandler(t->node, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(t->inter, MPI_ERRORS_RETURN);
+    } else {
+        MPI_Comm_free(&node);
+    }
+    return ECCL_SUCCESS;
+}
+
+static void topo_free(eccl_topo_t *t)
+{
+    if (t->xcomm) eccl_comm_free(&t->xcomm);
+    if (t->node != MPI_COMM_NULL) MPI_Comm_free(&t->node);
+    if (t->inter != MPI_COMM_NULL) MPI_Comm_free(&t->inter);
+}
+
 eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl_comm_t *out)
+{
+    return eccl_comm_create_internal(mcomm, config, 0, out);
+}
+
+eccl_comm_t eccl_comm_inter(eccl_comm_t comm)
+{
+    eccl_topo_t *t = &comm->topo;
+    if (t->xcomm || !t->hier) return t->xcomm;
+    eccl_config_t cfg = comm->cfg;
+    cfg.alpha = comm->model.alpha;
+    cfg.beta = comm->model.beta;
+    eccl_result_t rc = eccl_comm_create_internal(t->inter, &cfg, 1, &t->xcomm);
+    if (rc) {
+        eccl_comm_error(comm, rc, "creating the inter-node eccl communicator failed");
+        return NULL;
+    }
+    t->xcomm->cfg.compress = ECCL_COMPRESS_ALWAYS; /* the parent's model chose compression */
+    t->xcomm->cfg.fallback = comm->cfg.fallback;
+    /* ECCL_FAULT_INJECT: the faulty rank's messages between nodes count as its own */
+    t->xcomm->fault_countdown = comm->fault_countdown;
+    return t->xcomm;
+}
+
+eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *config, int child, eccl_comm_t *out)
 {
     eccl_result_t rc = ECCL_SUCCESS;
     eccl_comm_t c = NULL;
@@ -202,6 +296,7 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
     }
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     c->op_max = c->op_min = MPI_OP_NULL;
+    c->topo.node = c->topo.inter = MPI_COMM_NULL;
     if ((rc = eccl_tr_ops_create(c))) goto fn_exit;
     MPI_Comm_size(c->comm, &c->size);
     MPI_Comm_rank(c->comm, &c->rank);
@@ -212,16 +307,34 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
     if (fault && sscanf(fault, "%d:%ld", &frank, &fnth) == 2 && frank == c->rank && fnth > 0)
         c->fault_countdown = fnth;
 
-    /* Calibrate on rank 0 (and 1), then share, so every rank's model is identical. */
-    double m[6] = {c->cfg.alpha, c->cfg.beta, 0, 0, 0, 0}, cal[4];
-    if (c->size > 1 && (!(m[0] > 0) || !(m[1] > 0))) {
+    c->child = child;
+    if (child) c->fault_countdown = 0;
+    int peer_in = -1, peer_x = -1;
+    if ((rc = topology(c, &peer_in, &peer_x))) goto fn_exit;
+
+    /* Calibrate on rank 0 and its peers, then share, so every rank's model is identical. The
+     * model's link is the slowest one (between nodes: rank 0 and the first rank of another node,
+     * else ranks 0 and 1); on several nodes the link inside one is measured too (rank 0 and
+     * another rank of its node) unless alpha and beta are given (then both links are those). */
+    double m[8] = {c->cfg.alpha, c->cfg.beta, 0, 0, 0, 0, c->cfg.alpha, c->cfg.beta}, cal[4];
+    int given = m[0] > 0 && m[1] > 0;
+    if (c->size > 1 && !given) {
         const int big = 1 << 22;
         buf = calloc(1, big);
         if (!buf) ECCL_FAIL(rc, ECCL_ERR_NO_MEMORY);
-        double t_small = pingpong(c->comm, c->rank, buf, 8, 20);
-        double t_big = pingpong(c->comm, c->rank, buf, big, 3);
-        if (!(m[0] > 0)) m[0] = t_small > 1e-7 ? t_small : 1e-7;
-        if (!(m[1] > 0)) m[1] = t_big > t_small ? (t_big - t_small) / big : 1e-11;
+        for (int link = 0; link < 2; link++) {
+            int peer = link == 0 ? (peer_x >= 0 ? peer_x : 1) : peer_in;
+            if (link == 1 && (peer_x < 0 || peer_in < 0)) break; /* one kind of link only */
+            double t_small = pingpong(c->comm, c->rank, peer, buf, 8, 20);
+            double t_big = pingpong(c->comm, c->rank, peer, buf, big, 3);
+            double a = t_small > 1e-7 ? t_small : 1e-7, b = t_big > t_small ? (t_big - t_small) / big : 1e-11;
+            if (!(m[6 * link] > 0)) m[6 * link] = a;
+            if (!(m[6 * link + 1] > 0)) m[6 * link + 1] = b;
+        }
+        if (peer_x < 0 || peer_in < 0) {
+            m[6] = m[0];
+            m[7] = m[1];
+        }
     }
 #ifdef HAVE_NCCL
     { /* only where every rank can hold device memory is a per-call NCCL agreement worth its cost */
@@ -240,9 +353,11 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
         m[4] = cal[2];
         m[5] = cal[3];
     }
-    if (MPI_Bcast(m, 6, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS) ECCL_FAIL(rc, ECCL_ERR_MPI);
+    if (MPI_Bcast(m, 8, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS) ECCL_FAIL(rc, ECCL_ERR_MPI);
     c->model.alpha = m[0] > 0 ? m[0] : 1e-6;
     c->model.beta = m[1] > 0 ? m[1] : 1e-10;
+    c->model.alpha_in = m[6] > 0 ? m[6] : c->model.alpha;
+    c->model.beta_in = m[7] > 0 ? m[7] : c->model.beta;
     c->model.c_thr = m[2];
     c->model.d_thr = m[3];
     c->model.h_thr = m[4];
@@ -255,14 +370,17 @@ eccl_result_t eccl_comm_create(MPI_Comm mcomm, const eccl_config_t *config, eccl
     c->gmodel.op_lat = ECCL_GPU_OP_LAT;
     c->gmodel.stage = ECCL_GPU_STAGE;
     ECCL_LOG(1, c->rank,
-             "comm created: %d ranks, alpha %.3g s, beta %.3g s/B (%.2f GB/s), codec %.2f/%.2f/%.2f GB/s",
-             c->size, c->model.alpha, c->model.beta, 1e-9 / c->model.beta, c->model.c_thr * 1e-9,
+             "comm created: %d ranks on %d node(s)%s, alpha %.3g s, beta %.3g s/B (%.2f GB/s), inside a "
+             "node %.3g s, %.2f GB/s, codec %.2f/%.2f/%.2f GB/s",
+             c->size, c->topo.nnodes, c->topo.hier ? " (hierarchical)" : "", c->model.alpha, c->model.beta,
+             1e-9 / c->model.beta, c->model.alpha_in, 1e-9 / c->model.beta_in, c->model.c_thr * 1e-9,
              c->model.d_thr * 1e-9, c->model.h_thr * 1e-9);
     *out = c;
     c = NULL;
 fn_exit:
     free(buf);
     if (c) {
+        topo_free(&c->topo);
         eccl_tr_ops_free(c);
         MPI_Comm_free(&c->comm);
         free(c);
@@ -274,6 +392,7 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
     if (!*comm) return ECCL_SUCCESS;
+    topo_free(&(*comm)->topo);
     eccl_pool_free(&(*comm)->pool);
     for (int k = 0; k < 2; k++) eccl_cuda_host_free((*comm)->stage[k]);
     eccl_dev_ctx_free((*comm)->dev);

@@ -8,8 +8,9 @@
 /* The cost model's machine description: link latency and inverse bandwidth, and the codec's
  * throughputs in bytes of uncompressed data per second. */
 typedef struct eccl_model {
-    double alpha;   /* s per message */
+    double alpha;   /* s per message (the slowest link: between nodes when the comm spans several) */
     double beta;    /* s per byte */
+    double alpha_in, beta_in; /* the link inside a node (= alpha, beta on one node) */
     double c_thr;   /* compression */
     double d_thr;   /* decompression */
     double h_thr;   /* homomorphic reduce (stream + local -> stream) */
@@ -30,6 +31,17 @@ typedef struct eccl_model {
 #define ECCL_GPU_H_THR 100e9
 #define ECCL_GPU_OP_LAT 40e-6
 #define ECCL_GPU_STAGE (2.0 / 25e9) /* a staged buffer crosses PCIe twice (about 25 GB/s each) */
+
+/* Where the ranks are (core/comm.c: topology): nodes by MPI_COMM_TYPE_SHARED, or by
+ * MPI_COMM_WORLD rank / ECCL_NODE_SIZE. `hier`: several nodes, more than one rank on each, and the
+ * same number on every node, so the hierarchical allreduce applies; then `node` holds this node's
+ * ranks (ordered by rank) and `inter` the ranks of the same local rank on every node. */
+typedef struct eccl_topo {
+    int nnodes, lsize, lrank, hier;
+    MPI_Comm node, inter;   /* MPI_COMM_NULL unless hier */
+    struct eccl_comm *xcomm; /* eccl communicator over `inter` (created at the first hierarchical
+                                call, collectively: every rank runs it) */
+} eccl_topo_t;
 
 struct eccl_comm {
     MPI_Comm comm;     /* our duplicate, errors returned */
@@ -58,6 +70,9 @@ struct eccl_comm {
     struct eccl_nccl *nccl;
     int nccl_state;
     int gpu_measured;  /* gmodel's GPU codec figures measured (1), or the constants above (0) */
+    eccl_topo_t topo;
+    int child;         /* an internal communicator of a hierarchical algorithm: flat topology,
+                          ECCL_<OP>_ALGORITHM ignored (the parent's choice stands) */
     int cuda_all;      /* every rank had the CUDA driver loaded at creation: device-resident calls
                           on all ranks are possible, so calls agree on NCCL (dispatch.c) */
 };
@@ -67,5 +82,12 @@ eccl_result_t eccl_comm_error(eccl_comm_t comm, eccl_result_t rc, const char *fm
     __attribute__((format(printf, 3, 4)));
 
 double eccl_wtime(void);
+
+/* The inter-node communicator of a hierarchical comm (topo.hier), created at the first call
+ * (collective over every rank of comm) with the parent's configuration, compress = ALWAYS and the
+ * inter-node link as its model. NULL with an error recorded on failure. */
+eccl_comm_t eccl_comm_inter(eccl_comm_t comm);
+/* eccl_comm_create; child = 1 for the internal communicators of hierarchical algorithms. */
+eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *config, int child, eccl_comm_t *out);
 
 #endif

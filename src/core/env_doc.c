@@ -40,6 +40,10 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "ranks for allgather, gather, scatter and reduce_scatter_block) is smaller run plain MPI "
      "without sampling. allreduce rabenseifner also exchanges compressed halves only from this "
      "size on. Overrides eccl_config_t.min_bytes."},
+    {"ECCL_NODE_SIZE", "a number of ranks >= 1", "unset: ranks sharing memory form a node",
+     "k = ranks whose MPI_COMM_WORLD rank / k is equal form a node (testing the hierarchical "
+     "allreduce on one machine; launchers without shared memory between a node's ranks). Nodes "
+     "decide which link the cost model measures and whether the hierarchical allreduce applies."},
     /* src/coll/dispatch.c: per-collective algorithm overrides */
     ALGO_DOC("ECCL_BCAST_ALGORITHM", "bcast"),
     ALGO_DOC("ECCL_ALLREDUCE_ALGORITHM", "allreduce"),

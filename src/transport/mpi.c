@@ -304,6 +304,25 @@ eccl_result_t eccl_tr_sendrecv_replace(eccl_comm_t c, void *buf, size_t count, e
     return mrc == MPI_SUCCESS ? ECCL_SUCCESS : mpi_fail(c, mrc, "MPI_Sendrecv_replace");
 }
 
+/* The node steps of hierarchical algorithms, on c->topo.node (int counts: the algorithm applies
+ * to at most INT_MAX elements). */
+eccl_result_t eccl_tr_node_reduce_scatter(eccl_comm_t c, const void *sbuf, void *rbuf, const int *counts,
+                                          eccl_dtype_t dt, eccl_op_t op)
+{
+    MPI_CHECK(c, MPI_Reduce_scatter(sbuf, rbuf, counts, eccl_tr_mpi_type(dt), mpi_op(c, op), c->topo.node),
+              "MPI_Reduce_scatter (inside a node)");
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_tr_node_allgatherv(eccl_comm_t c, void *rbuf, const int *counts, const int *displs,
+                                      eccl_dtype_t dt)
+{
+    MPI_Datatype t = eccl_tr_mpi_type(dt);
+    MPI_CHECK(c, MPI_Allgatherv(MPI_IN_PLACE, 0, t, rbuf, counts, displs, t, c->topo.node),
+              "MPI_Allgatherv (inside a node)");
+    return ECCL_SUCCESS;
+}
+
 eccl_result_t eccl_tr_allreduce_doubles(eccl_comm_t c, double *v, int n, MPI_Op op)
 {
     MPI_CHECK(c, MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, op, c->comm), "MPI_Allreduce");

@@ -70,6 +70,13 @@ eccl_result_t eccl_tr_gather(eccl_comm_t c, const void *sbuf, void *rbuf, size_t
                              eccl_dtype_t dt, int root);
 eccl_result_t eccl_tr_sendrecv_replace(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt,
                                        int dest, int sendtag, int source, int recvtag);
+/* Inside this rank's node (c->topo.node, hierarchical communicators): reduce-scatter with the
+ * given per-rank counts (the result, counts[local rank] elements, at rbuf; sbuf holds them all),
+ * and an in-place allgather of the pieces at rbuf + displs[j]. */
+eccl_result_t eccl_tr_node_reduce_scatter(eccl_comm_t c, const void *sbuf, void *rbuf, const int *counts,
+                                          eccl_dtype_t dt, eccl_op_t op);
+eccl_result_t eccl_tr_node_allgatherv(eccl_comm_t c, void *rbuf, const int *counts, const int *displs,
+                                      eccl_dtype_t dt);
 /* The MPI operations behind MAX/MIN (NaN propagates, max(-0.0, +0.0) = +0.0, identical bits in
  * any order: the same rules as the compressed path). Created per communicator. */
 eccl_result_t eccl_tr_ops_create(eccl_comm_t c);
