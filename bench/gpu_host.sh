@@ -2,7 +2,8 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quickbench, summabench, profile on request
+#   what: build, test, bench, devbench, all (default: all); quickbench, summabench, hierbench, profile
+#   on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -45,6 +46,8 @@ case " $what " in *" test "*|*" all "*)
     step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
     step corrupt_device_f64 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
+    # the hierarchical allreduce on device buffers (staged), two nodes of two ranks made by ECCL_NODE_SIZE
+    step coll_device_hier_np4 timeout "${TEST_TIMEOUT:-600}" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
     if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
         step blacs_device timeout "${TEST_TIMEOUT:-600}" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
@@ -83,6 +86,19 @@ case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GP
         done
     done ;;
 esac
+case " $what " in *" hierbench "*) # allreduce on two emulated nodes of HIER_PER ranks: MPICH counts each
+    # -hosts entry as a node (shared memory inside, TCP between with UCX_TLS=tcp,self); the TCP link
+    # is shaped by tc to each rate of HIER_LINKS ("unshaped" = loopback TCP as is). Host buffers.
+    hp=${HIER_PER:-4}
+    for net in ${HIER_LINKS-unshaped 25gbit 10gbit}; do
+        [ "$net" = unshaped ] || tc qdisc replace dev lo root tbf rate "$net" burst ${HIER_BURST:-2mb} latency 100ms
+        step hier_$net timeout "${BENCH_TIMEOUT:-600}" mpiexec -launcher fork -hosts 127.0.0.1:$hp,localhost:$hp \
+            -n $((2 * hp)) env UCX_TLS=tcp,self ECCL_DEBUG=${HIER_DEBUG:-0} ./bench/bench_coll --coll allreduce \
+            --algorithm ${HIER_ALGOS:-mpi,ring,recursive_doubling,rabenseifner,hierarchical,auto} --min ${HIER_SIZE:-64M} \
+            --max ${HIER_SIZE:-64M} --bound abs:1e-4 --iters ${HIER_ITERS:-3}
+        [ "$net" = unshaped ] || tc qdisc del dev lo root
+    done ;;
+esac
 case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared memory/NVLink, then sockets
     db_args="--mib ${DEVBENCH_MIB:-64,256,1024} --iters ${DEVBENCH_ITERS:-5}"
     step bench_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device $db_args
@@ -113,8 +129,9 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_hier_np4 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for f in bench_quick bench_cuda_codec bench_cuda_codec_f64; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
+for f in "$out"/hier_*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -v "^\[eccl" "$f" | grep -v "^$" | tail -9; }; done
 for f in bench_device bench_device_socket bench_device_socket_f64 bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done
