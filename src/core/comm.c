@@ -276,6 +276,9 @@ eccl_comm_t eccl_comm_inter(eccl_comm_t comm)
     }
     t->xcomm->cfg.compress = ECCL_COMPRESS_ALWAYS; /* the parent's model chose compression */
     t->xcomm->cfg.fallback = comm->cfg.fallback;
+    /* the codec shares the node's cores as the parent's does (one rank of the inter-node
+     * communicator per node would otherwise take them all on every rank) */
+    t->xcomm->threads = comm->threads;
     /* ECCL_FAULT_INJECT: the faulty rank's messages between nodes count as its own */
     t->xcomm->fault_countdown = comm->fault_countdown;
     return t->xcomm;

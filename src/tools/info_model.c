@@ -116,6 +116,7 @@ static const char *const sum_names[] = {"hard", "statistical"};
 static const char *model_source(eccl_comm_t comm, double given, const char *env)
 {
     if (given > 0) return getenv(env) ? env : "eccl_config_t";
+    if (comm->size > 1 && comm->topo.nnodes > 1) return "measured: ping-pong between rank 0 and a rank on another node";
     if (comm->size > 1) return "measured: ping-pong between ranks 0 and 1";
     return "default: one rank, nothing to measure";
 }
@@ -144,6 +145,10 @@ void info_model_text(FILE *out, eccl_comm_t comm, int ranks)
     fprintf(out, "  %-20s %.3g s  (%s)\n", "alpha (latency)", m->alpha, model_source(comm, cfg->alpha, "ECCL_ALPHA"));
     fprintf(out, "  %-20s %.3g s/B = %.3g GB/s  (%s)\n", "beta (1/bandwidth)", m->beta, 1e-9 / m->beta,
             model_source(comm, cfg->beta, "ECCL_BETA"));
+    fprintf(out, "  %-20s %d node(s), %d rank(s) on rank 0's%s (ECCL_NODE_SIZE or shared memory)\n", "nodes",
+            comm->topo.nnodes, comm->topo.lsize, comm->topo.hier ? "; allreduce hierarchical applies" : "");
+    if (comm->topo.nnodes > 1)
+        fprintf(out, "  %-20s %.3g s, %.3g GB/s  (inside a node)\n", "node link", m->alpha_in, 1e-9 / m->beta_in);
     fprintf(out, "  %-20s %.3g GB/s\n", "compression", m->c_thr * 1e-9);
     fprintf(out, "  %-20s %.3g GB/s\n", "decompression", m->d_thr * 1e-9);
     fprintf(out, "  %-20s %.3g GB/s\n", "homomorphic reduce", m->h_thr * 1e-9);
@@ -197,6 +202,9 @@ void info_model_json(info_json_t *j, eccl_comm_t comm, int ranks)
     ij_string(j, "alpha_source", model_source(comm, cfg->alpha, "ECCL_ALPHA"));
     ij_number(j, "beta", m->beta);
     ij_string(j, "beta_source", model_source(comm, cfg->beta, "ECCL_BETA"));
+    ij_int(j, "nodes", comm->topo.nnodes);
+    ij_number(j, "alpha_node", m->alpha_in);
+    ij_number(j, "beta_node", m->beta_in);
     ij_number(j, "compress_bytes_per_s", m->c_thr);
     ij_number(j, "decompress_bytes_per_s", m->d_thr);
     ij_number(j, "hom_reduce_bytes_per_s", m->h_thr);
