@@ -118,13 +118,37 @@ case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec_f64 timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --dtype float64 --mib "${BENCH_MIB:-1024}" \
         --small-kib 1024 --iters 10 ;;
 esac
-case " $what " in *" profile "*)
+case " $what " in *" profile "*) # Nsight Compute on each float32 kernel (256 MiB smooth field): the key
+    # figures, the top warp stall reasons and source lines, one block per kernel (reports: /tmp/prof_*.ncu-rep)
     ncu=$(ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
-    step profile "$ncu" --section SourceCounters --section WarpStateStats --section SpeedOfLight \
-        -k regex:"compress_kernel|decompress_kernel" --launch-skip 1 --launch-count 2 --import-source yes \
-        -f -o "$out/prof" ./bench/bench_cuda_codec --mib 256 --iters 1
-    "$ncu" -i "$out/prof.ncu-rep" --page source --csv --print-source sass > "$out/sass.csv" 2>&1
-    "$ncu" -i "$out/prof.ncu-rep" --page details --csv > "$out/details.csv" 2>&1 ;;
+    for k in ${PROF_KERNELS:-compress32 decompress hom32}; do
+        step profile_$k "$ncu" --section SpeedOfLight --section Occupancy --section LaunchStats \
+            --section WarpStateStats --section MemoryWorkloadAnalysis --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active.ratio \
+            --section SourceCounters --import-source yes \
+            -k regex:"eccl_${k}_kernel" --launch-skip 1 --launch-count 1 -f -o "/tmp/prof_$k" \
+            ./bench/bench_cuda_codec --mib ${PROF_MIB:-256} --small-kib 1024 --iters 1
+        "$ncu" -i "/tmp/prof_$k.ncu-rep" --page details > "$out/prof_$k.txt" 2>&1
+        "$ncu" -i "/tmp/prof_$k.ncu-rep" --page raw --csv > "/tmp/prof_${k}_raw.csv" 2>&1
+        # per source line (build with NVCCFLAGS=-lineinfo): the lines with the most stall samples
+        "$ncu" -i "/tmp/prof_$k.ncu-rep" --page source --csv --print-source cuda,sass > "/tmp/prof_${k}_src.csv" 2>&1
+        python3 - "/tmp/prof_${k}_src.csv" > "$out/prof_${k}_lines.txt" 2>&1 <<'PY'
+import csv, sys
+# sections per source file ("File Path", path), then rows: line, source, address, SASS, stall
+# samples (all), (not issued), # samples, instructions executed, ...; a source row carries its line
+f, hdr, agg = None, None, {}
+for r in csv.reader(open(sys.argv[1], errors='replace')):
+    if len(r) >= 2 and r[0] == 'File Path': f = r[1].split('/')[-1]; continue
+    if r and r[0] == 'Line No': hdr = r; continue
+    if not hdr or len(r) < 8 or not r[0]: continue
+    try: smp, ins = float(r[4] or 0), float(r[7] or 0)
+    except ValueError: continue
+    a = agg.setdefault((f, int(r[0])), [0.0, 0.0, r[1].strip()[:80]]); a[0] += smp; a[1] += ins
+ts = sum(a[0] for a in agg.values()) or 1; ti = sum(a[1] for a in agg.values()) or 1
+print('source lines %d, stall samples %d, warp instructions %d' % (len(agg), ts, ti))
+for (fn, ln), a in sorted(agg.items(), key=lambda x: -x[1][0])[:25]:
+    print('%5.1f%% samples %5.1f%% instr  %s:%d  %s' % (100 * a[0] / ts, 100 * a[1] / ti, fn, ln, a[2]))
+PY
+    done ;;
 esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
@@ -132,6 +156,18 @@ for l in "${summary[@]}"; do echo "$l"; done
 for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_hier_np4 coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
+for k in compress32 decompress hom32; do f=$out/prof_$k.txt; [ -f "$f" ] || continue; echo "== profile $k"
+    grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|Registers Per Thread|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued Instruction|Dynamic Shared Memory Per Block|Block Limit Shared Mem|Block Limit Registers|Executed Ipc Active|Issue Slots Busy)" "$f" | sed 's/  */ /g' | sort -u
+    python3 - "/tmp/prof_${k}_raw.csv" <<'PY' 2>/dev/null
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h, v = rows[0], rows[-1]
+st = [(float(v[i].replace(',', '')), h[i].split('stalled_')[1].split('_per')[0]) for i in range(len(h))
+      if h[i].endswith('_per_issue_active.ratio') and 'issue_stalled' in h[i] and v[i].replace(',', '').replace('.', '', 1).isdigit()]
+print(' stalls per issued instr:', ', '.join('%s %.2f' % (n, x) for x, n in sorted(st, reverse=True)[:7]))
+PY
+    [ -f "$out/prof_${k}_lines.txt" ] && head -30 "$out/prof_${k}_lines.txt"
+done
 for f in bench_quick bench_cuda_codec bench_cuda_codec_f64; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
 for f in "$out"/hier_*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -v "^\[eccl" "$f" | grep -v "^$" | tail -9; }; done
 for f in bench_device bench_device_socket bench_device_socket_f64 bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -77,59 +77,51 @@ __global__ void __launch_bounds__(256, 3) eccl_hom32_kernel(eccl_hom_args a)
     }
     __syncthreads();
 
-    // 2. The local tile, quantized with coalesced loads, then combined with the rows. Block-wide
-    //    decisions go through flags in shared memory between barriers: (a) quantize, remembering
-    //    the local integers in `pay` (free after decoding) and which blocks do not quantize;
-    //    (b) the integer results, remembering the blocks where one leaves [-QMAX, QMAX];
-    //    (c) the rows: integers where both inputs are integers and every result fits, else the
-    //    exact values (doc/format.md section 11).
+    // 2. The local tile, quantized and combined with the rows block by block: warp w takes blocks
+    //    w, w + 8, ..., lane i value i of each, so the block-wide decisions are warp votes (no
+    //    flags in shared memory, no barrier): does every value quantize, and (integers on both
+    //    sides) does every integer result stay within [-QMAX, QMAX]. The rows then hold the
+    //    integer results where both hold, else the exact values (doc/format.md section 11).
+    //    Loads are issued 8 blocks at a time, so that several are in flight per lane.
     const float *x = (const float *)a.local + v0;
-    int *qloc = (int *)pay;
-    unsigned char *lfail = ds.codes, *ffail = sm.codes; // (both free here; rewritten later)
-    lfail[tid] = !q.quant;
-    ffail[tid] = 0;
-    __syncthreads();
-    for (uint64_t i = 4 * (uint64_t)tid; i < nv; i += 4 * 256) {
-        unsigned xb[4];
-        if (i + 3 < nv) {
-            uint4 f = *(const uint4 *)(x + i);
-            xb[0] = f.x, xb[1] = f.y, xb[2] = f.z, xb[3] = f.w;
-        } else {
-            for (int k = 0; k < 4; k++) xb[k] = i + k < nv ? __float_as_uint(x[i + k]) : 0u;
-        }
-        int okl = 1;
+    const int lane = tid & 31, wp = tid >> 5;
+    for (int g = wp; g < (int)nblk; g += 8 * 8) {
+        unsigned xb[8];
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            int qb = 0;
-            if (q.quant && i + k < nv) okl &= quantize32((double)__uint_as_float(xb[k]), q, &qb);
-            qloc[i + k] = qb;
+        for (int k = 0; k < 8; k++) {
+            const uint64_t i = (uint64_t)(g + 8 * k) * 32 + (unsigned)lane;
+            xb[k] = i < nv ? __float_as_uint(x[i]) : 0u;
         }
-        if (!okl) lfail[i >> 5] = 1;
-    }
-    __syncthreads();
-    for (uint64_t i = tid; i < nv; i += 256) {
-        const int bi = (int)(i >> 5);
-        if (ds.flag[bi] && !lfail[bi]) {
-            long long u = qs[ROW * bi + (int)(i & 31)], v = qloc[i];
-            long long Q = a.op == ECCL_KOP_SUM ? u + v : a.op == ECCL_KOP_MAX ? (u > v ? u : v) : (u < v ? u : v);
-            if (Q > q.qmax || Q < -q.qmax) ffail[bi] = 1;
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            const int bi = g + 8 * k;
+            if (bi >= (int)nblk) break; // uniform across the warp
+            const int in = (uint64_t)bi * 32 + (unsigned)lane < nv;
+            int qb = 0, okl = 1;
+            if (q.quant && in) okl = quantize32((double)__uint_as_float(xb[k]), q, &qb);
+            const int lok = q.quant && __all_sync(ECCL_WARP_FULL, okl);
+            const int ka = ds.flag[bi];
+            int *row = qs + ROW * bi + lane;
+            const int qa = in ? *row : 0;
+            long long Q = 0;
+            int fits = 1;
+            if (ka && lok) {
+                const long long u = qa, v = qb;
+                Q = a.op == ECCL_KOP_SUM ? u + v : a.op == ECCL_KOP_MAX ? (u > v ? u : v) : (u < v ? u : v);
+                fits = !(Q > q.qmax || Q < -q.qmax);
+            }
+            const int useint = ka && lok && __all_sync(ECCL_WARP_FULL, fits);
+            if (in) {
+                if (useint) {
+                    *row = (int)Q;
+                } else {
+                    unsigned ba = ka ? rec_bits(qa, q.D) : (unsigned)qa;
+                    unsigned bb = lok ? rec_bits(qb, q.D) : xb[k];
+                    *row = (int)apply32(a.op, ba, bb);
+                }
+            }
+            if (lane == 0) sm.qok[bi] = (unsigned char)useint;
         }
-    }
-    __syncthreads();
-    for (uint64_t i = tid; i < nv; i += 256) {
-        const int bi = (int)(i >> 5), ka = ds.flag[bi], lok = !lfail[bi];
-        int *row = qs + ROW * bi + (int)(i & 31);
-        const int qa = *row, qb = qloc[i];
-        const int useint = ka && lok && !ffail[bi];
-        if (useint) {
-            long long u = qa, v = qb;
-            *row = (int)(a.op == ECCL_KOP_SUM ? u + v : a.op == ECCL_KOP_MAX ? (u > v ? u : v) : (u < v ? u : v));
-        } else {
-            unsigned ba = ka ? rec_bits(qa, q.D) : (unsigned)qa;
-            unsigned bb = lok ? rec_bits(qb, q.D) : __float_as_uint(x[i]);
-            *row = (int)apply32(a.op, ba, bb);
-        }
-        if ((i & 31) == 0) sm.qok[bi] = (unsigned char)useint;
     }
     __syncthreads();
     hin = cta_sum(hin, sm.csum_tmp);
