@@ -85,6 +85,11 @@ extern "C" eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t byt
     return rc ? rc : from_cuda(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
+extern "C" eccl_result_t eccl_cuda_stream_wait(void *stream)
+{
+    return from_cuda(cudaStreamSynchronize((cudaStream_t)stream));
+}
+
 extern "C" eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                             size_t height)
 {

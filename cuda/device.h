@@ -12,6 +12,8 @@ eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes);
 void eccl_cuda_host_free(void *ptr);
 /* 2-D copy between any host/device memory (cudaMemcpy2D): `height` rows of `width` bytes, rows
  * `spitch` bytes apart at src and `dpitch` at dst; complete on return. */
+/* Wait until every operation enqueued on a CUDA stream (a cudaStream_t) is done. */
+eccl_result_t eccl_cuda_stream_wait(void *stream);
 eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                  size_t height);
 /* The same as an allocator for a pool (src/core/pool.h): NULL when none can be had. */

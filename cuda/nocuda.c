@@ -84,6 +84,12 @@ eccl_result_t eccl_cuda_free(void *d_ptr)
     return d_ptr ? ECCL_ERR_UNSUPPORTED : ECCL_SUCCESS;
 }
 
+eccl_result_t eccl_cuda_stream_wait(void *stream)
+{
+    (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t bytes)
 {
     (void)dst, (void)src, (void)bytes;

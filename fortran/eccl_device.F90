@@ -12,7 +12,7 @@ module eccl_device
   private
 
   public :: eccl_cuda_device_count, eccl_cuda_device_check, eccl_cuda_set_device
-  public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy
+  public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy, eccl_cuda_comm_set_stream
   public :: eccl_bcast, eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block, eccl_allgather
   public :: eccl_scatter, eccl_gather, eccl_sendrecv_replace
 
@@ -79,6 +79,12 @@ module eccl_device
       type(c_ptr), value :: ptr
       integer(c_int) :: rc
     end function c_cuda_free
+
+    function c_cuda_comm_set_stream(comm, stream) bind(C, name="eccl_cuda_comm_set_stream") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_cuda_comm_set_stream
 
     function c_cuda_memcpy(dst, src, bytes) bind(C, name="eccl_cuda_memcpy") result(rc)
       import :: c_int, c_ptr, c_size_t
@@ -148,6 +154,16 @@ contains
     if (bytes < 0) return
     info = c_cuda_memcpy(dst, src, int(bytes, c_size_t))
   end subroutine eccl_cuda_memcpy
+
+  ! call eccl_cuda_comm_set_stream(comm, stream, info): order comm's collectives after the work
+  ! enqueued on a CUDA stream (type(c_ptr): the cudaStream_t, e.g. c_ptr of a CUDA Fortran
+  ! stream handle or acc_get_cuda_stream; c_null_ptr: none).  See eccl_cuda.h.
+  subroutine eccl_cuda_comm_set_stream(comm, stream, info)
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = c_cuda_comm_set_stream(comm%ptr, stream)
+  end subroutine eccl_cuda_comm_set_stream
 
   ! ---- the collectives on type(c_ptr) buffers ----
 

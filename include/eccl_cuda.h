@@ -44,6 +44,18 @@ eccl_result_t eccl_cuda_malloc(void **d_ptr, size_t bytes);
 eccl_result_t eccl_cuda_free(void *d_ptr);
 eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t bytes);
 
+/* Order the collectives of `comm` after the work enqueued on `stream` (NULL: no stream, the
+ * default). With a stream set, every collective of comm that touches device memory first waits
+ * (on the host) for everything enqueued on the stream so far, so the kernel or copy that wrote its
+ * input may still be in flight on that stream when the call is made; without one, that data must
+ * be complete when the call is made (synchronise the stream that wrote it). Either way the call
+ * returns when its result is complete in device memory, so work enqueued afterwards on any stream
+ * (the set one included) reads it. The collectives stay blocking: this orders them with respect
+ * to the stream, it does not enqueue them on it. The stream must stay valid while it is set;
+ * set NULL before destroying it. Errors: ECCL_ERR_INVALID_ARG (comm NULL), ECCL_ERR_UNSUPPORTED
+ * (no CUDA backend). A failed wait makes the collective return ECCL_ERR_CUDA. */
+eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream);
+
 /* ---------------------------------------------------------------------------------------------
  * The GPU codec: the same stream format as eccl_compress (byte for byte), on device memory.
  * All calls are ordered on the given stream and do not synchronise the host unless documented

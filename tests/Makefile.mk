@@ -66,6 +66,18 @@ EXTRA_DIST += $(DEVICE_COLL_TESTS)
 check_PROGRAMS += tests/test_coll_device
 tests_test_coll_device_SOURCES = tests/test_coll_device.c
 tests_test_coll_device_LDADD = $(TEST_LDADD)
+# eccl_cuda_comm_set_stream: calls wait for the work on the communicator's stream (a GPU on
+# every rank; skips otherwise; with the CUDA runtime, per-target flags set in every build)
+STREAM_TESTS = tests/stream_device_np2.mpi tests/stream_device_staged_np2.mpi
+TESTS += $(STREAM_TESTS)
+EXTRA_DIST += $(STREAM_TESTS)
+check_PROGRAMS += tests/test_stream_device
+tests_test_stream_device_SOURCES = tests/test_stream_device.c
+tests_test_stream_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_test_stream_device_LDADD = $(TEST_LDADD)
+if HAVE_CUDA
+tests_test_stream_device_LDADD += $(CUDA_LDFLAGS) $(CUDA_LIBS)
+endif
 
 # The Fortran module: a Fortran program plus C helpers that report the C layout of the bind(C) types.
 if HAVE_FORTRAN

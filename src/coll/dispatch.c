@@ -643,6 +643,8 @@ static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc)
 /* Run a call whose buffers may be device memory. On this rank the call reads s_in bytes at
  * sendbuf and writes r_out bytes at recvbuf. sendbuf == recvbuf stays one buffer unless `split`
  * (reduce_scatter_block in place reads size*count and writes count). */
+static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev, int rdev);
+
 static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s_in, size_t r_out,
                              int split)
 {
@@ -653,9 +655,28 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
     int rdev = r_out && eccl_ptr_is_device(c->recvbuf);
     if (!sdev && !rdev) return run(c, bound);
     c->st->device = 1;
+    /* eccl_cuda_comm_set_stream: the stream's work comes first. A failed wait (a broken stream)
+     * does not skip the call, whose peers would wait for it: it runs, and returns the error. */
+    eccl_result_t wrc = c->comm->user_stream ? eccl_cuda_stream_wait(c->comm->user_stream) : ECCL_SUCCESS;
+    if (wrc) {
+        (void)run_dev(c, bound, sdev, rdev);
+        c->st->result = wrc;
+        return eccl_comm_error(c->comm, wrc, "%s: waiting for the communicator's CUDA stream failed",
+                               eccl_coll_name(c->coll));
+    }
+    return run_dev(c, bound, sdev, rdev);
+}
+
+/* run_any's device part: resident, or staged. */
+static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev, int rdev)
+{
+    (void)sdev; /* (used by the CUDA build) */
+    (void)rdev;
 #ifdef HAVE_CUDA
     /* device-resident when nothing of this rank's is in host memory; AVG (a host division) and an
      * in-place reduce_scatter_block (input and output overlap) are staged */
+    const size_t s_in = c->s_in, r_out = c->r_out;
+    const int split = c->split;
     int resident = (sdev || !s_in) && (rdev || !r_out) && !(split && c->sendbuf == c->recvbuf) &&
                    !(is_reduction(c->coll) && c->op == ECCL_OP_AVG) && dev_ctx(c->comm);
     if (resident) {

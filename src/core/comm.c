@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "codec/codec.h"
+#include "eccl_cuda.h"
 #include "core/comm.h"
 #include "core/env.h"
 #include "core/log.h"
@@ -414,6 +415,18 @@ eccl_result_t eccl_comm_info(eccl_comm_t comm, MPI_Comm *mpi_comm, int *size, in
     if (size) *size = comm->size;
     if (rank) *rank = comm->rank;
     return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream)
+{
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+#ifdef HAVE_CUDA
+    comm->user_stream = (void *)stream;
+    return ECCL_SUCCESS;
+#else
+    (void)stream;
+    return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "eccl_cuda_comm_set_stream: eccl was built without the CUDA backend");
+#endif
 }
 
 const char *eccl_comm_last_error(eccl_comm_t comm) { return comm ? comm->errmsg : "NULL communicator"; }

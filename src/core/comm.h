@@ -73,6 +73,7 @@ struct eccl_comm {
     eccl_topo_t topo;
     int child;         /* an internal communicator of a hierarchical algorithm: flat topology,
                           ECCL_<OP>_ALGORITHM ignored (the parent's choice stands) */
+    void *user_stream; /* eccl_cuda_comm_set_stream: calls on device buffers wait for it first */
     int cuda_all;      /* every rank had the CUDA driver loaded at creation: device-resident calls
                           on all ranks are possible, so calls agree on NCCL (dispatch.c) */
 };
