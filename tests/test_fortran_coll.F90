@@ -325,6 +325,10 @@ contains
     call eccl_bcast(c_loc(y), -1_c_int64_t, ECCL_FLOAT64, 0, bnd, comm, info)
     call check(info == ECCL_ERR_INVALID_ARG, 'bcast type(c_ptr) with a negative count')
 
+    ! no stream set (c_null_ptr): accepted with the CUDA backend, ECCL_ERR_UNSUPPORTED without
+    call eccl_cuda_comm_set_stream(comm, c_null_ptr, info)
+    call check(info == ECCL_SUCCESS .or. info == ECCL_ERR_UNSUPPORTED, 'eccl_cuda_comm_set_stream(c_null_ptr)')
+
     ! device memory, when every rank has it
     call eccl_cuda_malloc(d, int(8 * n, c_int64_t), info)
     call check(info == ECCL_SUCCESS .or. info == ECCL_ERR_NO_DEVICE .or. &
