@@ -282,7 +282,9 @@ typedef struct eccl_stats {
                                   buffers staged whole through host memory (the CPU codec ran);
                                   2 = device-resident (the GPU codec ran on the device buffers,
                                   only compressed streams crossed PCIe) */
-    int transport;             /* what carried the compressed streams: 0 = MPI, 1 = NCCL */
+    int transport;             /* what carried the data: 0 = MPI, 1 = NCCL (streams, or NCCL's own
+                                  collectives), 2 = device buffers handed to a CUDA-aware MPI as
+                                  they are (eccl_cuda_comm_mpi_aware) */
 } eccl_stats_t;
 
 eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);

@@ -56,6 +56,14 @@ eccl_result_t eccl_cuda_memcpy(void *dst, const void *src, size_t bytes);
  * (no CUDA backend). A failed wait makes the collective return ECCL_ERR_CUDA. */
 eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream);
 
+/* Whether this rank hands device buffers straight to MPI (*aware = 1) in the calls that move
+ * them uncompressed with MPI (the `mpi` algorithms and fallbacks), instead of staging them
+ * through page-locked host memory (0). Decided when the communicator is created: ECCL_CUDA_AWARE
+ * (doc/env.md), by default what MPIX_Query_cuda_support says where the MPI library has it, else
+ * 0. Such calls report eccl_stats_t.device = 2, transport = 2. Errors: ECCL_ERR_INVALID_ARG;
+ * ECCL_ERR_UNSUPPORTED without the CUDA backend (*aware = 0). */
+eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware);
+
 /* ---------------------------------------------------------------------------------------------
  * The GPU codec: the same stream format as eccl_compress (byte for byte), on device memory.
  * All calls are ordered on the given stream and do not synchronise the host unless documented

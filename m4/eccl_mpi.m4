@@ -37,6 +37,9 @@ AC_DEFUN([ECCL_MPI_CHECK], [
   test -n "$eccl_mpi_h" && MPI_CPPFLAGS="-I$eccl_mpi_h"
   AC_MSG_RESULT([${eccl_mpi_h:-not found}])
   AC_SUBST([MPI_CPPFLAGS])
+  # CUDA-aware MPIs say so at run time through MPIX_Query_cuda_support (MPICH >= 4.0 declares it in
+  # mpi.h, Open MPI in mpi-ext.h): whether the library has the function.
+  AC_CHECK_FUNCS([MPIX_Query_cuda_support])
   AC_LANG_POP([C])
   AC_SUBST([ECCL_MPI_FLAVOR])
   AC_DEFINE_UNQUOTED([ECCL_MPI_FLAVOR], ["$ECCL_MPI_FLAVOR"], [MPI implementation eccl was built with])

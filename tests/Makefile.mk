@@ -78,6 +78,14 @@ tests_test_stream_device_LDADD = $(TEST_LDADD)
 if HAVE_CUDA
 tests_test_stream_device_LDADD += $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
+# eccl_cuda_comm_mpi_aware: the CUDA-aware MPI decision (ECCL_CUDA_AWARE, MPIX_Query_cuda_support);
+# needs no GPU
+CUDA_AWARE_TESTS = tests/cuda_aware_np2.mpi tests/cuda_aware_on_np2.mpi tests/cuda_aware_off_np2.mpi
+TESTS += $(CUDA_AWARE_TESTS)
+EXTRA_DIST += $(CUDA_AWARE_TESTS)
+check_PROGRAMS += tests/test_cuda_aware
+tests_test_cuda_aware_SOURCES = tests/test_cuda_aware.c
+tests_test_cuda_aware_LDADD = $(TEST_LDADD)
 
 # The Fortran module: a Fortran program plus C helpers that report the C layout of the bind(C) types.
 if HAVE_FORTRAN

@@ -39,6 +39,7 @@ static const char *algos[NCOLL][8] = {
 };
 
 static int rank, size, failures, cases;
+static int mpi_aware; /* eccl_cuda_comm_mpi_aware: device buffers go to MPI as they are */
 static int expect_nccl; /* ECCL_TEST_EXPECT_NCCL=1: the nccl algorithms run (NCCL up); 2: also every
                           compressed device-resident call sends its streams by NCCL */
 
@@ -150,12 +151,18 @@ static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_
     if (!(uses_send && dev_send) && !(uses_recv && dev_recv)) return 0; /* all it touches is host memory */
     if (env && !strcmp(env, "0")) return 1;
     if ((uses_send && !dev_send) || (uses_recv && !dev_recv)) return 1;
-    if (size > 1 && !strcmp(alg, "nccl")) /* NCCL's own collective, else the fallback: staged MPI */
-        return expect_nccl && (coll == BCAST || op == ECCL_OP_SUM) ? 2 : 1;
     if (coll == RSB && in_place) return 1;
-    if (size > 1 && !strcmp(alg, "hierarchical")) return 1; /* staged, or its fallback: staged MPI */
+    /* plain MPI on device buffers: staged, or handed to a CUDA-aware MPI as they are (not an
+     * in-place reduce, not MAX/MIN: their MPI operations are host functions) */
+    int reduction = coll == ALLREDUCE || coll == REDUCE || coll == RSB;
+    int mpi_where = mpi_aware && !(coll == REDUCE && in_place) && !(reduction && op != ECCL_OP_SUM) ? 2 : 1;
+    if (size > 1 && !strcmp(alg, "nccl")) /* NCCL's own collective, else the fallback: plain MPI */
+        return expect_nccl && (coll == BCAST || op == ECCL_OP_SUM) ? 2 : mpi_where;
+    if (size > 1 && !strcmp(alg, "hierarchical")) /* staged (several nodes), or the MPI fallback */
+        return getenv("ECCL_NODE_SIZE") ? 1 : mpi_where;
     if (size == 1) return 2; /* a device copy, on the device */
-    return strcmp(alg, "mpi") && strcmp(alg, "rabenseifner") ? 2 : 1;
+    if (!strcmp(alg, "mpi")) return mpi_where;
+    return strcmp(alg, "rabenseifner") ? 2 : 1;
 }
 
 /* Run case (coll, algorithm, dtype, count, in_place, which sides on the device). */
@@ -304,6 +311,7 @@ int main(int argc, char **argv)
     expect_nccl = en ? atoi(en) : 0;
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
+    CK(eccl_cuda_comm_mpi_aware(ec, &mpi_aware));
     const size_t counts[] = {1, 1003, 60001};
     for (int coll = 0; coll < NCOLL; coll++)
         for (int a = 0; algos[coll][a]; a++) {

@@ -468,7 +468,15 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     /* NCCL runs its own algorithms and carries the streams of compressed ones (where faster) */
     if (!runs_resident(a) || !(a->flags & ECCL_ALG_COMPRESSED)) c->nccl_streams = 0;
     c->st->transport = (a->flags & ECCL_ALG_DEVICE) || c->nccl_streams;
-    int staged = c->dev && !runs_resident(a);
+    /* a CUDA-aware MPI takes the device buffers of the plain MPI collectives as they are (not an
+     * in-place reduce: eccl_tr_reduce copies it on the host; not MAX/MIN: eccl's MPI operations
+     * for them are host functions that MPI would call on device memory); this rank's affair only:
+     * the messages are the same either way, and the choice above did not depend on it */
+    int aware = c->dev && !runs_resident(a) && comm->cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
+                !(c->coll == ECCL_COLL_REDUCE && c->sendbuf == c->recvbuf) &&
+                !(is_reduction(c->coll) && c->op != ECCL_OP_SUM);
+    int staged = c->dev && !runs_resident(a) && !aware;
+    if (aware) c->st->transport = 2;
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
         c->dev = 0;

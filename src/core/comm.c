@@ -348,6 +348,9 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     }
 #endif
     c->threads = core_share(c->comm);
+#ifdef HAVE_CUDA
+    c->cuda_aware = eccl_tr_cuda_aware();
+#endif
     if (c->rank == 0) {
         int old_cap = eccl_codec_set_threads(c->threads);
         codec_calibration(cal);
@@ -426,6 +429,17 @@ eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream)
 #else
     (void)stream;
     return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "eccl_cuda_comm_set_stream: eccl was built without the CUDA backend");
+#endif
+}
+
+eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware)
+{
+    if (!comm || !aware) return ECCL_ERR_INVALID_ARG;
+    *aware = comm->cuda_aware;
+#ifdef HAVE_CUDA
+    return ECCL_SUCCESS;
+#else
+    return ECCL_ERR_UNSUPPORTED;
 #endif
 }
 

@@ -73,6 +73,13 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "candidates, and compressed streams travel by NCCL point-to-point where its measured link is "
      "faster than MPI's, after one small agreement per call; nccl = the same, streams always by "
      "NCCL; mpi = always MPI, no agreement."},
+    /* src/transport/mpi.c */
+    {"ECCL_CUDA_AWARE", "auto | 0 | 1", "auto",
+     "Builds with the CUDA backend: whether the plain MPI collectives (mpi algorithms, fallbacks) "
+     "get device buffers as they are (1) or staged through page-locked host memory (0); auto = "
+     "what the MPI says through MPIX_Query_cuda_support, 0 where it cannot say. 1 is for CUDA-aware "
+     "MPIs that do not advertise it: with an MPI that is not CUDA-aware it crashes. Read when a "
+     "communicator is created."},
     /* src/core/comm.c, testing only */
     {"ECCL_FAULT_INJECT", "R:N (rank, message number)", "unset",
      "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "

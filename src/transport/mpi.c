@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "core/env.h"
 #include "transport/transport.h"
 
 static eccl_result_t mpi_fail(eccl_comm_t c, int mrc, const char *what)
@@ -156,6 +157,23 @@ void eccl_tr_ops_free(eccl_comm_t c)
 {
     if (c->op_max != MPI_OP_NULL) MPI_Op_free(&c->op_max);
     if (c->op_min != MPI_OP_NULL) MPI_Op_free(&c->op_min);
+}
+
+#ifdef HAVE_MPIX_QUERY_CUDA_SUPPORT
+int MPIX_Query_cuda_support(void); /* (Open MPI declares it in mpi-ext.h, which is not included) */
+#endif
+
+ECCL_ENV(env_cuda_aware, "ECCL_CUDA_AWARE", -1);
+
+int eccl_tr_cuda_aware(void)
+{
+    const char *v = eccl_env_str(&env_cuda_aware);
+    if (v && *v && strcmp(v, "auto") != 0) return eccl_env_long(&env_cuda_aware) == 1;
+#ifdef HAVE_MPIX_QUERY_CUDA_SUPPORT
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return 0;
+#endif
 }
 
 static MPI_Op mpi_op(eccl_comm_t c, eccl_op_t op)

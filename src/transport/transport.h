@@ -53,6 +53,17 @@ void eccl_tr_nccl_free(eccl_comm_t c);
 eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
                                     size_t rcap, size_t *rgot, int src);
 
+/* Let MPI progress the messages in flight on communicator `comm` (an eccl_comm_t), without
+ * completing or consuming any: what the GPU context calls while the host waits for the GPU
+ * (eccl_dev_ctx_set_progress), so that sends and receives posted before a GPU operation move on
+ * during it. */
+void eccl_tr_progress(void *comm);
+
+/* Whether this process's MPI takes CUDA device buffers (ECCL_CUDA_AWARE: auto = ask the MPI with
+ * MPIX_Query_cuda_support where the library has it, else no; 0 = never; 1 = always, the user's
+ * word for MPIs that do not advertise it). Only meaningful in builds with the CUDA backend. */
+int eccl_tr_cuda_aware(void);
+
 /* ---- the uncompressed MPI collectives ("mpi" algorithms and fallbacks) ---- */
 MPI_Datatype eccl_tr_mpi_type(eccl_dtype_t dtype);
 eccl_result_t eccl_tr_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root);
