@@ -6,6 +6,10 @@
  *   mpiexec -n 2 bench/bench_device [--mib 64,256,1024] [--iters 5] [--bound 1e-4]
  *                                   [--data smooth|randomwalk|normal] [--colls allreduce,bcast]
  *                                   [--dtype float32|float64]
+ *                                   [--allreduce-algorithms ring,...] [--bcast-algorithms binomial,...]
+ *
+ * The eccl column runs each of the named compressed algorithms in turn (a row each, next to the
+ * same baselines: default ring for allreduce, binomial for bcast); eccl-auto lets the model choose.
  *
  * Times are the slowest rank's, median of --iters after one warm-up, in ms ("codec/net": the
  * slowest rank's seconds in the codec, PCIe copies of streams included, and waiting for the
@@ -178,13 +182,16 @@ int main(int argc, char **argv)
     int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1;
     double E = 1e-4;
     const char *data_spec = "smooth", *dtype_name = "float32";
+    const char *algs_spec[2] = {"ring", "binomial"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             if (rank == 0)
                 printf("usage: mpiexec -n P bench_device [--mib 64,256,1024] [--iters 5] [--bound 1e-4]\n"
                        "       [--data smooth|randomwalk|normal] [--colls allreduce,bcast] [--dtype float32|float64]\n"
-                       "collectives on device buffers: eccl (device-resident, compressed, ABS bound on the result)\n"
+                       "       [--allreduce-algorithms ring,ring_pipelined] [--bcast-algorithms binomial,pipeline]\n"
+                       "collectives on device buffers: eccl (device-resident, compressed, ABS bound on the result;\n"
+                       "a row per named algorithm, default ring and binomial)\n"
                        "vs host-staged MPI vs NCCL; one rank per GPU; exit 1 when an element of eccl's result is\n"
                        "outside the bound (with the rounding allowance of doc/guarantees.md for the sum).\n");
             MPI_Finalize();
@@ -195,6 +202,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--data") && v) data_spec = v, i++;
         else if (!strcmp(a, "--dtype") && v) dtype_name = v, i++;
         else if (!strcmp(a, "--colls") && v) do_ar = strstr(v, "allreduce") != NULL, do_bc = strstr(v, "bcast") != NULL, i++;
+        else if (!strcmp(a, "--allreduce-algorithms") && v) algs_spec[0] = v, i++;
+        else if (!strcmp(a, "--bcast-algorithms") && v) algs_spec[1] = v, i++;
         else {
             if (rank == 0) fprintf(stderr, "bench_device: unknown argument %s (try --help)\n", a);
             MPI_Finalize();
@@ -271,9 +280,18 @@ int main(int argc, char **argv)
         printf("# bench_device: %d ranks, GPU %s (%d visible), %s %s data, ABS bound %g on the result\n", size,
                gpu, ndev, dtype_name, data_spec, E);
         printf("# NCCL: %s\n", have_nccl ? "yes" : nccl_why);
-        printf("%-9s %6s | %9s %13s %10s | %9s %10s | %7s %7s | %6s %6s  %s\n", "coll", "MiB", "eccl ms",
-               "(codec/net)", "MPI-stg ms", "NCCL ms", "eccl-auto", "vs MPI", "vs NCCL", "ratio", "err/E",
+        printf("%-9s %6s %-14s | %9s %13s %10s | %9s %10s | %7s %7s | %6s %6s  %s\n", "coll", "MiB", "eccl alg",
+               "eccl ms", "(codec/net)", "MPI-stg ms", "NCCL ms", "eccl-auto", "vs MPI", "vs NCCL", "ratio", "err/E",
                "(auto chose)");
+    }
+    /* the compressed algorithms of the eccl column, up to 4 per collective */
+    char algbuf[2][256], *algs[2][4];
+    int nalgs[2] = {0, 0};
+    for (int cl = 0; cl < 2; cl++) {
+        snprintf(algbuf[cl], sizeof algbuf[cl], "%s", algs_spec[cl]);
+        for (char *tok = strtok(algbuf[cl], ","); tok && nalgs[cl] < 4; tok = strtok(NULL, ","))
+            algs[cl][nalgs[cl]++] = tok;
+        if (!nalgs[cl]) die("--allreduce-algorithms / --bcast-algorithms", "an empty list");
     }
     int violations = 0;
     double *t = malloc((size_t)iters * sizeof *t);
@@ -284,37 +302,42 @@ int main(int argc, char **argv)
         for (int k = 0; k < nsizes; k++) {
             size_t n = mib[k] * ((size_t)1 << 20) / es, bytes = n * es;
             int root = 0;
-            /* eccl, compressed, device-resident (ring allreduce, binomial bcast) */
-            eccl_stats_t sts;
-            eccl_run_t er = {ec, coll, coll == 0 ? "ring" : "binomial", d_in, d_out, h_in, n, dt, root, &b, t, iters};
-            double t_eccl = time_eccl(&er, &sts);
-            /* the ratio of what was sent (ranks that send nothing, as bcast leaves, report 1) */
-            double ratio = sts.bytes_sent ? sts.ratio : 0, rmin = 0;
-            MPI_Allreduce(&ratio, &rmin, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            double split[2] = {sts.t_codec * 1e3, sts.t_network * 1e3}, smax[2];
-            MPI_Allreduce(split, smax, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            int where = sts.device, wmin = 0;
-            MPI_Allreduce(&where, &wmin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-            /* the bound, element by element */
-            CUDA(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-            double worst = 0;
-            if (coll == 1) { /* the root's input, for every rank */
-                memcpy(other, h_in, bytes);
-                for (size_t off = 0; off < n; off += (size_t)1 << 27) {
-                    size_t len = n - off < ((size_t)1 << 27) ? n - off : ((size_t)1 << 27);
-                    MPI_Bcast(other + off * es, (int)len, mt, root, MPI_COMM_WORLD);
+            /* eccl, compressed, device-resident: each named algorithm */
+            double t_eccl[4], ratio_a[4], smax_a[4][2], wmax_a[4];
+            int wmin_a[4], tr_a[4];
+            eccl_run_t er = {ec, coll, NULL, d_in, d_out, h_in, n, dt, root, &b, t, iters};
+            for (int ai = 0; ai < nalgs[coll]; ai++) {
+                eccl_stats_t sts;
+                er.algorithm = algs[coll][ai];
+                t_eccl[ai] = time_eccl(&er, &sts);
+                /* the ratio of what was sent (ranks that send nothing, as bcast leaves, report 1) */
+                double ratio = sts.bytes_sent ? sts.ratio : 0;
+                MPI_Allreduce(&ratio, &ratio_a[ai], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                double split[2] = {sts.t_codec * 1e3, sts.t_network * 1e3};
+                MPI_Allreduce(split, smax_a[ai], 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                int where = sts.device;
+                MPI_Allreduce(&where, &wmin_a[ai], 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+                tr_a[ai] = sts.transport;
+                /* the bound, element by element */
+                CUDA(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+                double worst = 0;
+                if (coll == 1) { /* the root's input, for every rank */
+                    memcpy(other, h_in, bytes);
+                    for (size_t off = 0; off < n; off += (size_t)1 << 27) {
+                        size_t len = n - off < ((size_t)1 << 27) ? n - off : ((size_t)1 << 27);
+                        MPI_Bcast(other + off * es, (int)len, mt, root, MPI_COMM_WORLD);
+                    }
                 }
+                for (size_t i = 0; i < n; i++) {
+                    long double want = coll == 0 ? exact[i] : (long double)elem(other, is64, i);
+                    double e = (double)fabsl((long double)elem(h_out, is64, i) - want);
+                    /* doc/guarantees.md: E, plus for the sum (p+2) u (sum_r |x_r| + p E) */
+                    double tol = E + (coll == 0 ? (size + 2) * u * (absum[i] + size * E) : 0.0);
+                    if (!(e <= tol)) violations++;
+                    if (e / E > worst || e != e) worst = e != e ? INFINITY : e / E;
+                }
+                MPI_Allreduce(&worst, &wmax_a[ai], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             }
-            for (size_t i = 0; i < n; i++) {
-                long double want = coll == 0 ? exact[i] : (long double)elem(other, is64, i);
-                double e = (double)fabsl((long double)elem(h_out, is64, i) - want);
-                /* doc/guarantees.md: E, plus for the sum (p+2) u (sum_r |x_r| + p E) */
-                double tol = E + (coll == 0 ? (size + 2) * u * (absum[i] + size * E) : 0.0);
-                if (!(e <= tol)) violations++;
-                if (e / E > worst || e != e) worst = e != e ? INFINITY : e / E;
-            }
-            double wmax = 0;
-            MPI_Allreduce(&worst, &wmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
             /* host-staged MPI */
             for (int it = -1; it < iters; it++) {
@@ -356,17 +379,18 @@ int main(int argc, char **argv)
             eccl_stats_t sta;
             er.algorithm = "auto";
             double t_auto = time_eccl(&er, &sta);
-            if (rank == 0) {
-                char nccl_s[32] = "n/a", vs_nccl[32] = "n/a";
+            for (int ai = 0; ai < nalgs[coll] && rank == 0; ai++) {
+                char nccl_s[32] = "n/a", vs_nccl[32] = "n/a", cn[32], name[48];
                 if (t_nccl == t_nccl) {
                     snprintf(nccl_s, sizeof nccl_s, "%.2f", t_nccl);
-                    snprintf(vs_nccl, sizeof vs_nccl, "%.2fx", t_nccl / t_eccl);
+                    snprintf(vs_nccl, sizeof vs_nccl, "%.2fx", t_nccl / t_eccl[ai]);
                 }
-                char cn[32];
-                snprintf(cn, sizeof cn, "(%.1f/%.1f)", smax[0], smax[1]);
-                printf("%-9s %6zu | %9.2f %13s %10.2f | %9s %10.2f | %6.2fx %7s | %6.2f %6.3f  (%s%s)\n", cname, mib[k],
-                       t_eccl, cn, t_mpi, nccl_s, t_auto, t_mpi / t_eccl, vs_nccl, rmin, wmax, sta.algorithm,
-                       wmin != 2 ? "; eccl column NOT device-resident" : sts.transport ? "; streams over NCCL" : "; streams over MPI");
+                snprintf(cn, sizeof cn, "(%.1f/%.1f)", smax_a[ai][0], smax_a[ai][1]);
+                snprintf(name, sizeof name, "%s", algs[coll][ai]);
+                printf("%-9s %6zu %-14s | %9.2f %13s %10.2f | %9s %10.2f | %6.2fx %7s | %6.2f %6.3f  (%s%s)\n", cname,
+                       mib[k], name, t_eccl[ai], cn, t_mpi, nccl_s, t_auto, t_mpi / t_eccl[ai], vs_nccl, ratio_a[ai],
+                       wmax_a[ai], sta.algorithm,
+                       wmin_a[ai] != 2 ? "; eccl column NOT device-resident" : tr_a[ai] ? "; streams over NCCL" : "; streams over MPI");
                 fflush(stdout);
             }
         }

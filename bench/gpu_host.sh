@@ -2,8 +2,8 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quickbench, summabench, hierbench, profile
-#   on request
+#   what: build, test, bench, devbench, all (default: all); quicktest, quickbench, summabench, hierbench,
+#   profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -27,6 +27,14 @@ cd build-gpu 2>/dev/null || { echo "no build-gpu"; exit 1; }
 case " $what " in *" quickbench "*)
     step bench_quick timeout 60 ./bench/bench_cuda_codec --mib 64 --small-kib 1024 --iters 3 ;;
 esac
+case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
+    step test_cuda_codec_quick timeout "${TEST_TIMEOUT:-600}" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec
+    step coll_device_np2 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./tests/test_coll_device
+    step coll_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=3 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    step corrupt_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    step stream_device timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./tests/test_stream_device ;;
+esac
 case " $what " in *" test "*|*" all "*)
     step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec
     ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
@@ -43,6 +51,9 @@ case " $what " in *" test "*|*" all "*)
         grep -m 6 -E "GPU codec (measured|not measured)|NCCL link|failures" "$0"; grep -q "GPU codec measured on rank 0" "$0"' \
         "$out/gpu_codec_debug.txt"
     step coll_device_mpi timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi mpiexec -n 2 ./tests/test_coll_device
+    # the pipelined algorithms with several chunks (host and device calls cut the same ones)
+    step coll_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=3 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
     step corrupt_device_f64 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
@@ -104,6 +115,7 @@ case " $what " in *" hierbench "*) # allreduce on two emulated nodes of HIER_PER
 esac
 case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared memory/NVLink, then sockets
     db_args="--mib ${DEVBENCH_MIB:-64,256,1024} --iters ${DEVBENCH_ITERS:-5}"
+    db_args+=" --allreduce-algorithms ${DEVBENCH_AR_ALGS:-ring,ring_pipelined} --bcast-algorithms ${DEVBENCH_BC_ALGS:-binomial,pipeline}"
     step bench_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device $db_args
     step bench_device_socket timeout "${BENCH_TIMEOUT:-600}" env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 \
         NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device $db_args
@@ -156,7 +168,7 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in coll_device_np1 coll_device_np2 coll_device_np3 coll_device_hier_np4 stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in test_cuda_codec_quick coll_device_np1 coll_device_np2 coll_device_np3 coll_device_chunks corrupt_device_chunks coll_device_hier_np4 stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for k in compress32 decompress hom32; do f=$out/prof_$k.txt; [ -f "$f" ] || continue; echo "== profile $k"

@@ -18,6 +18,9 @@ struct eccl_cuda_codec {
     int *h_err;                 // pinned
     unsigned long long *h_size; // pinned
     int sms;                    // multiprocessors: small streams get bigger CTAs
+    cudaEvent_t ev;             // what eccl_cuda_codec_wait polls while a waiter is set
+    void (*waiter)(void *);     // eccl_cuda_codec_set_waiter
+    void *waiter_arg;
 };
 
 // Smaller streams than this many tiles run with 1024-thread CTAs (32 warps share a tile's 256
@@ -72,6 +75,7 @@ extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_code
     if (cudaMallocHost((void **)&c->h_err, sizeof(int)) != cudaSuccess ||
         cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
         cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, c->device) != cudaSuccess ||
+        cudaEventCreateWithFlags(&c->ev, cudaEventDisableTiming) != cudaSuccess ||
         eccl_compress_setup() != cudaSuccess || eccl_decompress_setup() != cudaSuccess ||
         eccl_hom32_setup() != cudaSuccess || eccl_hom64_setup() != cudaSuccess)
         rc = ECCL_ERR_CUDA;
@@ -93,6 +97,7 @@ extern "C" eccl_result_t eccl_cuda_codec_free(eccl_cuda_codec_t *codec)
     if (c->s) cudaFree(c->s);
     if (c->h_err) cudaFreeHost(c->h_err);
     if (c->h_size) cudaFreeHost(c->h_size);
+    if (c->ev) cudaEventDestroy(c->ev);
     free(c);
     *codec = NULL;
     return ECCL_SUCCESS;
@@ -109,10 +114,39 @@ static eccl_result_t next_epoch(eccl_cuda_codec_t c, cudaStream_t st)
     return ECCL_SUCCESS;
 }
 
+extern "C" eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t c, void (*fn)(void *), void *arg)
+{
+    if (!c) return ECCL_ERR_INVALID_ARG;
+    c->waiter = fn;
+    c->waiter_arg = arg;
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t c, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    if (!c) return ECCL_ERR_INVALID_ARG;
+    if (!c->waiter) {
+        CU(cudaStreamSynchronize(st));
+        return ECCL_SUCCESS;
+    }
+    CU(cudaEventRecord(c->ev, st));
+    for (;;) {
+        cudaError_t e = cudaEventQuery(c->ev);
+        if (e == cudaSuccess) return ECCL_SUCCESS;
+        if (e != cudaErrorNotReady) {
+            (void)cudaGetLastError();
+            return ECCL_ERR_CUDA;
+        }
+        c->waiter(c->waiter_arg); // e.g. MPI progress for the messages of the caller in flight
+    }
+}
+
 static eccl_result_t read_size(eccl_cuda_codec_t c, const unsigned long long *d, size_t *h, cudaStream_t st)
 {
     CU(cudaMemcpyAsync(c->h_size, d, sizeof *c->h_size, cudaMemcpyDeviceToHost, st));
-    CU(cudaStreamSynchronize(st));
+    eccl_result_t rc = eccl_cuda_codec_wait(c, st);
+    if (rc) return rc;
     *h = (size_t)*c->h_size;
     return ECCL_SUCCESS;
 }
@@ -189,7 +223,8 @@ extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t
 {
     if (!c) return ECCL_ERR_INVALID_ARG;
     CU(cudaMemcpyAsync(c->h_err, &c->s->error, sizeof(int), cudaMemcpyDeviceToHost, st));
-    CU(cudaStreamSynchronize(st));
+    eccl_result_t rc = eccl_cuda_codec_wait(c, st);
+    if (rc) return rc;
     int e = *c->h_err;
     if (e) CU(cudaMemsetAsync(&c->s->error, 0, sizeof(int), st));
     return (eccl_result_t)e;

@@ -34,6 +34,15 @@ typedef struct eccl_dev_ctx eccl_dev_ctx_t;
  * ECCL_ERR_UNSUPPORTED (no CUDA backend). */
 eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx);
 void eccl_dev_ctx_free(eccl_dev_ctx_t *ctx); /* NULL accepted */
+/* While fn is set (NULL: unset), every wait of the context for the GPU (the operations below, and
+ * the codec's reads of sizes and verdicts) polls the GPU and calls fn(arg) in between instead of
+ * blocking in the CUDA runtime: the communicator's MPI messages in flight progress while the GPU
+ * works (src/coll/dispatch.c sets MPI progress). fn must not call the context. */
+void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *arg);
+/* The same for one codec (cuda/codec.cu), and the wait itself: everything enqueued on `stream` (a
+ * cudaStream_t) so far is done on return. Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA. */
+eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg);
+eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
 /* 1 when the calling thread's current device is the context's (its kernels can run now). */
 int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx);
 

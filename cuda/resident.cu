@@ -91,6 +91,11 @@ extern "C" void eccl_dev_ctx_free(eccl_dev_ctx_t *c)
     free(c);
 }
 
+extern "C" void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *c, void (*fn)(void *), void *arg)
+{
+    if (c) eccl_cuda_codec_set_waiter(c->codec, fn, arg);
+}
+
 extern "C" int eccl_dev_ctx_current(const eccl_dev_ctx_t *c)
 {
     int cur = -1;
@@ -131,8 +136,7 @@ extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_data
     if (rc) return rc;
     if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
     CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
-    CK(cudaStreamSynchronize(c->st));
-    return ECCL_SUCCESS;
+    return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
 // The stream into the context's input buffer (capacity rounded so that the kernels' 16-byte reads
@@ -160,8 +164,7 @@ extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_st
     rc = eccl_cuda_decompress(c->codec, c->d_in, size, dst, count, dtype, 1, c->st);
     if (rc) return rc;
     if (dst != d_data && bytes) CK(cudaMemcpyAsync(d_data, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
-    CK(cudaStreamSynchronize(c->st));
-    return ECCL_SUCCESS;
+    return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
 // The (dtype, op) pairs the homomorphic kernels take: those eccl_hom_reduce takes.
@@ -193,8 +196,7 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
     if ((rc = eccl_cuda_codec_check(c->codec, c->st))) return rc; /* the input stream's verdict */
     if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
     CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
-    CK(cudaStreamSynchronize(c->st));
-    return ECCL_SUCCESS;
+    return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
 extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
@@ -229,8 +231,7 @@ extern "C" eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *c, void *dst, const void 
     if (!c || ((!dst || !src) && bytes)) return ECCL_ERR_INVALID_ARG;
     if (!bytes || dst == src) return ECCL_SUCCESS;
     CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, c->st));
-    CK(cudaStreamSynchronize(c->st));
-    return ECCL_SUCCESS;
+    return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
 // A smooth float32 field (the CPU calibration's, src/core/comm.c) for eccl_dev_calibrate.
@@ -295,6 +296,5 @@ extern "C" eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *c, void *d_ptr, int value
     if (!c || (!d_ptr && bytes)) return ECCL_ERR_INVALID_ARG;
     if (!bytes) return ECCL_SUCCESS;
     CK(cudaMemsetAsync(d_ptr, value, bytes, c->st));
-    CK(cudaStreamSynchronize(c->st));
-    return ECCL_SUCCESS;
+    return eccl_cuda_codec_wait(c->codec, c->st);
 }

@@ -271,8 +271,11 @@ typedef struct eccl_stats {
     uint64_t bytes_sent;       /* what it actually sent (uncompressed algorithms: = bytes_raw) */
     double ratio;              /* bytes_raw / bytes_sent (1 when nothing was sent) */
     double t_total;            /* seconds, wall clock of the call */
-    double t_codec;            /* seconds in compression, decompression and homomorphic ops */
-    double t_network;          /* seconds waiting for the network */
+    double t_codec;            /* seconds in compression, decompression and homomorphic ops
+                                  (device-resident calls: the host waiting for the GPU codec, during
+                                  which messages already posted progress, so in the pipelined
+                                  algorithms it also holds network time that overlapped) */
+    double t_network;          /* seconds waiting for the network (only for it) */
     double model_ratio;        /* the cost model's inputs: estimated ratio, */
     double model_t_mpi;        /* predicted time of the plain MPI collective, */
     double model_t_chosen;     /* and of the chosen algorithm (seconds) */

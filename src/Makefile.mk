@@ -30,6 +30,7 @@ libeccl_la_SOURCES += \
 	src/coll/bcast/bcast_nccl.c \
 	src/coll/allreduce/allreduce_mpi.c \
 	src/coll/allreduce/allreduce_ring.c \
+	src/coll/allreduce/allreduce_ring_pipelined.c \
 	src/coll/allreduce/allreduce_hierarchical.c \
 	src/coll/allreduce/allreduce_recursive_doubling.c \
 	src/coll/allreduce/allreduce_rabenseifner.c \

@@ -45,9 +45,11 @@ AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC;
 COLL_TESTS = tests/coll_np1.mpi tests/coll_np2.mpi tests/coll_np3.mpi tests/coll_np4.mpi \
 	tests/coll_np5.mpi tests/coll_np7.mpi tests/coll_np8.mpi \
 	tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi \
-	tests/coll_hier_np4.mpi tests/coll_hier_np6.mpi tests/corrupt_hier_np4.mpi
+	tests/coll_hier_np4.mpi tests/coll_hier_np6.mpi tests/corrupt_hier_np4.mpi \
+	tests/coll_chunks_np4.mpi tests/corrupt_chunks_np3.mpi
 # (coll_hier_*, corrupt_hier_*: ECCL_NODE_SIZE splits the ranks into nodes, so the hierarchical
-# allreduce runs on one machine)
+# allreduce runs on one machine; *_chunks_*: ECCL_CHUNKS makes the pipelined algorithms cut
+# several chunks, which the CPU cost model never does for the pipelined ring)
 TESTS += $(COLL_TESTS)
 EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
 check_PROGRAMS += tests/test_coll

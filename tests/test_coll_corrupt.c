@@ -63,7 +63,8 @@ int main(int argc, char **argv)
     void *X = use_dev ? dx : f32 ? (void *)xf : (void *)x, *Y = use_dev ? dy : (void *)y;
     eccl_bound_t b = {ECCL_MODE_ABS, f32 ? 1e-3 : 1e-6, 0};
     /* every compressed collective on its own communicator, so the fault hits each of them */
-    const char *colls[][2] = {{"allreduce", "ring"}, {"allreduce", "recursive_doubling"}, {"allreduce", "rabenseifner"},
+    const char *colls[][2] = {{"allreduce", "ring"}, {"allreduce", "ring_pipelined"},
+                              {"allreduce", "recursive_doubling"}, {"allreduce", "rabenseifner"},
                               {"allreduce", "reduce_bcast"}, {"bcast", "binomial"}, {"bcast", "scatter_allgather"},
                               {"bcast", "pipeline"}, {"allgather", "ring"}, {"allgather", "bruck"},
                               {"reduce", "binomial"}, {"reduce_scatter_block", "ring"},

@@ -8,6 +8,7 @@
 
 #include "coll/coll.h"
 #include "core/comm.h"
+#include "core/env.h"
 
 static int pow2_ranks(const eccl_call_t *c) { return (c->size & (c->size - 1)) == 0; }
 
@@ -29,6 +30,9 @@ const eccl_algo_t eccl_algorithms[] = {
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, mpi, NULL, 0, NULL, "MPI_Allreduce of the uncompressed data"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
          "homomorphic ring reduce-scatter, then ring allgather of the final streams"),
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring_pipelined, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+         "the homomorphic ring in chunks: codec work on one chunk overlaps the transfer of others "
+         "(device buffers: the GPU works while MPI moves the streams)"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, recursive_doubling, NULL,
          ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
          "whole-buffer streams combined homomorphically in log2(p) exchanges (gZCCL)"),
@@ -82,6 +86,14 @@ const eccl_algo_t eccl_algorithms[] = {
          "compress, exchange streams, decompress"),
 
     {ECCL_NCOLLS, NULL, NULL, NULL, NULL, 0, NULL, NULL}};
+
+ECCL_ENV(env_chunks, "ECCL_CHUNKS", 0);
+
+int eccl_coll_chunks_forced(void)
+{
+    long v = eccl_env_long(&env_chunks);
+    return v > 0 ? (int)(v < ECCL_MAX_CHUNKS ? v : ECCL_MAX_CHUNKS) : 0;
+}
 
 const char *eccl_coll_name(eccl_coll_t coll)
 {

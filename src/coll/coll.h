@@ -110,6 +110,12 @@ static inline int eccl_ceil_log2(int p)
     return k;
 }
 
+/* Chunks of the pipelined algorithms (bcast pipeline, allreduce ring_pipelined): ECCL_CHUNKS when
+ * set to a positive number (the same on every rank), else 0 = the cost model's choice, which
+ * takes at most ECCL_MAX_CHUNKS. */
+int eccl_coll_chunks_forced(void);
+#define ECCL_MAX_CHUNKS 1024
+
 /* The algorithm functions, one per file. */
 #define ECCL_DECLARE_ALGO(op, algo)                                                                \
     eccl_result_t eccl_##op##_##algo(eccl_call_t *call);                                           \
@@ -123,6 +129,7 @@ ECCL_DECLARE_ALGO(bcast, nccl);
 int eccl_bcast_nccl_applies(const eccl_call_t *call);
 ECCL_DECLARE_ALGO(allreduce, mpi);
 ECCL_DECLARE_ALGO(allreduce, ring);
+ECCL_DECLARE_ALGO(allreduce, ring_pipelined);
 ECCL_DECLARE_ALGO(allreduce, recursive_doubling);
 ECCL_DECLARE_ALGO(allreduce, rabenseifner);
 ECCL_DECLARE_ALGO(allreduce, reduce_bcast);

@@ -579,6 +579,9 @@ static eccl_dev_ctx_t *dev_ctx(eccl_comm_t comm)
         } else {
             /* streams now cross PCIe: page-locked stream buffers (allocated again as needed) */
             eccl_pool_set_allocator(&comm->pool, eccl_cuda_host_alloc_ptr, eccl_cuda_host_free);
+            /* while the host waits for the GPU, the call's messages in flight progress (the
+             * pipelined algorithms overlap GPU work with the network this way) */
+            eccl_dev_ctx_set_progress(comm->dev, eccl_tr_progress, comm);
         }
     }
     return comm->dev && eccl_dev_ctx_current(comm->dev) ? comm->dev : NULL;

@@ -332,6 +332,28 @@ eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b)
     return rc;
 }
 
+eccl_result_t eccl_prim_irecv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b, eccl_req_t *r)
+{
+    if (c->nccl_streams)
+        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "nonblocking receive on the NCCL transport");
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_irecv_stream(c->comm, b->buf, b->cap, peer, ECCL_TAG, r);
+    add_net(c, t0);
+    return rc;
+}
+
+eccl_result_t eccl_prim_wait_stream(eccl_call_t *c, eccl_req_t *r, eccl_cbuf_t *b)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = eccl_tr_wait(c->comm, r, &b->size);
+    add_net(c, t0);
+    if (rc == ECCL_ERR_CORRUPT) { /* an oversized or inconsistent message: an empty stream */
+        b->size = 0;
+        return corrupt(c, rc, "receiving a peer's stream");
+    }
+    return rc;
+}
+
 eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                         int src, eccl_cbuf_t *rb)
 {

@@ -78,6 +78,13 @@ eccl_result_t eccl_prim_isend(eccl_call_t *c, const void *buf, size_t bytes, int
 eccl_result_t eccl_prim_wait(eccl_call_t *c, eccl_req_t *r);
 /* Receive one stream (size unknown, at most b->cap). */
 eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b);
+/* Start receiving one stream (at most b->cap bytes) from peer into b; complete it with
+ * eccl_prim_wait_stream (b stays untouched until then). MPI only: not for calls whose streams
+ * travel by NCCL (c->nccl_streams). */
+eccl_result_t eccl_prim_irecv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b, eccl_req_t *r);
+/* Complete it: b->size is the stream's size. An oversized message counts as a corrupt stream (the
+ * call goes on with b->size = 0, and returns ECCL_ERR_CORRUPT at the end). */
+eccl_result_t eccl_prim_wait_stream(eccl_call_t *c, eccl_req_t *r, eccl_cbuf_t *b);
 /* Send `sbytes` to dest while receiving one stream from src into rb. */
 eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                         int src, eccl_cbuf_t *rb);

@@ -125,6 +125,27 @@ eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got)
     return ECCL_SUCCESS;
 }
 
+void eccl_tr_progress(void *comm)
+{
+    eccl_comm_t c = comm;
+    int flag = 0;
+    /* a probe drives the progress engine (MPICH, Open MPI) and consumes nothing */
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, c->comm, &flag, MPI_STATUS_IGNORE);
+}
+
+void eccl_tr_cancel(eccl_comm_t c, eccl_req_t *req)
+{
+    (void)c;
+    for (int k = 0; k < req->n; k++) {
+        if (req->r[k] == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&req->r[k]);
+        MPI_Wait(&req->r[k], MPI_STATUS_IGNORE);
+    }
+    req->n = 0;
+    free(req->owned);
+    req->owned = NULL;
+}
+
 /* ---- uncompressed collectives ---- */
 
 MPI_Datatype eccl_tr_mpi_type(eccl_dtype_t dtype)

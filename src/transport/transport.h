@@ -36,6 +36,8 @@ eccl_result_t eccl_tr_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int pee
                                    eccl_req_t *req);
 /* Complete a request; for a stream receive, *got is the stream's size (NULL: not needed). */
 eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got);
+/* Cancel a receive that will not be needed (after an error) and free its request. */
+void eccl_tr_cancel(eccl_comm_t c, eccl_req_t *req);
 
 /* ---- NCCL (builds with NCCL): calls that every rank runs device-resident ----
  * Collective: every rank calls it in the same call, `want` = this rank runs device-resident. On

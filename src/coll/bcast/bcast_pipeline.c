@@ -1,6 +1,8 @@
 /* bcast_pipeline.c - a chain from the root; the buffer travels as k chunks, each compressed
  * separately by the root and forwarded by every rank as soon as it arrives, so compression,
- * transfer and decompression of different chunks overlap along the chain. */
+ * transfer and decompression of different chunks overlap along the chain. Over MPI a relay posts
+ * the receive of chunk j+1 before it decompresses chunk j, and sends are nonblocking (three
+ * stream buffers in turn); on device buffers MPI progresses while the host waits for the GPU. */
 #include "config.h"
 
 #include "coll/model.h"
@@ -10,6 +12,8 @@
  * computes it from the same inputs (count, ranks, model, the ratio the root broadcast). */
 static int chunks(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
+    int forced = eccl_coll_chunks_forced(); /* ECCL_CHUNKS */
+    if (forced > 0) return (size_t)forced < c->count ? forced : (int)c->count;
     double n = mdl_bytes(c, c->count), best = 0;
     int kbest = 1;
     if (!(ratio > 0)) ratio = 4.0;
@@ -33,23 +37,37 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
     int p = c->size, vr = (c->rank - c->root + p) % p;
     int next = vr + 1 < p ? (c->rank + 1) % p : -1, prev = vr > 0 ? (c->rank - 1 + p) % p : -1;
     int k = chunks(mdl_of(c), c, c->st->model_ratio);
+    const int nccl = c->nccl_streams; /* blocking exchanges: nothing is posted ahead */
     size_t lo0, len0;
     eccl_piece(c->count, k, 0, &lo0, &len0);
-    eccl_cbuf_t buf[2];
-    eccl_req_t req[2] = {ECCL_REQ_NULL, ECCL_REQ_NULL};
+    eccl_cbuf_t buf[3];
+    eccl_req_t req[3] = {ECCL_REQ_NULL, ECCL_REQ_NULL, ECCL_REQ_NULL}, rreq[3] = {ECCL_REQ_NULL, ECCL_REQ_NULL, ECCL_REQ_NULL};
     eccl_result_t rc = eccl_prim_cbuf(c, ECCL_SLOT_WORK, len0, &buf[0]);
     if (!rc) rc = eccl_prim_cbuf(c, ECCL_SLOT_RECV, len0, &buf[1]);
+    if (!rc) rc = eccl_prim_cbuf(c, ECCL_SLOT_RECV2, len0, &buf[2]);
+    /* chunk j lives in buf[j % 3]: before it is filled, the send of chunk j - 3 must be done */
+    if (!rc && prev >= 0 && !nccl) rc = eccl_prim_irecv_stream(c, prev, &buf[0], &rreq[0]);
     for (int j = 0; j < k && !rc; j++) {
         size_t lo, len;
         eccl_piece(c->count, k, j, &lo, &len);
-        eccl_cbuf_t *b = &buf[j & 1];
+        eccl_cbuf_t *b = &buf[j % 3];
         unsigned char *data = (unsigned char *)c->recvbuf + lo * c->esize;
-        if ((rc = eccl_prim_wait(c, &req[j & 1]))) break; /* the send from this buffer is done */
-        rc = prev < 0 ? eccl_prim_compress(c, data, len, b) : eccl_prim_recv_stream(c, prev, b);
-        if (!rc && next >= 0) rc = eccl_prim_isend(c, b->buf, b->size, next, &req[j & 1]);
+        if (prev < 0) {
+            if (!(rc = eccl_prim_wait(c, &req[j % 3]))) rc = eccl_prim_compress(c, data, len, b);
+        } else if (nccl) {
+            if (!(rc = eccl_prim_wait(c, &req[j % 3]))) rc = eccl_prim_recv_stream(c, prev, b);
+        } else {
+            rc = eccl_prim_wait_stream(c, &rreq[j % 3], b);
+        }
+        if (!rc && next >= 0) rc = eccl_prim_isend(c, b->buf, b->size, next, &req[j % 3]);
+        if (!rc && prev >= 0 && !nccl && j + 1 < k) { /* the next chunk arrives while this one decodes */
+            int s = (j + 1) % 3;
+            if (!(rc = eccl_prim_wait(c, &req[s]))) rc = eccl_prim_irecv_stream(c, prev, &buf[s], &rreq[s]);
+        }
         if (!rc && prev >= 0) rc = eccl_prim_decompress(c, b->buf, b->size, data, len);
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
+        if (rreq[i].n) eccl_tr_cancel(c->comm, &rreq[i]); /* only after an error */
         eccl_result_t r2 = eccl_prim_wait(c, &req[i]);
         rc = rc ? rc : r2;
     }
