@@ -68,6 +68,7 @@ int main(int argc, char **argv)
                               {"allreduce", "reduce_bcast"}, {"bcast", "binomial"}, {"bcast", "scatter_allgather"},
                               {"bcast", "pipeline"}, {"allgather", "ring"}, {"allgather", "bruck"},
                               {"reduce", "binomial"}, {"reduce_scatter_block", "ring"},
+                              {"reduce_scatter_block", "ring_pipelined"},
                               {"reduce_scatter_block", "recursive_halving"}, {"gather", "binomial"},
                               {"scatter", "binomial"}, {"allreduce", "hierarchical"}};
     for (unsigned k = 0; k < sizeof colls / sizeof *colls; k++) {

@@ -31,7 +31,7 @@ static const char *algos[NCOLL][10] = {
     {"mpi", "binomial", "scatter_allgather", "pipeline", "nccl", NULL},
     {"mpi", "ring", "ring_pipelined", "recursive_doubling", "rabenseifner", "reduce_bcast", "nccl", "hierarchical", NULL},
     {"mpi", "binomial", NULL},
-    {"mpi", "ring", "recursive_halving", NULL},
+    {"mpi", "ring", "ring_pipelined", "recursive_halving", NULL},
     {"mpi", "ring", "recursive_doubling", "bruck", NULL},
     {"mpi", "binomial", NULL},
     {"mpi", "binomial", NULL},

@@ -110,7 +110,7 @@ static inline int eccl_ceil_log2(int p)
     return k;
 }
 
-/* Chunks of the pipelined algorithms (bcast pipeline, allreduce ring_pipelined): ECCL_CHUNKS when
+/* Chunks of the pipelined algorithms (bcast pipeline, ring_pipelined): ECCL_CHUNKS when
  * set to a positive number (the same on every rank), else 0 = the cost model's choice, which
  * takes at most ECCL_MAX_CHUNKS. */
 int eccl_coll_chunks_forced(void);
@@ -141,6 +141,7 @@ ECCL_DECLARE_ALGO(reduce, mpi);
 ECCL_DECLARE_ALGO(reduce, binomial);
 ECCL_DECLARE_ALGO(reduce_scatter_block, mpi);
 ECCL_DECLARE_ALGO(reduce_scatter_block, ring);
+ECCL_DECLARE_ALGO(reduce_scatter_block, ring_pipelined);
 ECCL_DECLARE_ALGO(reduce_scatter_block, recursive_halving);
 ECCL_DECLARE_ALGO(allgather, mpi);
 ECCL_DECLARE_ALGO(allgather, ring);

@@ -55,9 +55,9 @@ const eccl_env_doc_t eccl_env_docs[] = {
     ALGO_DOC("ECCL_SENDRECV_REPLACE_ALGORITHM", "sendrecv_replace"),
     /* src/coll/algorithms.c */
     {"ECCL_CHUNKS", "a number of chunks >= 0 (at most 1024)", "0",
-     "Chunks of the pipelined algorithms (bcast pipeline: of the buffer; allreduce "
-     "ring_pipelined: of each of its p pieces); 0 = the cost model's choice. For experiments and "
-     "tests; the same on every rank."},
+     "Chunks of the pipelined algorithms (bcast pipeline: of the buffer; allreduce and "
+     "reduce_scatter_block ring_pipelined: of each of their p pieces); 0 = the cost model's "
+     "choice. For experiments and tests; the same on every rank."},
     /* src/core/log.c */
     {"ECCL_DEBUG", "0 | 1 | 2 (yes, true, on = 1)", "0",
      "Logging to stderr, each line prefixed \"[eccl RANK]\": 1 = one line per collective call "

@@ -18,6 +18,9 @@
  * compressing or reducing chunk j runs while chunks before it are on the wire. Over NCCL
  * (blocking pairs) each unit exchanges S(t, j) for R(t, j) in one pair, without overlap.
  *
+ * reduce_scatter_block ring_pipelined is the first half (shift 1: each rank ends with its own
+ * block, decompressed at t = p-1; no allgather).
+ *
  * The bound: as the ring (every contribution quantized once, integer sums), per value. Every
  * rank decompresses the same final streams, so results are identical everywhere; they differ
  * from the unchunked ring only where a chunk boundary changes a prediction (all within E).
@@ -25,19 +28,27 @@
 #include "config.h"
 
 #include "coll/model.h"
+#include "core/log.h"
 #include "prims/prims.h"
 
 /* The GPU codec (device-resident on every rank, streams over MPI) works while the host lets MPI
  * progress; the CPU codec holds the calling thread, so its work adds to the network's. */
 static int overlaps(const eccl_call_t *c) { return c->gm && !c->nccl_streams; }
 
+/* The elements the ring splits into p pieces: the buffer (allreduce), or every rank's blocks
+ * (reduce_scatter_block). */
+static size_t ring_total(const eccl_call_t *c)
+{
+    return c->coll == ECCL_COLL_ALLREDUCE ? c->count : c->count * (size_t)c->size;
+}
+
 static double cost_k(const eccl_model_t *m, const eccl_call_t *c, double ratio, int K)
 {
-    int p = c->size;
-    double ch = mdl_bytes(c, c->count) / p / K;
+    int p = c->size, gather = c->coll == ECCL_COLL_ALLREDUCE;
+    double ch = mdl_bytes(c, ring_total(c)) / p / K;
     if (!(ratio > 0)) ratio = 1.0;
-    double net = 2.0 * (p - 1) * K * mdl_net(m, ch / ratio);
-    double codec = K * (mdl_compress(m, ch) + (p - 1) * mdl_hom(m, ch) + p * mdl_decompress(m, ch));
+    double net = (gather ? 2.0 : 1.0) * (p - 1) * K * mdl_net(m, ch / ratio);
+    double codec = K * (mdl_compress(m, ch) + (p - 1) * mdl_hom(m, ch) + (gather ? p : 1) * mdl_decompress(m, ch));
     if (!overlaps(c)) return net + codec;
     /* the slower of the two, plus what does not overlap: a chunk's worth of the faster one at
      * each end of the pipeline (K = 1 is the plain ring: no overlap at all) */
@@ -50,7 +61,7 @@ static double cost_k(const eccl_model_t *m, const eccl_call_t *c, double ratio, 
 static int chunks(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
     size_t lo, len;
-    eccl_piece(c->count, c->size, 0, &lo, &len);
+    eccl_piece(ring_total(c), c->size, 0, &lo, &len);
     int forced = eccl_coll_chunks_forced();
     if (forced > 0) {
         size_t k = (size_t)forced < len ? (size_t)forced : len;
@@ -94,7 +105,9 @@ static eccl_result_t post_recv(ring_t *g, int m)
     return eccl_prim_irecv_stream(g->c, (g->r - 1 + g->p) % g->p, &g->rb[s], &g->rreq[s]);
 }
 
-eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c)
+/* The pipelined ring over the call's data: allreduce (shift 0, then the allgather, results in
+ * place in recvbuf), or reduce_scatter_block (shift 1, this rank's block into recvbuf). */
+static eccl_result_t ring_pipelined(eccl_call_t *c)
 {
     ring_t g = {0};
     g.c = c;
@@ -102,16 +115,19 @@ eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c)
     g.r = c->rank;
     g.K = chunks(mdl_of(c), c, c->st->model_ratio);
     g.nccl = c->nccl_streams;
+    const int gather = c->coll == ECCL_COLL_ALLREDUCE, shift = gather ? 0 : 1;
+    const size_t total = ring_total(c);
     const int p = g.p, r = g.r, K = g.K, right = (r + 1) % p, left = (r - 1 + p) % p;
-    const int T = 2 * p - 1, M = 2 * (p - 1) * K;
+    const int T = gather ? 2 * p - 1 : p, M = (gather ? 2 : 1) * (p - 1) * K;
     /* receives are posted up to one step and two chunks ahead; a slot is reused once its stream
      * was consumed and (p > 2) forwarded, which happened K units before */
     g.nr = p > 2 ? 3 * K + 2 : 2 * K + 2;
     g.no = K + 2;
     size_t lo, len, clo, clen;
-    eccl_piece(c->count, p, 0, &lo, &len);
+    eccl_piece(total, p, 0, &lo, &len);
     eccl_piece(len, K, 0, &clo, &clen); /* the largest chunk */
     const size_t ccap = (eccl_compress_bound(clen, c->dtype) + 63) & ~(size_t)63;
+    ECCL_LOG(2, r, "%s ring_pipelined: %d chunks of up to %zu elements per piece", eccl_coll_name(c->coll), K, clen);
     unsigned char *rmem = eccl_pool_get(&c->comm->pool, ECCL_SLOT_RECV, (size_t)g.nr * ccap);
     unsigned char *omem = eccl_pool_get(&c->comm->pool, ECCL_SLOT_WORK, (size_t)g.no * ccap);
     size_t nreq = (size_t)2 * g.nr + g.no;
@@ -138,9 +154,9 @@ eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c)
     eccl_result_t rc = ECCL_SUCCESS;
     int posted = 0; /* R(0 .. posted-1) are posted (MPI) */
     for (int t = 0; t < T && !rc; t++) {
-        const int piece = ((r - t) % p + p) % p; /* t = 0: r */
+        const int piece = ((r - shift - t) % p + p) % p; /* t = 0: the rank's own (allreduce) */
         size_t plo, plen;
-        eccl_piece(c->count, p, piece, &plo, &plen);
+        eccl_piece(total, p, piece, &plo, &plen);
         for (int j = 0; j < K && !rc; j++) {
             const int u = t * K + j;
             while (!g.nccl && posted < M && posted <= u + K + 1 && !rc) rc = post_recv(&g, posted++);
@@ -148,7 +164,7 @@ eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c)
             size_t off, cl;
             eccl_piece(plen, K, j, &off, &cl);
             const unsigned char *local = (const unsigned char *)c->sendbuf + (plo + off) * c->esize;
-            unsigned char *res = (unsigned char *)c->recvbuf + (plo + off) * c->esize;
+            unsigned char *res = (unsigned char *)c->recvbuf + (gather ? plo + off : off) * c->esize;
             eccl_cbuf_t *in = t > 0 ? &g.rb[(u - K) % g.nr] : NULL;
             if (in && !g.nccl && (rc = eccl_prim_wait_stream(c, &g.rreq[(u - K) % g.nr], in))) break;
             /* the stream this unit sends on (or, at the last step, only decompresses) */
@@ -164,7 +180,7 @@ eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c)
                 out = in;
                 sreq = &g.fsend[(u - K) % g.nr];
             }
-            if (t <= 2 * p - 3) {
+            if (u < M) { /* S(t, j) goes on: every unit but the last step's */
                 if (g.nccl) /* one blocking pair: S(t, j) to the right, R(t, j) from the left */
                     rc = eccl_prim_sendrecv_stream(c, out->buf, out->size, right, left, &g.rb[u % g.nr]);
                 else
@@ -188,7 +204,15 @@ eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c)
     return rc;
 }
 
+eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c) { return ring_pipelined(c); }
+eccl_result_t eccl_reduce_scatter_block_ring_pipelined(eccl_call_t *c) { return ring_pipelined(c); }
+
 double eccl_allreduce_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
+{
+    return cost_k(m, c, ratio, chunks(m, c, ratio));
+}
+
+double eccl_reduce_scatter_block_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
     return cost_k(m, c, ratio, chunks(m, c, ratio));
 }

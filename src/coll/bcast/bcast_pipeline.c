@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/model.h"
+#include "core/log.h"
 #include "prims/prims.h"
 
 /* Chunks: the model's best k among powers of two, with chunks of at least one 64 KiB. Every rank
@@ -40,6 +41,7 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
     const int nccl = c->nccl_streams; /* blocking exchanges: nothing is posted ahead */
     size_t lo0, len0;
     eccl_piece(c->count, k, 0, &lo0, &len0);
+    ECCL_LOG(2, c->rank, "bcast pipeline: %d chunks of up to %zu elements", k, len0);
     eccl_cbuf_t buf[3];
     eccl_req_t req[3] = {ECCL_REQ_NULL, ECCL_REQ_NULL, ECCL_REQ_NULL}, rreq[3] = {ECCL_REQ_NULL, ECCL_REQ_NULL, ECCL_REQ_NULL};
     eccl_result_t rc = eccl_prim_cbuf(c, ECCL_SLOT_WORK, len0, &buf[0]);
