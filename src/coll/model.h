@@ -13,6 +13,16 @@ static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes
 static inline double mdl_combine(const eccl_model_t *m, double bytes) { return bytes / m->comb_thr; }
 static inline double mdl_reduce(const eccl_model_t *m, double bytes) { return bytes / m->g_thr; }
 static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (double)elems * (double)c->esize; }
+/* Whether the call's codec work overlaps its network time in the pipelined algorithms: the GPU
+ * codec of every rank (device-resident, agreed) works while the host lets MPI progress; not over
+ * NCCL (blocking pairs), not with the CPU codec (it holds the calling thread), and not where ranks
+ * share a GPU (their GPU work contends; measured on an H100: the pipelined ring lost to the plain
+ * one there). */
+static inline int mdl_gpu_overlaps(const eccl_call_t *c)
+{
+    return c->gm && !c->nccl_streams && !c->comm->gpu_shared;
+}
+
 /* The figures a call's decisions use: the GPU codec's when every rank agreed its call is
  * device-resident (c->gm), else the calibrated CPU codec's. */
 static inline const eccl_model_t *mdl_of(const eccl_call_t *c)

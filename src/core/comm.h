@@ -74,6 +74,8 @@ struct eccl_comm {
     int child;         /* an internal communicator of a hierarchical algorithm: flat topology,
                           ECCL_<OP>_ALGORITHM ignored (the parent's choice stands) */
     void *user_stream; /* eccl_cuda_comm_set_stream: calls on device buffers wait for it first */
+    int gpu_shared;    /* some ranks share a GPU (found when the NCCL transport is set up,
+                          transport/nccl.c): the model then lets no GPU work overlap the network */
     int cuda_aware;    /* this rank hands device buffers straight to MPI in uncompressed algorithms
                           (ECCL_CUDA_AWARE, or MPIX_Query_cuda_support; transport/mpi.c) */
     int cuda_all;      /* every rank had the CUDA driver loaded at creation: device-resident calls

@@ -183,9 +183,16 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
             free(n);
             return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allgather failed");
         }
+        int shared = 0; /* this rank's GPU is another rank's too */
         for (int i = 0; i < c->size && ok; i++)
-            if (i != c->rank && !strcmp(all_ids + (size_t)i * sizeof me, me)) ok = 0;
+            if (i != c->rank && !strcmp(all_ids + (size_t)i * sizeof me, me)) shared = 1;
+        if (shared) ok = 0;
         free(all_ids);
+        /* the cost model: ranks that share a GPU contend for it, so GPU work does not overlap
+         * the network as the pipelined algorithms assume (src/coll/model.h mdl_gpu_overlaps) */
+        if (MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, c->comm) != MPI_SUCCESS)
+            return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+        c->gpu_shared = shared;
         if (c->rank == 0 && (!ok || ncclGetUniqueId(&id) != ncclSuccess)) ok = 0;
         if (MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, c->comm) != MPI_SUCCESS)
             return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");

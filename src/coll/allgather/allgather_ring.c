@@ -10,9 +10,6 @@
 #include "coll/model.h"
 #include "prims/prims.h"
 
-/* The GPU codec works while MPI progresses; the CPU codec holds the calling thread. */
-static int overlaps(const eccl_call_t *c) { return c->gm && !c->nccl_streams; }
-
 eccl_result_t eccl_allgather_ring(eccl_call_t *c)
 {
     int p = c->size, r = c->rank, right = (r + 1) % p, left = (r - 1 + p) % p;
@@ -67,7 +64,7 @@ double eccl_allgather_ring_cost(const eccl_model_t *m, const eccl_call_t *c, dou
 {
     int p = c->size;
     double piece = mdl_bytes(c, c->count);
-    if (overlaps(c)) /* each received piece decodes while the next one travels */
+    if (mdl_gpu_overlaps(c)) /* each received piece decodes while the next one travels */
         return mdl_compress(m, piece) + (p - 1) * fmax(mdl_net(m, piece / ratio), mdl_decompress(m, piece)) +
                mdl_decompress(m, piece);
     return mdl_compress(m, piece) + (p - 1) * mdl_net(m, piece / ratio) + mdl_decompress(m, piece * p);

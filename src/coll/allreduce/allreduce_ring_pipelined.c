@@ -31,10 +31,6 @@
 #include "core/log.h"
 #include "prims/prims.h"
 
-/* The GPU codec (device-resident on every rank, streams over MPI) works while the host lets MPI
- * progress; the CPU codec holds the calling thread, so its work adds to the network's. */
-static int overlaps(const eccl_call_t *c) { return c->gm && !c->nccl_streams; }
-
 /* The elements the ring splits into p pieces: the buffer (allreduce), or every rank's blocks
  * (reduce_scatter_block). */
 static size_t ring_total(const eccl_call_t *c)
@@ -49,7 +45,7 @@ static double cost_k(const eccl_model_t *m, const eccl_call_t *c, double ratio, 
     if (!(ratio > 0)) ratio = 1.0;
     double net = (gather ? 2.0 : 1.0) * (p - 1) * K * mdl_net(m, ch / ratio);
     double codec = K * (mdl_compress(m, ch) + (p - 1) * mdl_hom(m, ch) + (gather ? p : 1) * mdl_decompress(m, ch));
-    if (!overlaps(c)) return net + codec;
+    if (!mdl_gpu_overlaps(c)) return net + codec;
     /* the slower of the two, plus what does not overlap: a chunk's worth of the faster one at
      * each end of the pipeline (K = 1 is the plain ring: no overlap at all) */
     double hi = net > codec ? net : codec, lo = net > codec ? codec : net;
