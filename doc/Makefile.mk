@@ -12,4 +12,6 @@ dist_docimg_DATA = doc/img/device_collectives.png
 
 # The raw benchmark outputs doc/performance.md quotes, and the script that plots them.
 EXTRA_DIST += bench/results/README.md bench/results/device_plot.gp bench/results/h200x2_nvlink.txt \
-	bench/results/h200x2_socket.txt bench/results/h200x2_socket_mpi.txt
+	bench/results/h200x2_socket.txt bench/results/h200x2_socket_mpi.txt \
+	bench/results/h100_shared_socket_run1.txt bench/results/h100_shared_socket_run2.txt \
+	bench/results/h100_shared_socket_run3.txt bench/results/h100_shared_socket_run4.txt
