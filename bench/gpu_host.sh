@@ -133,6 +133,22 @@ case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec_f64 timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --dtype float64 --mib "${BENCH_MIB:-1024}" \
         --small-kib 1024 --iters 10 ;;
 esac
+case " $what " in *" variants "*) # kernel experiments: each entry of KVARIANTS (';'-separated NVCCFLAGS,
+    # e.g. "-DECCL_C32_MINB=4;-DECCL_C32_MINB=4 -DECCL_C32_OVERLAY=1") rebuilds the kernels of
+    # KVARIANT_FILES and runs bench_cuda_codec (which checks every stream against the CPU codec)
+    IFS=';' read -r -a kv <<< "${KVARIANTS:-}"
+    for i in "${!kv[@]}"; do
+        for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
+        echo "variant $i: ${kv[$i]}" > "$out/variant_$i.log"
+        step variant_$i bash -c 'make -j'"$jobs"' NVCCFLAGS="$0" bench/bench_cuda_codec tests/test_cuda_codec >> "$1" 2>&1 &&
+            ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 >> "$1" 2>&1 &&
+            ECCL_TEST_QUICK=1 ./tests/test_cuda_codec 2>&1 | tail -n 1 >> "$1"' \
+            "${kv[$i]}" "$out/variant_$i.log.tmp"
+        cat "$out/variant_$i.log.tmp" >> "$out/variant_$i.log"; rm -f "$out/variant_$i.log.tmp"
+    done
+    for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
+    make -j"$jobs" bench/bench_cuda_codec > /dev/null 2>&1 ;; # back to the default build
+esac
 case " $what " in *" profile "*) # Nsight Compute on each float32 kernel (256 MiB smooth field): the key
     # figures, the top warp stall reasons and source lines, one block per kernel (reports: /tmp/prof_*.ncu-rep)
     ncu=$(ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
@@ -184,5 +200,6 @@ PY
     [ -f "$out/prof_${k}_lines.txt" ] && head -30 "$out/prof_${k}_lines.txt"
 done
 for f in bench_quick bench_cuda_codec bench_cuda_codec_f64; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
+for f in "$out"/variant_*.log; do [ -f "$f" ] && { head -1 "$f"; grep -A 12 "^dataset" "$f"; grep "checks" "$f"; }; done
 for f in "$out"/hier_*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -v "^\[eccl" "$f" | grep -v "^$" | tail -9; }; done
 for f in bench_device bench_device_socket bench_device_socket_f64 bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -13,12 +13,31 @@
 #include "cuda/kernels.h"
 
 
-__global__ void __launch_bounds__(256, 3) eccl_compress32_kernel(eccl_comp_args a)
+// Experiment knobs (NVCCFLAGS=-DECCL_C32_MINB=4 ...): CTAs per SM the registers are sized for, and
+// whether the payload image overlays the integer rows (they are dead once every block is planned:
+// RAW blocks take their values from the input in global memory), which halves the shared memory.
+#ifndef ECCL_C32_MINB
+#define ECCL_C32_MINB 4
+#endif
+#ifndef ECCL_C32_OVERLAY
+#define ECCL_C32_OVERLAY 1
+#endif
+#if ECCL_C32_OVERLAY
+#define C32_SMEM (256 * ROW * 4)
+#else
+#define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
+#endif
+
+__global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ c32_smem sm;
-    int *qs = (int *)dyn;                                     // 256 rows of 33 integers
-    uint32_t *img = (uint32_t *)(dyn + 256 * ROW * 4 + 16);   // the tile's payload image
+    int *qs = (int *)dyn; // 256 rows of 33 integers
+#if ECCL_C32_OVERLAY
+    uint32_t *img = (uint32_t *)dyn; // the tile's payload image, written once the rows are planned
+#else
+    uint32_t *img = (uint32_t *)(dyn + 256 * ROW * 4 + 16); // the tile's payload image
+#endif
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.s;
     if (tid == 0) {
@@ -79,13 +98,11 @@ __global__ void __launch_bounds__(256, 3) eccl_compress32_kernel(eccl_comp_args 
 
 cudaError_t eccl_compress32_setup(void)
 {
-    return cudaFuncSetAttribute(eccl_compress32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                256 * ROW * 4 + 16 + 8192 * 4 + 16);
+    return cudaFuncSetAttribute(eccl_compress32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
 }
 
 cudaError_t eccl_launch_compress32(const eccl_comp_args &a, cudaStream_t st)
 {
-    size_t smem = 256 * ROW * 4 + 16 + 8192 * 4 + 16;
-    eccl_compress32_kernel<<<(unsigned)a.nt, 256, smem, st>>>(a);
+    eccl_compress32_kernel<<<(unsigned)a.nt, 256, C32_SMEM, st>>>(a);
     return cudaGetLastError();
 }

@@ -66,11 +66,13 @@ __device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
     return 0;
 }
 
-// A 32-bit word at any byte offset of the (16-byte aligned, slack-padded) shared payload.
+// A 32-bit word at any byte offset of the tile's payload: staged in shared memory (16-byte
+// aligned, slack-padded) or in place in the stream (tile_prepare<.., false>). An aligned word reads
+// only itself (twice: no branch), so a word that ends the stream never reads past it.
 __device__ __forceinline__ uint32_t ld_word(const unsigned char *pay, unsigned off)
 {
     const uint32_t *w = (const uint32_t *)(pay + (off & ~3u));
-    return __funnelshift_r(w[0], w[1], 8 * (off & 3u));
+    return __funnelshift_r(w[0], w[(off & 3u) != 0u], 8 * (off & 3u));
 }
 
 struct qblock {
@@ -374,11 +376,14 @@ __device__ void hom_open(const eccl_hom_args &a, int d64, dec_smem &ds, unsigned
     }
 }
 
-// Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, copies the
-// payload to `pay` (16-byte aligned, 256 * 32 * W + 48 bytes) while hashing it, checks the
+// Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, hashes the
+// payload (STAGE: copying it to `pay`, 16-byte aligned, 256 * 32 * W + 48 bytes of shared memory;
+// else reading it in place, where the decoders then read it too: tile_payload), checks the
 // canonical forms and resolves every block's Lorenzo predecessors into sm.tail. Returns 1, with
 // this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
-template <bool D64, int NT>
+// Not staging saves 32 KiB of shared memory per CTA (more CTAs per SM); the decoders' reads then
+// go through the L1 cache, which the hashing pass has just filled.
+template <bool D64, int NT, bool STAGE = true>
 __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char *pay, dec_smem &sm,
                             unsigned long long *hout)
 {
@@ -420,17 +425,19 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
         if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
         return 0;
     }
-    // The tile's payload into shared memory (16-byte loads), zero padding checked.
+    // The tile's payload hashed (16-byte loads) and, STAGE, copied to shared memory; zero padding
+    // checked.
     const uint64_t gpos = a.P + sm.toff;
+    const unsigned char *src = STAGE ? pay : a.in + gpos;
     unsigned long long h = 0;
     for (unsigned c = tid; c < padded / 16; c += NT) {
         uint4 v = *(const uint4 *)(a.in + gpos + 16 * c);
-        *(uint4 *)(pay + 16 * c) = v;
+        if (STAGE) *(uint4 *)(pay + 16 * c) = v;
         h += chk_chunk(v, gpos + 16 * c);
     }
-    if (tid < 8) ((uint32_t *)(pay + padded))[tid] = 0; // slack read by ld_word
+    if (STAGE && tid < 8) ((uint32_t *)(pay + padded))[tid] = 0; // slack read by ld_word
     __syncthreads();
-    for (unsigned z = total + tid; z < padded; z += NT) bad |= pay[z] != 0;
+    for (unsigned z = total + tid; z < padded; z += NT) bad |= src[z] != 0;
     // checksum of the codes (the last tile also the zero padding up to the payload), the index
     // entry, and (tile 0) the header
     const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
@@ -447,8 +454,8 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
     long long t0 = 0, t1 = 0;
     int f = 1;
     if (tid < (int)nblk && !eccl_fmt_code_is_raw(sm.codes[tid])) {
-        bad |= !block_summary(sm, pay, tid, a.n, b0, &t0, &t1);
-        qblock k = parse_quant(sm, pay, tid, a.n, b0, D64);
+        bad |= !block_summary(sm, src, tid, a.n, b0, &t0, &t1);
+        qblock k = parse_quant(sm, src, tid, a.n, b0, D64);
         f = k.none || k.head;
     }
     if (tid < 256) {
@@ -490,6 +497,14 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
     }
     *hout = h;
     return 1;
+}
+
+// Where the decoders read tile t's payload after tile_prepare<D64, NT, STAGE>.
+template <bool STAGE>
+__device__ __forceinline__ const unsigned char *tile_payload(const eccl_decomp_args &a, const unsigned char *pay,
+                                                             const dec_smem &sm)
+{
+    return STAGE ? pay : a.in + a.P + sm.toff;
 }
 
 } // namespace

@@ -14,23 +14,35 @@
 #include "cuda/dec.cuh"
 #include "cuda/kernels.h"
 
+// Experiment knobs of the float32 kernel (NVCCFLAGS=-DECCL_DEC32_STAGE=1 ...): stage the tile's
+// payload in shared memory (1) or decode it in place in the stream (0: 32 KiB less shared memory
+// per CTA), and the CTAs per SM its registers are sized for.
+#ifndef ECCL_DEC32_STAGE
+#define ECCL_DEC32_STAGE 0
+#endif
+#ifndef ECCL_DEC32_MINB
+#define ECCL_DEC32_MINB 5
+#endif
+
 namespace {
 
 template <bool D64, int NT>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
+    constexpr bool STAGE = D64 || NT != 256 || ECCL_DEC32_STAGE;
     constexpr int WPC = NT / 32, BPW = 256 / WPC;
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const uint64_t t = blockIdx.x, b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
     const eccl_dev_q q = sm.q;
     eccl_dev_scratch *s = a.s;
     unsigned long long h = 0;
-    if (!tile_prepare<D64, NT>(a, t, pay, sm, &h)) return 0;
+    if (!tile_prepare<D64, NT, STAGE>(a, t, pay, sm, &h)) return 0;
+    const unsigned char *src = tile_payload<STAGE>(a, pay, sm);
     // 3. The values.
     int ok = 1;
     if (!D64 && NT == 256) {
-        float *outs = (float *)(pay + 256 * 32 * 4 + 48); // 256 rows of 33 floats
-        if (tid < (int)nblk) ok = decode_block_thread<false>(sm, pay, tid, a.n, b0, outs + 33 * tid);
+        float *outs = (float *)(STAGE ? pay + 256 * 32 * 4 + 48 : pay); // 256 rows of 33 floats
+        if (tid < (int)nblk) ok = decode_block_thread<false>(sm, src, tid, a.n, b0, outs + 33 * tid);
         __syncthreads();
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
         float *x = (float *)a.x + b0 * 32;
@@ -41,9 +53,9 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         if (b >= (int)nblk) break;
         unsigned code = sm.codes[b];
         if (eccl_fmt_code_is_raw(code))
-            ok &= decode_raw(q, code, pay + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, (b0 + b) * 32);
+            ok &= decode_raw(q, code, src + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, (b0 + b) * 32);
         else
-            ok &= decode_quant<D64>(sm, pay, b, a.n, b0, lane, a.x);
+            ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x);
     }
     int bad = __syncthreads_or(!ok);
     h = cta_sum(h, sm.csum_tmp);
@@ -69,7 +81,7 @@ __device__ void finish(const eccl_decomp_args &a, unsigned long long h)
 } // namespace
 
 template <bool D64, int NT>
-__global__ void __launch_bounds__(NT, NT == 256 ? 3 : 1) eccl_decompress_kernel(eccl_decomp_args a)
+__global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? 3 : ECCL_DEC32_MINB) : 1) eccl_decompress_kernel(eccl_decomp_args a)
 {
     extern __shared__ __align__(16) unsigned char pay[];
     __shared__ dec_smem sm;
@@ -116,7 +128,7 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
     size_t smem = (size_t)256 * 32 * (is64 ? 8 : 4) + 48; /* the tile's payload, slack for word reads */
     if (!is64) {
         big = 0; /* float32: thread-per-block at every size */
-        smem += 256 * 33 * 4; /* rows for thread-per-block */
+        smem = (ECCL_DEC32_STAGE ? smem : 0) + 256 * 33 * 4; /* rows for thread-per-block */
     }
     unsigned grid = (unsigned)a.nt;
     if (!is64 && !big) eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);

@@ -138,10 +138,12 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
         p.raw_coded = 1;
         p.size = size;
         p.code = eccl_fmt_raw_code((unsigned)F);
-    } else {
+    } else { // VERBATIM: m carries the values themselves, so that the image needs nothing else
         p.raw_coded = 0;
         p.size = r * 4;
         p.code = 0xFFu;
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] = i < r ? x[i] : 0u;
     }
     return p;
 }
@@ -206,7 +208,9 @@ struct enc32_out {
 // each thread plans its block (RAW blocks take their values from rawsrc + 32 * b: the input in
 // global memory, or the rows themselves when rawsrc is NULL), a CTA scan places the blocks, the
 // warp look-back finds the tile's offset while the image is built, the image goes out with
-// 16-byte stores, and the last CTA writes the header and the checksum. img: 8192 + 4 words.
+// 16-byte stores, and the last CTA writes the header and the checksum. img: 8192 + 4 words; it
+// may overlay the rows (every thread holds what its block's image needs once the blocks are
+// planned and placed: the planes' magnitudes, or a VERBATIM block's values, in m).
 __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_smem &sm, const unsigned *rawsrc,
                               unsigned long long t, uint64_t b0, uint64_t nblk)
 {
@@ -267,8 +271,9 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
             if (p.with_sign) *o++ = p.neg;
             planes(o, m, p.F);
         } else {
-            const unsigned *xv = rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b;
-            for (int i = 0; i < p.size / 4; i++) o[i] = xv[i];
+#pragma unroll
+            for (int i = 0; i < 32; i++)
+                if (i < p.size / 4) o[i] = m[i];
         }
     }
     for (unsigned z = tot / 4 + tid; z < padded / 4; z += 256) img[z] = 0;

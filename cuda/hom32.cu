@@ -40,13 +40,36 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 
 } // namespace
 
-__global__ void __launch_bounds__(256, 3) eccl_hom32_kernel(eccl_hom_args a)
+// Experiment knobs (NVCCFLAGS=-DECCL_HOM32_STAGE=0 ...): stage the input tile's payload in shared
+// memory (1) or decode it in place in the stream (0); let the output image overlay the rows
+// (needs STAGE 0 to save anything); the CTAs per SM the registers are sized for.
+#ifndef ECCL_HOM32_STAGE
+#define ECCL_HOM32_STAGE 0
+#endif
+#ifndef ECCL_HOM32_OVERLAY
+#define ECCL_HOM32_OVERLAY 1
+#endif
+#ifndef ECCL_HOM32_MINB
+#define ECCL_HOM32_MINB 4
+#endif
+#if ECCL_HOM32_STAGE || !ECCL_HOM32_OVERLAY
+#define HOM32_SMEM (256 * ROW * 4 + 16 + 256 * 32 * 4 + 48)
+#else
+#define HOM32_SMEM (256 * ROW * 4)
+#endif
+
+__global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ dec_smem ds;
     __shared__ c32_smem sm;
-    int *qs = (int *)dyn;                                     // 256 rows of 33 words
-    unsigned char *pay = dyn + 256 * ROW * 4 + 16;            // the input payload, then the output image
+    int *qs = (int *)dyn;                          // 256 rows of 33 words
+    unsigned char *pay = dyn + 256 * ROW * 4 + 16; // the staged input payload, the output image
+#if ECCL_HOM32_OVERLAY
+    uint32_t *img = (uint32_t *)dyn; // the output image over the rows, once every block is planned
+#else
+    uint32_t *img = (uint32_t *)pay;
+#endif
     const int tid = threadIdx.x;
     eccl_dev_scratch *s = a.in.s;
     if (tid == 0) hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
@@ -60,10 +83,11 @@ __global__ void __launch_bounds__(256, 3) eccl_hom32_kernel(eccl_hom_args a)
     //    block's bits) into the rows; ds.flag[b] = 1 where the input block is integers.
     int ok = ds.ok;
     unsigned long long hin = 0;
-    if (ok) ok = tile_prepare<false, 256>(a.in, t, pay, ds, &hin);
+    if (ok) ok = tile_prepare<false, 256, ECCL_HOM32_STAGE>(a.in, t, pay, ds, &hin);
     if (ok) {
         int good = 1, raw = 1;
-        if (tid < (int)nblk) good = decode_block_thread<true>(ds, pay, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
+        const unsigned char *src = tile_payload<ECCL_HOM32_STAGE>(a.in, pay, ds);
+        if (tid < (int)nblk) good = decode_block_thread<true>(ds, src, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
         if (tid < 256) ds.flag[tid] = (unsigned char)!raw;
         if (__syncthreads_or(!good)) {
             if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
@@ -139,7 +163,7 @@ __global__ void __launch_bounds__(256, 3) eccl_hom32_kernel(eccl_hom_args a)
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM);
-    encode_tile32(o, qs, (uint32_t *)pay, sm, NULL, t, b0, nblk);
+    encode_tile32(o, qs, img, sm, NULL, t, b0, nblk);
 }
 
 // Zero elements: the input is a header alone; the output is its header with nsum updated.
@@ -162,8 +186,6 @@ static __global__ void eccl_hom32_empty_kernel(eccl_hom_args a)
     for (int k = 0; k < 64; k++) a.out[k] = hb[k];
     if (a.d_size) *a.d_size = 64;
 }
-
-#define HOM32_SMEM (256 * ROW * 4 + 16 + 256 * 32 * 4 + 48)
 
 cudaError_t eccl_hom32_setup(void)
 {
