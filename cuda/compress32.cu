@@ -22,11 +22,31 @@
 #ifndef ECCL_C32_OVERLAY
 #define ECCL_C32_OVERLAY 1
 #endif
+#ifndef ECCL_C32_UNROLL
+#define ECCL_C32_UNROLL 1 // iterations of the quantization loop unrolled (loads in flight per thread)
+#endif
+#define C32_STR(x) #x
+#define C32_UNROLL(n) _Pragma(C32_STR(unroll n))
 #if ECCL_C32_OVERLAY
 #define C32_SMEM (256 * ROW * 4)
 #else
 #define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
 #endif
+
+#ifndef ECCL_C32_PREFETCH
+#define ECCL_C32_PREFETCH 1 // load the next chunk before quantizing this one (H100: 953 -> 1036 GB/s)
+#endif
+
+// Values i .. i+3 of x (n values; zeros beyond), one 16-byte load where all four exist.
+__device__ __forceinline__ void load4(const float *x, uint64_t i, uint64_t n, float (&v)[4])
+{
+    if (i + 3 < n) {
+        float4 f = *(const float4 *)(x + i);
+        v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+    } else {
+        for (int k = 0; k < 4; k++) v[k] = i + k < n ? x[i + k] : 0.0f;
+    }
+}
 
 __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(eccl_comp_args a)
 {
@@ -59,16 +79,16 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192;
     const float *x = (const float *)a.x + v0;
 
-    // Phase A: quantize with coalesced 16-byte loads (a warp covers 128 values, 4 blocks).
+    // Phase A: quantize with coalesced 16-byte loads (a warp covers 128 values, 4 blocks); the
+    // next chunk's load is issued before this one is quantized (two loads in flight per thread).
+    float nxt[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (ECCL_C32_PREFETCH) load4(x, (uint64_t)w * 128 + 4 * lane, nv, nxt);
+    C32_UNROLL(ECCL_C32_UNROLL)
     for (uint64_t g = (uint64_t)w * 128; g < nv; g += 8 * 128) {
         uint64_t i = g + 4 * lane;
-        float v[4];
-        if (i + 3 < nv) {
-            float4 f = *(const float4 *)(x + i);
-            v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
-        } else {
-            for (int k = 0; k < 4; k++) v[k] = i + k < nv ? x[i + k] : 0.0f;
-        }
+        float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
+        if (ECCL_C32_PREFETCH && g + 8 * 128 < nv) load4(x, i + 8 * 128, nv, nxt);
+        else if (!ECCL_C32_PREFETCH) load4(x, i, nv, v);
         int ok = 1;
         int *row = qs + ROW * (int)(i >> 5) + (int)(i & 31);
 #pragma unroll
