@@ -116,8 +116,8 @@ static eccl_result_t ring_pipelined(eccl_call_t *c)
     const int p = g.p, r = g.r, K = g.K, right = (r + 1) % p, left = (r - 1 + p) % p;
     const int T = gather ? 2 * p - 1 : p, M = (gather ? 2 : 1) * (p - 1) * K;
     /* receives are posted up to one step and two chunks ahead; a slot is reused once its stream
-     * was consumed and (p > 2) forwarded, which happened K units before */
-    g.nr = p > 2 ? 3 * K + 2 : 2 * K + 2;
+     * was consumed and (allgather on p > 2 ranks) forwarded, which happened K units before */
+    g.nr = gather && p > 2 ? 3 * K + 2 : 2 * K + 2;
     g.no = K + 2;
     size_t lo, len, clo, clen;
     eccl_piece(total, p, 0, &lo, &len);
