@@ -13,6 +13,7 @@ module eccl_device
 
   public :: eccl_cuda_device_count, eccl_cuda_device_check, eccl_cuda_set_device
   public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy, eccl_cuda_comm_set_stream
+  public :: eccl_cuda_comm_mpi_aware
   public :: eccl_bcast, eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block, eccl_allgather
   public :: eccl_scatter, eccl_gather, eccl_sendrecv_replace
 
@@ -85,6 +86,13 @@ module eccl_device
       type(c_ptr), value :: comm, stream
       integer(c_int) :: rc
     end function c_cuda_comm_set_stream
+
+    function c_cuda_comm_mpi_aware(comm, aware) bind(C, name="eccl_cuda_comm_mpi_aware") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int) :: aware
+      integer(c_int) :: rc
+    end function c_cuda_comm_mpi_aware
 
     function c_cuda_memcpy(dst, src, bytes) bind(C, name="eccl_cuda_memcpy") result(rc)
       import :: c_int, c_ptr, c_size_t
@@ -164,6 +172,16 @@ contains
     integer(c_int), intent(out) :: info
     info = c_cuda_comm_set_stream(comm%ptr, stream)
   end subroutine eccl_cuda_comm_set_stream
+
+  ! call eccl_cuda_comm_mpi_aware(comm, aware, info): aware = 1 when comm's plain MPI collectives
+  ! hand device buffers to MPI as they are (a CUDA-aware MPI: ECCL_CUDA_AWARE, doc/env.md), 0 when
+  ! they stage them through host memory.  info: ECCL_ERR_UNSUPPORTED without the CUDA backend.
+  subroutine eccl_cuda_comm_mpi_aware(comm, aware, info)
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: aware, info
+    aware = 0
+    info = c_cuda_comm_mpi_aware(comm%ptr, aware)
+  end subroutine eccl_cuda_comm_mpi_aware
 
   ! ---- the collectives on type(c_ptr) buffers ----
 

@@ -303,7 +303,7 @@ contains
   subroutine test_ptr()
     real(c_double), target :: x(n), y(n), want(n), g(n * size), gwant(n * size)
     integer :: i, ierr2, have, all_have
-    integer(c_int) :: info
+    integer(c_int) :: info, aware
     type(c_ptr) :: d
     do i = 1, n
       x(i) = v(i, rank)
@@ -328,6 +328,10 @@ contains
     ! no stream set (c_null_ptr): accepted with the CUDA backend, ECCL_ERR_UNSUPPORTED without
     call eccl_cuda_comm_set_stream(comm, c_null_ptr, info)
     call check(info == ECCL_SUCCESS .or. info == ECCL_ERR_UNSUPPORTED, 'eccl_cuda_comm_set_stream(c_null_ptr)')
+    ! the CUDA-aware MPI decision: 0 or 1 with the CUDA backend, 0 and ECCL_ERR_UNSUPPORTED without
+    call eccl_cuda_comm_mpi_aware(comm, aware, info)
+    call check((info == ECCL_SUCCESS .and. (aware == 0 .or. aware == 1)) .or. &
+      (info == ECCL_ERR_UNSUPPORTED .and. aware == 0), 'eccl_cuda_comm_mpi_aware')
 
     ! device memory, when every rank has it
     call eccl_cuda_malloc(d, int(8 * n, c_int64_t), info)
