@@ -15,26 +15,18 @@
 
 // Experiment knobs (NVCCFLAGS=-DECCL_C32_MINB=4 ...): CTAs per SM the registers are sized for, and
 // whether the payload image overlays the integer rows (they are dead once every block is planned:
-// RAW blocks take their values from the input in global memory), which halves the shared memory.
+// each thread then holds what its block's image needs in registers), which halves the shared
+// memory.
 #ifndef ECCL_C32_MINB
 #define ECCL_C32_MINB 4
 #endif
 #ifndef ECCL_C32_OVERLAY
 #define ECCL_C32_OVERLAY 1
 #endif
-#ifndef ECCL_C32_UNROLL
-#define ECCL_C32_UNROLL 1 // iterations of the quantization loop unrolled (loads in flight per thread)
-#endif
-#define C32_STR(x) #x
-#define C32_UNROLL(n) _Pragma(C32_STR(unroll n))
 #if ECCL_C32_OVERLAY
 #define C32_SMEM (256 * ROW * 4)
 #else
 #define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
-#endif
-
-#ifndef ECCL_C32_PREFETCH
-#define ECCL_C32_PREFETCH 1 // load the next chunk before quantizing this one (H100: 953 -> 1036 GB/s)
 #endif
 
 // Values i .. i+3 of x (n values; zeros beyond), one 16-byte load where all four exist.
@@ -80,15 +72,15 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
     const float *x = (const float *)a.x + v0;
 
     // Phase A: quantize with coalesced 16-byte loads (a warp covers 128 values, 4 blocks); the
-    // next chunk's load is issued before this one is quantized (two loads in flight per thread).
-    float nxt[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (ECCL_C32_PREFETCH) load4(x, (uint64_t)w * 128 + 4 * lane, nv, nxt);
-    C32_UNROLL(ECCL_C32_UNROLL)
+    // next chunk's load is issued before this one is quantized (two loads in flight per thread;
+    // H100: 953 -> 1036 GB/s; unrolling the loop as well lost, hence `unroll 1`).
+    float nxt[4];
+    load4(x, (uint64_t)w * 128 + 4 * lane, nv, nxt);
+#pragma unroll 1
     for (uint64_t g = (uint64_t)w * 128; g < nv; g += 8 * 128) {
         uint64_t i = g + 4 * lane;
         float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
-        if (ECCL_C32_PREFETCH && g + 8 * 128 < nv) load4(x, i + 8 * 128, nv, nxt);
-        else if (!ECCL_C32_PREFETCH) load4(x, i, nv, v);
+        if (g + 8 * 128 < nv) load4(x, i + 8 * 128, nv, nxt);
         int ok = 1;
         int *row = qs + ROW * (int)(i >> 5) + (int)(i & 31);
 #pragma unroll

@@ -64,7 +64,9 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     __shared__ dec_smem ds;
     __shared__ c32_smem sm;
     int *qs = (int *)dyn;                          // 256 rows of 33 words
-    unsigned char *pay = dyn + 256 * ROW * 4 + 16; // the staged input payload, the output image
+    // the staged input payload and the output image: only allocated (HOM32_SMEM) when the input is
+    // staged or the image does not overlay the rows, and only touched then
+    unsigned char *pay = dyn + 256 * ROW * 4 + 16;
 #if ECCL_HOM32_OVERLAY
     uint32_t *img = (uint32_t *)dyn; // the output image over the rows, once every block is planned
 #else
