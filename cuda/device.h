@@ -40,7 +40,8 @@ void eccl_dev_ctx_free(eccl_dev_ctx_t *ctx); /* NULL accepted */
  * works (src/coll/dispatch.c sets MPI progress). fn must not call the context. */
 void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *arg);
 /* The same for one codec (cuda/codec.cu), and the wait itself: everything enqueued on `stream` (a
- * cudaStream_t) so far is done on return. Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA. */
+ * cudaStream_t) so far is done on return. Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA. Used inside
+ * cuda/ only (CUDA builds; nocuda.c has no stand-ins). */
 eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg);
 eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
 /* 1 when the calling thread's current device is the context's (its kernels can run now). */

@@ -132,17 +132,6 @@ void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *ar
     (void)fn;
     (void)arg;
 }
-eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg)
-{
-    (void)fn;
-    (void)arg;
-    return codec ? ECCL_ERR_UNSUPPORTED : ECCL_ERR_INVALID_ARG;
-}
-eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream)
-{
-    (void)stream;
-    return codec ? ECCL_ERR_UNSUPPORTED : ECCL_ERR_INVALID_ARG;
-}
 int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx)
 {
     (void)ctx;

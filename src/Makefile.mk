@@ -40,6 +40,7 @@ libeccl_la_SOURCES += \
 	src/coll/reduce/reduce_binomial.c \
 	src/coll/reduce_scatter_block/reduce_scatter_block_mpi.c \
 	src/coll/reduce_scatter_block/reduce_scatter_block_ring.c \
+	src/coll/reduce_scatter_block/reduce_scatter_block_ring_pipelined.c \
 	src/coll/reduce_scatter_block/reduce_scatter_block_recursive_halving.c \
 	src/coll/allgather/allgather_mpi.c \
 	src/coll/allgather/allgather_ring.c \

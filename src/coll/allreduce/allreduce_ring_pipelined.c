@@ -18,8 +18,8 @@
  * compressing or reducing chunk j runs while chunks before it are on the wire. Over NCCL
  * (blocking pairs) each unit exchanges S(t, j) for R(t, j) in one pair, without overlap.
  *
- * reduce_scatter_block ring_pipelined is the first half (shift 1: each rank ends with its own
- * block, decompressed at t = p-1; no allgather).
+ * reduce_scatter_block ring_pipelined (its own file) is the first half (shift 1: each rank ends
+ * with its own block, decompressed at t = p-1; no allgather): eccl_coll_ring_pipelined serves both.
  *
  * The bound: as the ring (every contribution quantized once, integer sums), per value. Every
  * rank decompresses the same final streams, so results are identical everywhere; they differ
@@ -103,7 +103,7 @@ static eccl_result_t post_recv(ring_t *g, int m)
 
 /* The pipelined ring over the call's data: allreduce (shift 0, then the allgather, results in
  * place in recvbuf), or reduce_scatter_block (shift 1, this rank's block into recvbuf). */
-static eccl_result_t ring_pipelined(eccl_call_t *c)
+eccl_result_t eccl_coll_ring_pipelined(eccl_call_t *c)
 {
     ring_t g = {0};
     g.c = c;
@@ -200,15 +200,15 @@ static eccl_result_t ring_pipelined(eccl_call_t *c)
     return rc;
 }
 
-eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c) { return ring_pipelined(c); }
-eccl_result_t eccl_reduce_scatter_block_ring_pipelined(eccl_call_t *c) { return ring_pipelined(c); }
-
-double eccl_allreduce_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
+/* Its predicted seconds, at the chunk count it will take. */
+double eccl_coll_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
     return cost_k(m, c, ratio, chunks(m, c, ratio));
 }
 
-double eccl_reduce_scatter_block_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
+eccl_result_t eccl_allreduce_ring_pipelined(eccl_call_t *c) { return eccl_coll_ring_pipelined(c); }
+
+double eccl_allreduce_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
-    return cost_k(m, c, ratio, chunks(m, c, ratio));
+    return eccl_coll_ring_pipelined_cost(m, c, ratio);
 }
