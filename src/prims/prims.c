@@ -354,6 +354,11 @@ eccl_result_t eccl_prim_wait_stream(eccl_call_t *c, eccl_req_t *r, eccl_cbuf_t *
     return rc;
 }
 
+void eccl_prim_cancel(eccl_call_t *c, eccl_req_t *r)
+{
+    if (r->n) eccl_tr_cancel(c->comm, r);
+}
+
 eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                         int src, eccl_cbuf_t *rb)
 {

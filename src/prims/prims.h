@@ -85,6 +85,9 @@ eccl_result_t eccl_prim_irecv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b, e
 /* Complete it: b->size is the stream's size. An oversized message counts as a corrupt stream (the
  * call goes on with b->size = 0, and returns ECCL_ERR_CORRUPT at the end). */
 eccl_result_t eccl_prim_wait_stream(eccl_call_t *c, eccl_req_t *r, eccl_cbuf_t *b);
+/* Cancel a receive still posted (after an error: none is left on success), so that no request
+ * outlives the call; nothing when r holds none. */
+void eccl_prim_cancel(eccl_call_t *c, eccl_req_t *r);
 /* Send `sbytes` to dest while receiving one stream from src into rb. */
 eccl_result_t eccl_prim_sendrecv_stream(eccl_call_t *c, const void *sbuf, size_t sbytes, int dest,
                                         int src, eccl_cbuf_t *rb);

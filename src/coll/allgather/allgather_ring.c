@@ -53,7 +53,7 @@ eccl_result_t eccl_allgather_ring(eccl_call_t *c)
         if (!rc) rc = eccl_prim_set_decompress(c, &s, c->recvbuf, total, rp, rp + 1);
     }
     for (int i = 0; i < p; i++) {
-        if (rreq[i].n) eccl_tr_cancel(c->comm, &rreq[i]); /* only after an error */
+        eccl_prim_cancel(c, &rreq[i]); /* only after an error */
         eccl_result_t r2 = sreq[i].n ? eccl_prim_wait(c, &sreq[i]) : ECCL_SUCCESS;
         if (!rc) rc = r2;
     }

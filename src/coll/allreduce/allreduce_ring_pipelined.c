@@ -189,7 +189,7 @@ eccl_result_t eccl_coll_ring_pipelined(eccl_call_t *c)
     /* no request outlives the call (its buffers are the pool's): after an error, receives still
      * posted are cancelled (none are on success); sends complete */
     for (int s = 0; s < g.nr; s++) {
-        if (g.rreq[s].n) eccl_tr_cancel(c->comm, &g.rreq[s]);
+        eccl_prim_cancel(c, &g.rreq[s]);
         eccl_result_t r2 = wait_req(&g, &g.fsend[s]);
         if (!rc) rc = r2;
     }

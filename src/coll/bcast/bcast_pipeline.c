@@ -69,7 +69,7 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
         if (!rc && prev >= 0) rc = eccl_prim_decompress(c, b->buf, b->size, data, len);
     }
     for (int i = 0; i < 3; i++) {
-        if (rreq[i].n) eccl_tr_cancel(c->comm, &rreq[i]); /* only after an error */
+        eccl_prim_cancel(c, &rreq[i]); /* only after an error */
         eccl_result_t r2 = eccl_prim_wait(c, &req[i]);
         rc = rc ? rc : r2;
     }
