@@ -200,6 +200,22 @@ PY
     [ -f "$out/prof_${k}_lines.txt" ] && head -30 "$out/prof_${k}_lines.txt"
 done
 for f in bench_quick bench_cuda_codec bench_cuda_codec_f64; do [ -f "$out/$f.log" ] && tail -14 "$out/$f.log"; done
-for f in "$out"/variant_*.log; do [ -f "$f" ] && { head -1 "$f"; grep -A 12 "^dataset" "$f"; grep "checks" "$f"; }; done
+for f in "$out"/variant_*.log; do [ -f "$f" ] && { head -1 "$f"; grep -v eccl-phase "$f" | grep -A 12 "^dataset"; grep "checks" "$f"
+    # a -DECCL_PHASE_TIMING build: the mean SM cycles per tile of each phase, per kernel and launch size
+    grep -q eccl-phase "$f" && python3 - "$f" <<'PY'
+import re, sys
+acc = {}
+for l in open(sys.argv[1], errors='replace'):
+    m = re.search(r'eccl-phase (\S+) tiles (\d+) cycles/tile: (.*)', l)
+    if not m: continue
+    names = re.findall(r'([a-z+/-]+) ([0-9.]+)', m.group(3))
+    a = acc.setdefault((m.group(1), int(m.group(2))), [0, [0.0] * len(names), [n for n, _ in names]])
+    a[0] += 1
+    for i, (_, v) in enumerate(names): a[1][i] += float(v)
+for (k, nt), (c, s, n) in sorted(acc.items()):
+    if nt < 32: continue
+    print('phase %-10s tiles %6d (%3d launches): ' % (k, nt, c) + ' '.join('%s %.0f' % (n[i], s[i] / c) for i in range(len(n))))
+PY
+}; done
 for f in "$out"/hier_*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -v "^\[eccl" "$f" | grep -v "^$" | tail -9; }; done
 for f in bench_device bench_device_socket bench_device_socket_f64 bench_device_socket_mpi; do [ -f "$out/$f.log" ] && { echo "== $f"; grep -v "^$" "$out/$f.log" | tail -12; }; done

@@ -20,6 +20,13 @@ enum eccl_dev_result {
 };
 #endif
 
+// Knob (NVCCFLAGS=-DECCL_PLANES_PACKED=0): the float32 thread-per-block coders transpose narrow
+// blocks' bit planes through packed lanes (enc32.cuh planes, dec.cuh unplanes) or one bit at a
+// time. H100, 1 GiB: decompression +10-30%, the homomorphic kernel +9-27%, compression +2-12%.
+#ifndef ECCL_PLANES_PACKED
+#define ECCL_PLANES_PACKED 1
+#endif
+
 #define ECCL_WARP_FULL 0xffffffffu
 #define ECCL_CTA 256 /* threads per CTA: 8 warps, one tile of 256 blocks */
 
@@ -180,5 +187,49 @@ __device__ __forceinline__ eccl_dev_q dev_qparams(int dtype, int mode, double eb
     q.qmax = q.is64 ? ECCL_FMT_QMAX64 : ECCL_FMT_QMAX32;
     return q;
 }
+
+// ---- phase timing: an experiment build only (NVCCFLAGS=-DECCL_PHASE_TIMING) ----
+// Thread 0 of every CTA stamps clock64() at the kernel's phase boundaries (ph[0..8]) and warp 7
+// lane 0 around the look-back (ph[9], ph[10]); each CTA adds its phase durations to a
+// per-translation-unit accumulator before it counts itself done, and the last CTA of the launch
+// prints the mean SM cycles per tile and clears the accumulator. A normal build has none of it
+// (the accumulator is global mutable state, and the stamps cost time).
+#ifdef ECCL_PHASE_TIMING
+#define ECCL_PH_N 11
+namespace {
+__device__ unsigned long long eccl_ph_acc[ECCL_PH_N];
+__device__ void ph_add(const long long *ph)
+{
+    for (int k = 1; k <= 8; k++) atomicAdd(&eccl_ph_acc[k - 1], (unsigned long long)(ph[k] - ph[k - 1]));
+    atomicAdd(&eccl_ph_acc[8], (unsigned long long)(ph[10] - ph[9]));
+    atomicAdd(&eccl_ph_acc[9], 1ull);
+}
+__device__ void ph_print(const char *name)
+{
+    unsigned long long v[ECCL_PH_N];
+    for (int k = 0; k < 10; k++) v[k] = atomicExch(&eccl_ph_acc[k], 0ull);
+    double n = v[9] ? (double)v[9] : 1.0;
+    printf("eccl-phase %s tiles %llu cycles/tile: open %.0f prep %.0f dec %.0f quant/comb %.0f plan %.0f pub %.0f "
+           "img+lb %.0f out %.0f | lb-warp %.0f | total %.0f\n",
+           name, v[9], v[0] / n, v[1] / n, v[2] / n, v[3] / n, v[4] / n, v[5] / n, v[6] / n, v[7] / n, v[8] / n,
+           (double)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]) / n);
+}
+} // namespace
+// (a clock read that the compiler may not move across memory operations and barriers)
+__device__ __forceinline__ long long ph_clock(void)
+{
+    long long c;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+    return c;
+}
+#define PH(arr, k)                                   \
+    do {                                             \
+        if (threadIdx.x == 0) (arr)[k] = ph_clock(); \
+    } while (0)
+#else
+#define PH(arr, k) \
+    do {           \
+    } while (0)
+#endif
 
 #endif

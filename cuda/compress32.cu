@@ -29,17 +29,6 @@
 #define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
 #endif
 
-// Values i .. i+3 of x (n values; zeros beyond), one 16-byte load where all four exist.
-__device__ __forceinline__ void load4(const float *x, uint64_t i, uint64_t n, float (&v)[4])
-{
-    if (i + 3 < n) {
-        float4 f = *(const float4 *)(x + i);
-        v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
-    } else {
-        for (int k = 0; k < 4; k++) v[k] = i + k < n ? x[i + k] : 0.0f;
-    }
-}
-
 __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -52,6 +41,7 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
 #endif
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.s;
+    PH(sm.ph, 0);
     if (tid == 0) {
         sm.tile_id = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
         eccl_dev_header h = a.h;
@@ -65,6 +55,9 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
         sm.q = dev_qparams(h.dtype, h.mode, h.eb);
     }
     __syncthreads();
+    PH(sm.ph, 1);
+    PH(sm.ph, 2);
+    PH(sm.ph, 3);
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
@@ -93,6 +86,7 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
         if ((lane & 7) == 0 && i < nv) sm.qok[i >> 5] = ((bal >> lane) & 0xFFu) == 0xFFu;
     }
     __syncthreads();
+    PH(sm.ph, 4);
 
     enc32_out o;
     o.s = s;

@@ -22,6 +22,9 @@ struct dec_smem {
     long long carry[8][2];
     unsigned long long csum_tmp[32];
     int wscan[8], wflag[8];
+#ifdef ECCL_PHASE_TIMING
+    long long ph[11];
+#endif
 };
 
 // Parse and check the header (doc/format.md section 3) against what the caller expects.
@@ -205,6 +208,49 @@ __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned cha
     return __shfl_sync(ECCL_WARP_FULL, ok, 0);
 }
 
+// The magnitudes m[0..31] of a block from its F planes at byte offset o of the payload (bit i of
+// plane j = bit j of m[i]). Packed (F <= 16), the inverse of enc32.cuh planes(): plane j rotated
+// left by j - k puts bit k + 8c (k + 16c) at bit j of lane c of acc[k]; two instructions per word
+// and plane, then one byte (halfword) extraction per value.
+__device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F)
+{
+#if ECCL_PLANES_PACKED
+    if (F <= 8) {
+        uint32_t acc[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) acc[k] = 0;
+        for (int j = 0; j < F; j++) {
+            const uint32_t w = ld_word(pay, o + 4 * j);
+#pragma unroll
+            for (int k = 0; k < 8; k++) acc[k] |= __funnelshift_l(w, w, (unsigned)(j - k)) & (0x01010101u << j);
+        }
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] = (acc[i & 7] >> (8 * (i >> 3))) & 0xFFu;
+        return;
+    }
+    if (F <= 16) {
+        uint32_t acc[16];
+#pragma unroll
+        for (int k = 0; k < 16; k++) acc[k] = 0;
+        for (int j = 0; j < F; j++) {
+            const uint32_t w = ld_word(pay, o + 4 * j);
+#pragma unroll
+            for (int k = 0; k < 16; k++) acc[k] |= __funnelshift_l(w, w, (unsigned)(j - k)) & (0x00010001u << j);
+        }
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] = (acc[i & 15] >> (16 * (i >> 4))) & 0xFFFFu;
+        return;
+    }
+#endif
+#pragma unroll
+    for (int i = 0; i < 32; i++) m[i] = 0;
+    for (int j = 0; j < F; j++) {
+        uint32_t w = ld_word(pay, o + 4 * j);
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] |= ((w >> i) & 1u) << j;
+    }
+}
+
 template <bool D64> struct itype;
 template <> struct itype<false> { typedef int I; typedef unsigned U; typedef float T; };
 template <> struct itype<true> { typedef long long I; typedef unsigned long long U; typedef double T; };
@@ -295,13 +341,7 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
     }
     qblock k = parse_quant(sm, pay, b, n, b0, 0);
     uint32_t m[32];
-#pragma unroll
-    for (int i = 0; i < 32; i++) m[i] = 0;
-    for (int j = 0; j < k.F; j++) {
-        uint32_t w = ld_word(pay, k.o + 4 * j);
-#pragma unroll
-        for (int i = 0; i < 32; i++) m[i] |= ((w >> i) & 1u) << j;
-    }
+    unplanes(m, pay, k.o, k.F);
     // integers modulo 2^32, as in decode_quant (the range check catches any corruption)
     int p2 = 0, p1 = 0;
     if (!k.none) {

@@ -37,6 +37,7 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     eccl_dev_scratch *s = a.s;
     unsigned long long h = 0;
     if (!tile_prepare<D64, NT, STAGE>(a, t, pay, sm, &h)) return 0;
+    PH(sm.ph, 2);
     const unsigned char *src = tile_payload<STAGE>(a, pay, sm);
     // 3. The values.
     int ok = 1;
@@ -44,6 +45,7 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         float *outs = (float *)(STAGE ? pay + 256 * 32 * 4 + 48 : pay); // 256 rows of 33 floats
         if (tid < (int)nblk) ok = decode_block_thread<false>(sm, src, tid, a.n, b0, outs + 33 * tid);
         __syncthreads();
+        PH(sm.ph, 3);
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
         float *x = (float *)a.x + b0 * 32;
         for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
@@ -58,6 +60,7 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
             ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x);
     }
     int bad = __syncthreads_or(!ok);
+    PH(sm.ph, 4);
     h = cta_sum(h, sm.csum_tmp);
     if (tid == 0 && bad) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
     return h;
@@ -65,9 +68,16 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
 
 // Every CTA ends here, whatever happened to its tile, so the counters stay exact for the next
 // launch; the last one compares the checksum and clears the accumulator.
-__device__ void finish(const eccl_decomp_args &a, unsigned long long h)
+__device__ void finish(const eccl_decomp_args &a, unsigned long long h, dec_smem &sm)
 {
     atomicAdd(&a.s->checksum, h);
+#ifdef ECCL_PHASE_TIMING
+    for (int k = 5; k <= 8; k++) sm.ph[k] = ph_clock();
+    sm.ph[9] = sm.ph[10] = 0;
+    ph_add(sm.ph);
+#else
+    (void)sm;
+#endif
     __threadfence();
     unsigned long long done = atomicAdd(&a.s->done_counter, 1ull) - a.done_base;
     if (done == a.nt - 1) {
@@ -75,6 +85,9 @@ __device__ void finish(const eccl_decomp_args &a, unsigned long long h)
         unsigned long long sum = atomicExch(&a.s->checksum, 0ull);
         if (a.in_cap < 64 || sum != *(const unsigned long long *)(a.in + ECCL_HDR_CHECKSUM))
             eccl_dev_fail(a.s, ECCL_ERR_CORRUPT);
+#ifdef ECCL_PHASE_TIMING
+        ph_print("decompress");
+#endif
     }
 }
 
@@ -86,14 +99,19 @@ __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? 3 : ECCL_DEC32_MINB) : 
     extern __shared__ __align__(16) unsigned char pay[];
     __shared__ dec_smem sm;
     const uint64_t t = blockIdx.x;
+    PH(sm.ph, 0);
     if (threadIdx.x == 0) {
         int rc = tile_open(a, t, sm, D64);
         if (rc) eccl_dev_fail(a.s, rc);
         sm.ok = !rc;
     }
     __syncthreads();
+    PH(sm.ph, 1);
+    PH(sm.ph, 2); // (decompress_tile stamps them again; a bad tile ends here)
+    PH(sm.ph, 3);
+    PH(sm.ph, 4);
     unsigned long long h = sm.ok ? decompress_tile<D64, NT>(a, pay, sm) : 0;
-    if (threadIdx.x == 0) finish(a, h);
+    if (threadIdx.x == 0) finish(a, h, sm);
 }
 
 // A stream of zero elements: the header alone, checked.

@@ -12,6 +12,17 @@ namespace {
 constexpr int ROW = 33; // words per block row in shared memory
 
 
+// Values i .. i+3 of x (n values; zeros beyond), one 16-byte load where all four exist.
+__device__ __forceinline__ void load4(const float *x, uint64_t i, uint64_t n, float (&v)[4])
+{
+    if (i + 3 < n) {
+        float4 f = *(const float4 *)(x + i);
+        v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+    } else {
+        for (int k = 0; k < 4; k++) v[k] = i + k < n ? x[i + k] : 0.0f;
+    }
+}
+
 __device__ __forceinline__ int quantize32(double x, const eccl_dev_q &q, int *qi)
 {
     double qd = rint(x * q.R);
@@ -40,9 +51,39 @@ __device__ __forceinline__ eccl_fmt_choice_t choose(uint32_t all, uint32_t neg, 
     return c;
 }
 
-// Write F planes of m[0..31] at word pointer o.
+// Write F planes of m[0..31] at word pointer o (plane j: bit i = bit j of m[i]).
+// Packed (F <= 8, and F <= 16): m[k + 8c] is byte c of word acc[k] (F <= 16: m[k + 16c] is
+// halfword c of acc[k]); rotating acc[k] right by j - k brings bit j of each of its lanes to bit k
+// of that lane, where plane j wants value k + 8c (k + 16c). Two instructions (a funnel-shift
+// rotate, one LOP3) per word and plane instead of three per value and plane.
 __device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int F)
 {
+#if ECCL_PLANES_PACKED
+    if (F <= 8) {
+        uint32_t acc[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) acc[k] = m[k] | m[k + 8] << 8 | m[k + 16] << 16 | m[k + 24] << 24;
+        for (int j = 0; j < F; j++) {
+            uint32_t w = 0;
+#pragma unroll
+            for (int k = 0; k < 8; k++) w |= __funnelshift_r(acc[k], acc[k], (unsigned)(j - k)) & (0x01010101u << k);
+            o[j] = w;
+        }
+        return;
+    }
+    if (F <= 16) {
+        uint32_t acc[16];
+#pragma unroll
+        for (int k = 0; k < 16; k++) acc[k] = m[k] | m[k + 16] << 16;
+        for (int j = 0; j < F; j++) {
+            uint32_t w = 0;
+#pragma unroll
+            for (int k = 0; k < 16; k++) w |= __funnelshift_r(acc[k], acc[k], (unsigned)(j - k)) & (0x00010001u << k);
+            o[j] = w;
+        }
+        return;
+    }
+#endif
     for (int j = 0; j < F; j++) {
         uint32_t w = 0;
 #pragma unroll
@@ -190,6 +231,9 @@ struct c32_smem {
     unsigned long long tile_off, tile_id, csum_tmp[32];
     eccl_dev_q q;
     eccl_dev_header h;
+#ifdef ECCL_PHASE_TIMING
+    long long ph[11];
+#endif
 };
 
 
@@ -242,6 +286,7 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     }
     if (lane == 31) sm.wsum[w] = incl;
     __syncthreads();
+    PH(sm.ph, 5);
     if (tid == 0) { // the tile's size, published at once so successors can go on
         unsigned tot = 0;
         for (int k = 0; k < 8; k++) {
@@ -255,9 +300,16 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
         sm.padded = (unsigned)padded;
     }
     __syncthreads();
+    PH(sm.ph, 6);
     const unsigned tot = sm.total, padded = sm.padded;
     if (w == 7) { // the last warp looks back while the others build the image
+#ifdef ECCL_PHASE_TIMING
+        if (lane == 0) sm.ph[9] = ph_clock();
+#endif
         unsigned long long off = t == 0 ? 0 : look_back_warp(s, t, padded, a.epoch, lane);
+#ifdef ECCL_PHASE_TIMING
+        if (lane == 0) sm.ph[10] = ph_clock();
+#endif
         if (lane == 0) {
             sm.tile_off = off;
             if (t == a.nt - 1) s->total_size = a.P + off + padded;
@@ -278,6 +330,7 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     }
     for (unsigned z = tot / 4 + tid; z < padded / 4; z += 256) img[z] = 0;
     __syncthreads();
+    PH(sm.ph, 7);
 
     // Copy out with 16-byte stores and hash.
     const unsigned long long gpos = a.P + sm.tile_off;
@@ -304,6 +357,10 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     h = cta_sum(h, sm.csum_tmp);
     if (tid == 0) {
         atomicAdd(&s->checksum, h);
+#ifdef ECCL_PHASE_TIMING
+        sm.ph[8] = ph_clock();
+        ph_add(sm.ph);
+#endif
         // (the homomorphic kernel added its input checksum share to checksum2 before this)
         __threadfence();
         unsigned long long done = atomicAdd(&s->done_counter, 1ull) - a.done_base;
@@ -317,6 +374,9 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
             st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
             for (int k = 0; k < 16; k++) ((uint32_t *)a.out)[k] = (uint32_t)ld_bytes(hb + 4 * k, 4);
             if (a.d_size) *a.d_size = size;
+#ifdef ECCL_PHASE_TIMING
+            ph_print(a.in_checksum ? "hom32" : "compress32");
+#endif
         }
     }
 }

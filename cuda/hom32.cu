@@ -42,12 +42,16 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 
 // Experiment knobs (NVCCFLAGS=-DECCL_HOM32_STAGE=0 ...): stage the input tile's payload in shared
 // memory (1) or decode it in place in the stream (0); let the output image overlay the rows
-// (needs STAGE 0 to save anything); the CTAs per SM the registers are sized for.
+// (needs STAGE 0 to save anything); combine in compression's layout (COMB4 1: 16-byte loads, a
+// block per 8 lanes) or a warp per block (0); the CTAs per SM the registers are sized for.
 #ifndef ECCL_HOM32_STAGE
 #define ECCL_HOM32_STAGE 0
 #endif
 #ifndef ECCL_HOM32_OVERLAY
 #define ECCL_HOM32_OVERLAY 1
+#endif
+#ifndef ECCL_HOM32_COMB4
+#define ECCL_HOM32_COMB4 1
 #endif
 #ifndef ECCL_HOM32_MINB
 #define ECCL_HOM32_MINB 4
@@ -74,8 +78,10 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
 #endif
     const int tid = threadIdx.x;
     eccl_dev_scratch *s = a.in.s;
+    PH(sm.ph, 0);
     if (tid == 0) hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
     __syncthreads();
+    PH(sm.ph, 1);
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.in.nb - b0 < 256 ? a.in.nb - b0 : 256;
@@ -86,6 +92,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     int ok = ds.ok;
     unsigned long long hin = 0;
     if (ok) ok = tile_prepare<false, 256, ECCL_HOM32_STAGE>(a.in, t, pay, ds, &hin);
+    PH(sm.ph, 2);
     if (ok) {
         int good = 1, raw = 1;
         const unsigned char *src = tile_payload<ECCL_HOM32_STAGE>(a.in, pay, ds);
@@ -102,15 +109,67 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
         hin = 0;
     }
     __syncthreads();
+    PH(sm.ph, 3);
 
-    // 2. The local tile, quantized and combined with the rows block by block: warp w takes blocks
-    //    w, w + 8, ..., lane i value i of each, so the block-wide decisions are warp votes (no
-    //    flags in shared memory, no barrier): does every value quantize, and (integers on both
-    //    sides) does every integer result stay within [-QMAX, QMAX]. The rows then hold the
-    //    integer results where both hold, else the exact values (doc/format.md section 11).
-    //    Loads are issued 8 blocks at a time, so that several are in flight per lane.
+    // 2. The local tile, quantized and combined with the rows (doc/format.md section 11): the
+    //    rows then hold the integer results where both inputs are integers and every result of
+    //    the block stays within [-QMAX, QMAX], else the exact values.
     const float *x = (const float *)a.local + v0;
     const int lane = tid & 31, wp = tid >> 5;
+#if ECCL_HOM32_COMB4
+    //    Compression's layout: 16-byte loads, 4 consecutive values per lane, so a block is 8
+    //    lanes of a warp and its decisions are bytes of warp ballots; the next chunk's load is
+    //    issued before this one is quantized.
+    float nxt[4];
+    load4(x, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
+#pragma unroll 1
+    for (uint64_t g = (uint64_t)wp * 128; g < nv; g += 8 * 128) {
+        const uint64_t i = g + 4 * lane;
+        const float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
+        if (g + 8 * 128 < nv) load4(x, i + 8 * 128, nv, nxt);
+        const int bi = (int)(i >> 5), sh = lane & ~7;
+        int qb[4], okl = 1;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            qb[k] = 0;
+            if (q.quant && i + k < nv) okl &= quantize32((double)v[k], q, &qb[k]);
+        }
+        // (every ballot outside any condition: the lanes of a warp hold different blocks, whose
+        // conditions differ, and a ballot over the full warp needs every lane)
+        const uint32_t bq = __ballot_sync(ECCL_WARP_FULL, okl);
+        const int lok = q.quant && ((bq >> sh) & 0xFFu) == 0xFFu;
+        const int ka = ds.flag[bi];
+        int *row = qs + ROW * bi + (int)(i & 31);
+        int qa[4], fits = 1;
+        long long Q[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            qa[k] = i + k < nv ? row[k] : 0;
+            Q[k] = 0;
+            if (ka && lok) {
+                const long long u = qa[k], w = qb[k];
+                Q[k] = a.op == ECCL_KOP_SUM ? u + w : a.op == ECCL_KOP_MAX ? (u > w ? u : w) : (u < w ? u : w);
+                fits &= !(Q[k] > q.qmax || Q[k] < -q.qmax);
+            }
+        }
+        const uint32_t bf = __ballot_sync(ECCL_WARP_FULL, fits);
+        const int useint = ka && lok && ((bf >> sh) & 0xFFu) == 0xFFu;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            if (i + k >= nv) continue;
+            if (useint) {
+                row[k] = (int)Q[k];
+            } else {
+                unsigned ba = ka ? rec_bits(qa[k], q.D) : (unsigned)qa[k];
+                unsigned bb = lok ? rec_bits(qb[k], q.D) : __float_as_uint(v[k]);
+                row[k] = (int)apply32(a.op, ba, bb);
+            }
+        }
+        if ((lane & 7) == 0 && i < nv) sm.qok[bi] = (unsigned char)useint;
+    }
+#else
+    //    Warp w takes blocks w, w + 8, ..., lane i value i of each, so the block-wide decisions
+    //    are warp votes; loads are issued 8 blocks at a time, so that several are in flight per lane.
     for (int g = wp; g < (int)nblk; g += 8 * 8) {
         unsigned xb[8];
 #pragma unroll
@@ -149,7 +208,9 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
             if (lane == 0) sm.qok[bi] = (unsigned char)useint;
         }
     }
+#endif
     __syncthreads();
+    PH(sm.ph, 4);
     hin = cta_sum(hin, sm.csum_tmp);
     if (tid == 0 && hin) atomicAdd(&s->checksum2, hin);
 
