@@ -213,7 +213,8 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
         c->tile_base += a.nt;
         c->done_base += a.nt;
     }
-    CU(eccl_launch_compress(a, is64_of(dtype), big_ctas(c, a.nt), st));
+    /* float32: 1024-thread CTAs only where the 256-thread ones would leave SMs empty anyway */
+    CU(eccl_launch_compress(a, is64_of(dtype), is64_of(dtype) ? big_ctas(c, a.nt) : a.nt <= (uint64_t)c->sms, st));
     CU(cudaGetLastError());
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;

@@ -672,7 +672,7 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
     /* staging for the 256 blocks, then (float32) the tile's integers */
     size_t smem = (size_t)256 * 32 * W + (W == 4 ? 8192 * 4 : 0);
     unsigned grid = (unsigned)a.nt;
-    if (!is64) return eccl_launch_compress32(a, st); /* thread-per-block (compress32.cu) */
+    if (!is64) return eccl_launch_compress32(a, big, st); /* thread-per-block (compress32.cu) */
     else if (!big) eccl_compress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
     else eccl_compress_kernel<true, 1024><<<grid, 1024, smem, st>>>(a);
     return cudaGetLastError();

@@ -20,6 +20,9 @@
 #ifndef ECCL_C32_MINB
 #define ECCL_C32_MINB 4
 #endif
+#ifndef ECCL_C32_BIG // 1024-thread CTAs for small streams (NT below)
+#define ECCL_C32_BIG 1
+#endif
 #ifndef ECCL_C32_OVERLAY
 #define ECCL_C32_OVERLAY 1
 #endif
@@ -29,7 +32,10 @@
 #define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
 #endif
 
-__global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(eccl_comp_args a)
+// NT = 256 threads per CTA (4 CTAs per SM), or 1024 for small streams (fewer tiles than twice
+// the SMs: one CTA per SM, 32 warps to quantize a tile instead of 8, the same register budget).
+template <int NT>
+__global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compress32_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ c32_smem sm;
@@ -67,13 +73,14 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
     // Phase A: quantize with coalesced 16-byte loads (a warp covers 128 values, 4 blocks); the
     // next chunk's load is issued before this one is quantized (two loads in flight per thread;
     // H100: 953 -> 1036 GB/s; unrolling the loop as well lost, hence `unroll 1`).
+    constexpr uint64_t STEP = NT / 32 * 128; // values the CTA loads per step
     float nxt[4];
     load4(x, (uint64_t)w * 128 + 4 * lane, nv, nxt);
 #pragma unroll 1
-    for (uint64_t g = (uint64_t)w * 128; g < nv; g += 8 * 128) {
+    for (uint64_t g = (uint64_t)w * 128; g < nv; g += STEP) {
         uint64_t i = g + 4 * lane;
         float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
-        if (g + 8 * 128 < nv) load4(x, i + 8 * 128, nv, nxt);
+        if (g + STEP < nv) load4(x, i + STEP, nv, nxt);
         int ok = 1;
         int *row = qs + ROW * (int)(i >> 5) + (int)(i & 31);
 #pragma unroll
@@ -99,16 +106,24 @@ __global__ void __launch_bounds__(256, ECCL_C32_MINB) eccl_compress32_kernel(ecc
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = NULL;
-    encode_tile32(o, qs, img, sm, (const unsigned *)x, t, b0, nblk);
+    encode_tile32<NT>(o, qs, img, sm, (const unsigned *)x, t, b0, nblk);
 }
 
 cudaError_t eccl_compress32_setup(void)
 {
-    return cudaFuncSetAttribute(eccl_compress32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    return e;
 }
 
-cudaError_t eccl_launch_compress32(const eccl_comp_args &a, cudaStream_t st)
+cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_t st)
 {
-    eccl_compress32_kernel<<<(unsigned)a.nt, 256, C32_SMEM, st>>>(a);
+#if ECCL_C32_BIG
+    if (big) eccl_compress32_kernel<1024><<<(unsigned)a.nt, 1024, C32_SMEM, st>>>(a);
+    else
+#else
+    (void)big;
+#endif
+        eccl_compress32_kernel<256><<<(unsigned)a.nt, 256, C32_SMEM, st>>>(a);
     return cudaGetLastError();
 }

@@ -254,7 +254,9 @@ struct enc32_out {
 // warp look-back finds the tile's offset while the image is built, the image goes out with
 // 16-byte stores, and the last CTA writes the header and the checksum. img: 8192 + 4 words; it
 // may overlay the rows (every thread holds what its block's image needs once the blocks are
-// planned and placed: the planes' magnitudes, or a VERBATIM block's values, in m).
+// planned and placed: the planes' magnitudes, or a VERBATIM block's values, in m). NT threads
+// (256 or 1024): threads 0-255 plan a block each, all of them share the copy-out.
+template <int NT = 256>
 __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_smem &sm, const unsigned *rawsrc,
                               unsigned long long t, uint64_t b0, uint64_t nblk)
 {
@@ -284,7 +286,7 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
         int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o);
         if (lane >= o) incl += u;
     }
-    if (lane == 31) sm.wsum[w] = incl;
+    if (lane == 31 && w < 8) sm.wsum[w] = incl;
     __syncthreads();
     PH(sm.ph, 5);
     if (tid == 0) { // the tile's size, published at once so successors can go on
@@ -328,20 +330,20 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
                 if (i < p.size / 4) o[i] = m[i];
         }
     }
-    for (unsigned z = tot / 4 + tid; z < padded / 4; z += 256) img[z] = 0;
+    for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) img[z] = 0;
     __syncthreads();
     PH(sm.ph, 7);
 
     // Copy out with 16-byte stores and hash.
     const unsigned long long gpos = a.P + sm.tile_off;
     unsigned long long h = 0;
-    for (unsigned c = tid; c < padded / 16; c += 256) {
+    for (unsigned c = tid; c < padded / 16; c += NT) {
         uint4 v = *(const uint4 *)(img + 4 * c);
         *(uint4 *)(a.out + gpos + 16 * c) = v;
         h += chk_chunk(v, gpos + 16 * c);
     }
     const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
-    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += 256) {
+    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += NT) {
         uint64_t v = 0;
         for (int k = 0; k < 8; k++) {
             uint64_t z = 8 * wd + k - cstart;

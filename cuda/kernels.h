@@ -56,7 +56,7 @@ cudaError_t eccl_launch_range(const void *x, uint64_t n, int is64, eccl_dev_scra
 cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st);
 cudaError_t eccl_compress_setup(void);
 cudaError_t eccl_compress32_setup(void);
-cudaError_t eccl_launch_compress32(const eccl_comp_args &a, cudaStream_t st);
+cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_t st);
 cudaError_t eccl_decompress_setup(void);
 cudaError_t eccl_hom32_setup(void);
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st);
