@@ -10,6 +10,9 @@ mkdir -p "$out"
 jobs=$(nproc)
 what=${*:-all}
 summary=()
+# Per-step limits: a GPU test runs for seconds, so a hung kernel (a wrong ballot once deadlocked a
+# warp) costs minutes, not the device call's whole budget. TEST_TIMEOUT / BENCH_TIMEOUT override.
+test_timeout=${TEST_TIMEOUT:-180}
 step() { # name command...
     local name=$1; shift
     local t0=$SECONDS
@@ -28,54 +31,54 @@ case " $what " in *" quickbench "*)
     step bench_quick timeout 60 ./bench/bench_cuda_codec --mib 64 --small-kib 1024 --iters 3 ;;
 esac
 case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
-    step test_cuda_codec_quick timeout "${TEST_TIMEOUT:-600}" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec
-    step coll_device_np2 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./tests/test_coll_device
-    step coll_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=3 mpiexec -n 2 ./tests/test_coll_device
-    step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
-    step corrupt_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
-    step stream_device timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./tests/test_stream_device ;;
+    step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec
+    step coll_device_np2 timeout "$test_timeout" mpiexec -n 2 ./tests/test_coll_device
+    step coll_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=3 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_f32 timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    step corrupt_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    step stream_device timeout "$test_timeout" mpiexec -n 2 ./tests/test_stream_device ;;
 esac
 case " $what " in *" test "*|*" all "*)
-    step test_cuda_codec timeout "${TEST_TIMEOUT:-600}" ./tests/test_cuda_codec
+    step test_cuda_codec timeout "$test_timeout" ./tests/test_cuda_codec
     ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
     for np in 1 2 3; do # collectives on device buffers (one GPU per rank where there are enough: NCCL)
         expect=0; [ "$np" -gt 1 ] && [ "$np" -le "$ngpu" ] && expect=1
-        step coll_device_np$np timeout "${TEST_TIMEOUT:-600}" env ECCL_TEST_EXPECT_NCCL=$expect mpiexec -n $np ./tests/test_coll_device
+        step coll_device_np$np timeout "$test_timeout" env ECCL_TEST_EXPECT_NCCL=$expect mpiexec -n $np ./tests/test_coll_device
     done
     if [ "$ngpu" -ge 2 ]; then # every compressed stream through NCCL point-to-point
-        step coll_device_nccl timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=nccl ECCL_TEST_EXPECT_NCCL=2 mpiexec -n 2 ./tests/test_coll_device
-        step corrupt_device_nccl timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=nccl ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+        step coll_device_nccl timeout "$test_timeout" env ECCL_TRANSPORT=nccl ECCL_TEST_EXPECT_NCCL=2 mpiexec -n 2 ./tests/test_coll_device
+        step corrupt_device_nccl timeout "$test_timeout" env ECCL_TRANSPORT=nccl ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     fi
     # the cost model measures the GPU codec at the first call every rank runs device-resident
-    step gpu_codec_measured timeout "${TEST_TIMEOUT:-600}" bash -c 'ECCL_DEBUG=1 mpiexec -n 2 ./tests/test_coll_device > "$0" 2>&1
+    step gpu_codec_measured timeout "$test_timeout" bash -c 'ECCL_DEBUG=1 mpiexec -n 2 ./tests/test_coll_device > "$0" 2>&1
         grep -m 6 -E "GPU codec (measured|not measured)|NCCL link|failures" "$0"; grep -q "GPU codec measured on rank 0" "$0"' \
         "$out/gpu_codec_debug.txt"
-    step coll_device_mpi timeout "${TEST_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi mpiexec -n 2 ./tests/test_coll_device
+    step coll_device_mpi timeout "$test_timeout" env ECCL_TRANSPORT=mpi mpiexec -n 2 ./tests/test_coll_device
     # the pipelined algorithms with several chunks (host and device calls cut the same ones)
-    step coll_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=3 mpiexec -n 2 ./tests/test_coll_device
-    step corrupt_device_chunks timeout "${TEST_TIMEOUT:-600}" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
-    step coll_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
-    step corrupt_device_f32 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
-    step corrupt_device_f64 timeout "${TEST_TIMEOUT:-600}" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
+    step coll_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=3 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    step coll_device_staged timeout "$test_timeout" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_f32 timeout "$test_timeout" env ECCL_FAULT_INJECT=2:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32
+    step corrupt_device_f64 timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
     # eccl_cuda_comm_set_stream: calls wait for the input still in flight on the stream
-    step stream_device timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./tests/test_stream_device
-    step stream_device_staged timeout "${TEST_TIMEOUT:-600}" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_stream_device
+    step stream_device timeout "$test_timeout" mpiexec -n 2 ./tests/test_stream_device
+    step stream_device_staged timeout "$test_timeout" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_stream_device
     # the hierarchical allreduce on device buffers (staged), two nodes of two ranks made by ECCL_NODE_SIZE
-    step coll_device_hier_np4 timeout "${TEST_TIMEOUT:-600}" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
+    step coll_device_hier_np4 timeout "$test_timeout" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
     if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
-        step blacs_device timeout "${TEST_TIMEOUT:-600}" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
+        step blacs_device timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
         # 2 x 1 grid: a one-process scope (the owner's device-to-device copy only)
-        step blacs_device_2x1 timeout "${TEST_TIMEOUT:-600}" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
+        step blacs_device_2x1 timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 2 ./tests/test_blacs_device
     fi
     if [ -x ./tests/test_fortran_coll ]; then
-        step fortran_coll_np3 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 3 ./tests/test_fortran_coll
+        step fortran_coll_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_fortran_coll
     fi
     if [ -x ./examples/summa ]; then # SUMMA on device arrays (Fortran, cuBLAS) against PDGEMM, within the bound
-        step summa_device_np2 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 2 ./examples/summa --device \
+        step summa_device_np2 timeout "$test_timeout" mpiexec -n 2 ./examples/summa --device \
             --n 700 --k 530 --mb 64 --nb 48 --reps 1
-        step summa_device_2x2 timeout "${TEST_TIMEOUT:-600}" mpiexec -n 4 ./examples/summa --device \
+        step summa_device_2x2 timeout "$test_timeout" mpiexec -n 4 ./examples/summa --device \
             --n 300 --mb 32 --nb 24 --order C --reps 1
     fi ;;
 esac
@@ -141,9 +144,9 @@ case " $what " in *" variants "*) # kernel experiments: each entry of KVARIANTS 
         for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
         echo "variant $i: ${kv[$i]}" > "$out/variant_$i.log"
         step variant_$i bash -c 'make -j'"$jobs"' NVCCFLAGS="$0" bench/bench_cuda_codec tests/test_cuda_codec >> "$1" 2>&1 &&
-            ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 >> "$1" 2>&1 &&
-            ECCL_TEST_QUICK=1 ./tests/test_cuda_codec 2>&1 | tail -n 1 >> "$1"' \
-            "${kv[$i]}" "$out/variant_$i.log.tmp"
+            timeout "$2" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 >> "$1" 2>&1 &&
+            ECCL_TEST_QUICK=1 timeout "$3" ./tests/test_cuda_codec 2>&1 | tail -n 1 >> "$1"' \
+            "${kv[$i]}" "$out/variant_$i.log.tmp" "${BENCH_TIMEOUT:-300}" "$test_timeout"
         cat "$out/variant_$i.log.tmp" >> "$out/variant_$i.log"; rm -f "$out/variant_$i.log.tmp"
     done
     for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
