@@ -42,16 +42,12 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 
 // Experiment knobs (NVCCFLAGS=-DECCL_HOM32_STAGE=0 ...): stage the input tile's payload in shared
 // memory (1) or decode it in place in the stream (0); let the output image overlay the rows
-// (needs STAGE 0 to save anything); combine in compression's layout (COMB4 1: 16-byte loads, a
-// block per 8 lanes) or a warp per block (0); the CTAs per SM the registers are sized for.
+// (needs STAGE 0 to save anything); the CTAs per SM the registers are sized for.
 #ifndef ECCL_HOM32_STAGE
 #define ECCL_HOM32_STAGE 0
 #endif
 #ifndef ECCL_HOM32_OVERLAY
 #define ECCL_HOM32_OVERLAY 1
-#endif
-#ifndef ECCL_HOM32_COMB4
-#define ECCL_HOM32_COMB4 1
 #endif
 #ifndef ECCL_HOM32_MINB
 #define ECCL_HOM32_MINB 4
@@ -116,7 +112,6 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     //    the block stays within [-QMAX, QMAX], else the exact values.
     const float *x = (const float *)a.local + v0;
     const int lane = tid & 31, wp = tid >> 5;
-#if ECCL_HOM32_COMB4
     //    Compression's layout: 16-byte loads, 4 consecutive values per lane, so a block is 8
     //    lanes of a warp and its decisions are bytes of warp ballots; the next chunk's load is
     //    issued before this one is quantized.
@@ -167,48 +162,6 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
         }
         if ((lane & 7) == 0 && i < nv) sm.qok[bi] = (unsigned char)useint;
     }
-#else
-    //    Warp w takes blocks w, w + 8, ..., lane i value i of each, so the block-wide decisions
-    //    are warp votes; loads are issued 8 blocks at a time, so that several are in flight per lane.
-    for (int g = wp; g < (int)nblk; g += 8 * 8) {
-        unsigned xb[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) {
-            const uint64_t i = (uint64_t)(g + 8 * k) * 32 + (unsigned)lane;
-            xb[k] = i < nv ? __float_as_uint(x[i]) : 0u;
-        }
-#pragma unroll
-        for (int k = 0; k < 8; k++) {
-            const int bi = g + 8 * k;
-            if (bi >= (int)nblk) break; // uniform across the warp
-            const int in = (uint64_t)bi * 32 + (unsigned)lane < nv;
-            int qb = 0, okl = 1;
-            if (q.quant && in) okl = quantize32((double)__uint_as_float(xb[k]), q, &qb);
-            const int lok = q.quant && __all_sync(ECCL_WARP_FULL, okl);
-            const int ka = ds.flag[bi];
-            int *row = qs + ROW * bi + lane;
-            const int qa = in ? *row : 0;
-            long long Q = 0;
-            int fits = 1;
-            if (ka && lok) {
-                const long long u = qa, v = qb;
-                Q = a.op == ECCL_KOP_SUM ? u + v : a.op == ECCL_KOP_MAX ? (u > v ? u : v) : (u < v ? u : v);
-                fits = !(Q > q.qmax || Q < -q.qmax);
-            }
-            const int useint = ka && lok && __all_sync(ECCL_WARP_FULL, fits);
-            if (in) {
-                if (useint) {
-                    *row = (int)Q;
-                } else {
-                    unsigned ba = ka ? rec_bits(qa, q.D) : (unsigned)qa;
-                    unsigned bb = lok ? rec_bits(qb, q.D) : xb[k];
-                    *row = (int)apply32(a.op, ba, bb);
-                }
-            }
-            if (lane == 0) sm.qok[bi] = (unsigned char)useint;
-        }
-    }
-#endif
     __syncthreads();
     PH(sm.ph, 4);
     hin = cta_sum(hin, sm.csum_tmp);
