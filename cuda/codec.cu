@@ -203,18 +203,19 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
         CU(cudaMemsetAsync(&c->s->rkey[1], 0, sizeof c->s->rkey[1], st));
         CU(eccl_launch_range(d_data, a.n, is64_of(dtype), c->s, st));
     }
+    /* 1024-thread CTAs for small streams; float32 (compress32.cu) only where the 256-thread ones
+     * would leave SMs empty anyway */
+    const int is64 = is64_of(dtype), big = is64 ? big_ctas(c, a.nt) : a.nt <= (uint64_t)c->sms;
     if (a.nt > 0) {
         if ((rc = next_epoch(c, st))) return rc;
         a.epoch = c->epoch;
         a.tile_base = c->tile_base;
         a.done_base = c->done_base;
-        int W = is64_of(dtype) ? 8 : 4, big = big_ctas(c, a.nt);
-        a.stage_per_warp = (256 / ((big ? 1024 : 256) / 32)) * 32 * W;
+        a.stage_per_warp = (256 / ((big ? 1024 : 256) / 32)) * 32 * (is64 ? 8 : 4); /* 64-bit kernel */
         c->tile_base += a.nt;
         c->done_base += a.nt;
     }
-    /* float32: 1024-thread CTAs only where the 256-thread ones would leave SMs empty anyway */
-    CU(eccl_launch_compress(a, is64_of(dtype), is64_of(dtype) ? big_ctas(c, a.nt) : a.nt <= (uint64_t)c->sms, st));
+    CU(eccl_launch_compress(a, is64, big, st));
     CU(cudaGetLastError());
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;
