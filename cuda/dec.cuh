@@ -208,39 +208,32 @@ __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned cha
     return __shfl_sync(ECCL_WARP_FULL, ok, 0);
 }
 
+// Packed (F <= 8 with NW = 8, F <= 16 with NW = 16), the inverse of enc32.cuh planes_packed: plane
+// j rotated left by j - k puts bit k + NW c at bit j of lane c of acc[k]; two instructions per word
+// and plane, then one lane extraction per value.
+template <int NW>
+__device__ __forceinline__ void unplanes_packed(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F)
+{
+    constexpr uint32_t lsb = NW == 8 ? 0x01010101u : 0x00010001u; // bit 0 of every lane
+    uint32_t acc[NW];
+#pragma unroll
+    for (int k = 0; k < NW; k++) acc[k] = 0;
+    for (int j = 0; j < F; j++) {
+        const uint32_t w = ld_word(pay, o + 4 * j);
+#pragma unroll
+        for (int k = 0; k < NW; k++) acc[k] |= __funnelshift_l(w, w, (unsigned)(j - k)) & (lsb << j);
+    }
+#pragma unroll
+    for (int i = 0; i < 32; i++) m[i] = (acc[i % NW] >> (NW * (i / NW))) & ((1u << NW) - 1u);
+}
+
 // The magnitudes m[0..31] of a block from its F planes at byte offset o of the payload (bit i of
-// plane j = bit j of m[i]). Packed (F <= 16), the inverse of enc32.cuh planes(): plane j rotated
-// left by j - k puts bit k + 8c (k + 16c) at bit j of lane c of acc[k]; two instructions per word
-// and plane, then one byte (halfword) extraction per value.
+// plane j = bit j of m[i]).
 __device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F)
 {
 #if ECCL_PLANES_PACKED
-    if (F <= 8) {
-        uint32_t acc[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) acc[k] = 0;
-        for (int j = 0; j < F; j++) {
-            const uint32_t w = ld_word(pay, o + 4 * j);
-#pragma unroll
-            for (int k = 0; k < 8; k++) acc[k] |= __funnelshift_l(w, w, (unsigned)(j - k)) & (0x01010101u << j);
-        }
-#pragma unroll
-        for (int i = 0; i < 32; i++) m[i] = (acc[i & 7] >> (8 * (i >> 3))) & 0xFFu;
-        return;
-    }
-    if (F <= 16) {
-        uint32_t acc[16];
-#pragma unroll
-        for (int k = 0; k < 16; k++) acc[k] = 0;
-        for (int j = 0; j < F; j++) {
-            const uint32_t w = ld_word(pay, o + 4 * j);
-#pragma unroll
-            for (int k = 0; k < 16; k++) acc[k] |= __funnelshift_l(w, w, (unsigned)(j - k)) & (0x00010001u << j);
-        }
-#pragma unroll
-        for (int i = 0; i < 32; i++) m[i] = (acc[i & 15] >> (16 * (i >> 4))) & 0xFFFFu;
-        return;
-    }
+    if (F <= 8) return unplanes_packed<8>(m, pay, o, F);
+    if (F <= 16) return unplanes_packed<16>(m, pay, o, F);
 #endif
 #pragma unroll
     for (int i = 0; i < 32; i++) m[i] = 0;

@@ -51,38 +51,35 @@ __device__ __forceinline__ eccl_fmt_choice_t choose(uint32_t all, uint32_t neg, 
     return c;
 }
 
+// Packed (F <= 8, and F <= 16): with NW = 8, m[k + 8c] is byte c of word acc[k] (NW = 16: m[k +
+// 16c] is halfword c); rotating acc[k] right by j - k brings bit j of each of its lanes to bit k of
+// that lane, where plane j wants value k + NW c. Two instructions (a funnel-shift rotate, one LOP3)
+// per word and plane instead of three per value and plane.
+template <int NW>
+__device__ __forceinline__ void planes_packed(uint32_t *o, const uint32_t (&m)[32], int F)
+{
+    constexpr uint32_t lsb = NW == 8 ? 0x01010101u : 0x00010001u; // bit 0 of every lane
+    uint32_t acc[NW];
+#pragma unroll
+    for (int k = 0; k < NW; k++) {
+        acc[k] = m[k];
+#pragma unroll
+        for (int c = 1; c < 32 / NW; c++) acc[k] |= m[k + NW * c] << (NW * c);
+    }
+    for (int j = 0; j < F; j++) {
+        uint32_t w = 0;
+#pragma unroll
+        for (int k = 0; k < NW; k++) w |= __funnelshift_r(acc[k], acc[k], (unsigned)(j - k)) & (lsb << k);
+        o[j] = w;
+    }
+}
+
 // Write F planes of m[0..31] at word pointer o (plane j: bit i = bit j of m[i]).
-// Packed (F <= 8, and F <= 16): m[k + 8c] is byte c of word acc[k] (F <= 16: m[k + 16c] is
-// halfword c of acc[k]); rotating acc[k] right by j - k brings bit j of each of its lanes to bit k
-// of that lane, where plane j wants value k + 8c (k + 16c). Two instructions (a funnel-shift
-// rotate, one LOP3) per word and plane instead of three per value and plane.
 __device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int F)
 {
 #if ECCL_PLANES_PACKED
-    if (F <= 8) {
-        uint32_t acc[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) acc[k] = m[k] | m[k + 8] << 8 | m[k + 16] << 16 | m[k + 24] << 24;
-        for (int j = 0; j < F; j++) {
-            uint32_t w = 0;
-#pragma unroll
-            for (int k = 0; k < 8; k++) w |= __funnelshift_r(acc[k], acc[k], (unsigned)(j - k)) & (0x01010101u << k);
-            o[j] = w;
-        }
-        return;
-    }
-    if (F <= 16) {
-        uint32_t acc[16];
-#pragma unroll
-        for (int k = 0; k < 16; k++) acc[k] = m[k] | m[k + 16] << 16;
-        for (int j = 0; j < F; j++) {
-            uint32_t w = 0;
-#pragma unroll
-            for (int k = 0; k < 16; k++) w |= __funnelshift_r(acc[k], acc[k], (unsigned)(j - k)) & (0x00010001u << k);
-            o[j] = w;
-        }
-        return;
-    }
+    if (F <= 8) return planes_packed<8>(o, m, F);
+    if (F <= 16) return planes_packed<16>(o, m, F);
 #endif
     for (int j = 0; j < F; j++) {
         uint32_t w = 0;
