@@ -366,14 +366,22 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
     return !bad;
 }
 
-// Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext).
+// Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext). The
+// index entries are loaded with the header (one memory round trip) where the stream has room.
 __device__ int tile_open(const eccl_decomp_args &a, uint64_t t, dec_smem &sm, int d64)
 {
+    const int early = a.nt > 0 && a.in_cap >= 64 + 8 * a.nt;
+    uint64_t toff = 0, tnext = 0;
+    if (early) {
+        toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
+        if (t + 1 < a.nt) tnext = *(const unsigned long long *)(a.in + 64 + 8 * (t + 1));
+    }
     int rc = parse_header(a, sm);
     if (!rc && a.nt > 0) {
         uint64_t psize = sm.ssize - a.P, W = d64 ? 8 : 4;
-        sm.toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
-        sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) : psize;
+        // (without the early loads: the header check put the index inside the stream)
+        sm.toff = early ? toff : *(const unsigned long long *)(a.in + 64 + 8 * t);
+        sm.tnext = t + 1 < a.nt ? (early ? tnext : *(const unsigned long long *)(a.in + 64 + 8 * (t + 1))) : psize;
         if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
             rc = ECCL_ERR_CORRUPT;
         if (!rc && sm.q.is64 != d64) rc = ECCL_ERR_MISMATCH;
@@ -508,12 +516,23 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
         }
     }
     __syncthreads();
-    if (tid == 0) // carries across the 8 warps (block 0 of a tile is always absolute)
-        for (int k = 1; k < 8; k++)
-            if (!sm.wflag[k]) {
-                sm.carry[k][0] += sm.carry[k - 1][0];
-                sm.carry[k][1] += sm.carry[k - 1][1];
+    if (tid < 32) { // carries across the 8 warps: the same segmented scan over lanes 0..7 of warp 0
+        long long c0 = lane < 8 ? sm.carry[lane][0] : 0, c1 = lane < 8 ? sm.carry[lane][1] : 0;
+        int cf = lane < 8 ? sm.wflag[lane] : 1; // (block 0 of a tile is always absolute)
+        for (int o = 1; o < 8; o <<= 1) {
+            long long u0 = __shfl_up_sync(ECCL_WARP_FULL, c0, o), u1 = __shfl_up_sync(ECCL_WARP_FULL, c1, o);
+            int uf = __shfl_up_sync(ECCL_WARP_FULL, cf, o);
+            if (lane >= o && !cf) {
+                c0 += u0;
+                c1 += u1;
+                cf = uf;
             }
+        }
+        if (lane < 8) {
+            sm.carry[lane][0] = c0;
+            sm.carry[lane][1] = c1;
+        }
+    }
     __syncthreads();
     if (tid < 256) {
         if (!f && w > 0) {
