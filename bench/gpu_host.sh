@@ -152,7 +152,8 @@ case " $what " in *" variants "*) # kernel experiments: each entry of KVARIANTS 
     for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
     make -j"$jobs" bench/bench_cuda_codec > /dev/null 2>&1 ;; # back to the default build
 esac
-case " $what " in *" profile "*) # Nsight Compute on each float32 kernel (256 MiB smooth field): the key
+case " $what " in *" profile "*) # Nsight Compute on each float32 kernel (256 MiB smooth field; PROF_KERNELS
+    # and PROF_ARGS pick others, e.g. "compress decompress hom64" and "--dtype float64"): the key
     # figures, the top warp stall reasons and source lines, one block per kernel (reports: /tmp/prof_*.ncu-rep)
     ncu=$(ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
     for k in ${PROF_KERNELS:-compress32 decompress hom32}; do
@@ -160,7 +161,7 @@ case " $what " in *" profile "*) # Nsight Compute on each float32 kernel (256 Mi
             --section WarpStateStats --section MemoryWorkloadAnalysis --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active.ratio \
             --section SourceCounters --import-source yes \
             -k regex:"eccl_${k}_kernel" --launch-skip 1 --launch-count 1 -f -o "/tmp/prof_$k" \
-            ./bench/bench_cuda_codec --mib ${PROF_MIB:-256} --small-kib 1024 --iters 1
+            ./bench/bench_cuda_codec --mib ${PROF_MIB:-256} --small-kib 1024 --iters 1 ${PROF_ARGS:-}
         "$ncu" -i "/tmp/prof_$k.ncu-rep" --page details > "$out/prof_$k.txt" 2>&1
         "$ncu" -i "/tmp/prof_$k.ncu-rep" --page raw --csv > "/tmp/prof_${k}_raw.csv" 2>&1
         # per source line (build with NVCCFLAGS=-lineinfo): the lines with the most stall samples
@@ -190,7 +191,7 @@ for l in "${summary[@]}"; do echo "$l"; done
 for f in test_cuda_codec_quick coll_device_np1 coll_device_np2 coll_device_np3 coll_device_chunks corrupt_device_chunks coll_device_hier_np4 stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
-for k in compress32 decompress hom32; do f=$out/prof_$k.txt; [ -f "$f" ] || continue; echo "== profile $k"
+for k in ${PROF_KERNELS:-compress32 decompress hom32}; do f=$out/prof_$k.txt; [ -f "$f" ] || continue; echo "== profile $k"
     grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|Registers Per Thread|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued Instruction|Dynamic Shared Memory Per Block|Block Limit Shared Mem|Block Limit Registers|Executed Ipc Active|Issue Slots Busy)" "$f" | sed 's/  */ /g' | sort -u
     python3 - "/tmp/prof_${k}_raw.csv" <<'PY' 2>/dev/null
 import csv, sys

@@ -3,10 +3,11 @@
 // offsets, the stream finished by the last CTA (header, checksum, size in device memory): no host
 // synchronisation. Output byte-identical to src/codec (doc/format.md section 8).
 //
-// Phase A quantizes the tile once (16-byte loads for float32; float32 integers are kept in shared
-// memory, float64 ones are recomputed in phase B to save shared memory), phase B encodes every
-// block into a per-warp staging area (predecessors come from phase A), then the CTA finds its
-// offset, compacts the staging areas and writes the tile with 16-byte stores.
+// Phase A quantizes the tile once into shared memory (float64: 64-bit rows, each warp loading its
+// next block while it quantizes one), phase B encodes every block into a per-warp staging area
+// (predecessors come from phase A; float64's staging overlays its rows), then the CTA finds its
+// offset, compacts the staging areas and writes the tile with 16-byte stores. (float32 streams
+// are compressed by compress32.cu; this kernel serves the 64-bit types.)
 #include "config.h"
 
 #include <cuda_runtime.h>
@@ -203,9 +204,13 @@ __device__ unsigned long long look_back(eccl_dev_scratch *s, unsigned long long 
     return excl;
 }
 
-// HOM (the fused homomorphic kernel, float64 and complex128): phase A is the caller's, which left
-// in rows the tile's integers where sm.qok (with sm.tail) and the values' bits elsewhere; the last
-// CTA also compares the input stream's checksum (accumulated in checksum2) with in_checksum.
+// float64 and complex128 work on rows (256 blocks of 32 64-bit words at `rows`): the tile's
+// integers where sm.qok (with sm.tail), the values' bits elsewhere. Phase A fills them, or, HOM
+// (the fused homomorphic kernel), the caller has; the last CTA then also compares the input
+// stream's checksum (accumulated in checksum2) with in_checksum. The staging areas overlay the
+// rows (stage == rows, stage_per_warp = the bytes of a warp's rows): a block's encoding, at most
+// 256 bytes, starts no later than its own row, since each block before it took at most 256, and
+// is written after the warp has read that row.
 template <bool D64, int NT, bool HOM = false>
 __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int *qs, comp_smem &sm,
                               long long *rows = nullptr, const unsigned long long *in_checksum = nullptr)
@@ -247,14 +252,23 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
             if ((lane & 7) == 0 && i < nv) sm.qok[i >> 5] = ((bal >> lane) & 0xFFu) == 0xFFu;
         }
     } else {
+        // float64: one warp per block, the next block's values loaded while this one quantizes;
+        // each row gets the block's integers where it quantizes, else its values' bits
+        const double *x = (const double *)a.x + v0;
+        double nxt = 0.0;
+        if ((uint64_t)w * BPW < nblk && lane < eccl_fmt_block_len(a.n, b0 + (uint64_t)w * BPW))
+            nxt = x[(uint64_t)w * BPW * 32 + lane];
         for (int k = 0; k < BPW; k++) {
             uint64_t b = (uint64_t)w * BPW + k;
             if (b >= nblk) break;
             int r = eccl_fmt_block_len(a.n, b0 + b);
+            const double xv = nxt;
+            if (k + 1 < BPW && b + 1 < nblk && lane < eccl_fmt_block_len(a.n, b0 + b + 1)) nxt = x[(b + 1) * 32 + lane];
             long long qi = 0;
             int ok = 1;
-            if (q.quant && lane < r) ok = quantize(((const double *)a.x)[v0 + b * 32 + lane], q, &qi);
+            if (q.quant && lane < r) ok = quantize(xv, q, &qi);
             int all = q.quant && __all_sync(ECCL_WARP_FULL, ok);
+            if (lane < r) rows[b * 32 + lane] = all ? qi : __double_as_longlong(xv);
             long long t1 = __shfl_sync(ECCL_WARP_FULL, qi, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, qi, r - q.lag);
             if (lane == 0) {
                 sm.qok[b] = (unsigned char)all;
@@ -280,25 +294,18 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
         int size = -1;
         if (sm.qok[b]) {
             I qi, p0 = 0, p1 = 0;
-            if (HOM) {
+            if (D64) { // (HOM or not: the rows)
                 qi = lane < r ? (I)rows[b * 32 + lane] : 0;
+                __syncwarp(); // (the staging overlays this row: every lane has read it)
                 if (have) {
                     p0 = (I)sm.tail[b - 1][0];
                     p1 = (I)sm.tail[b - 1][1];
                 }
-            } else if (!D64) {
+            } else {
                 qi = lane < r ? (I)qs[b * 32 + lane] : 0;
                 if (have) {
                     p1 = (I)qs[b * 32 - 1];
                     p0 = (I)qs[b * 32 - q.lag];
-                }
-            } else {
-                long long v = 0;
-                if (lane < r) quantize(((const double *)a.x)[v0 + b * 32 + lane], q, &v);
-                qi = (I)v;
-                if (have) {
-                    p0 = (I)sm.tail[b - 1][0];
-                    p1 = (I)sm.tail[b - 1][1];
                 }
             }
             size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code);
@@ -307,9 +314,10 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
                 __syncwarp();
             }
         }
-        if (size < 0) {
-            if (HOM) size = encode_raw<D64>(q, rows, b * 32, r, lane, mine + off, &code);
-            else size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code);
+        if (size < 0) { // (encode_raw reads its values before it writes: the staging may overlay them)
+            if (HOM || (D64 && !sm.qok[b])) size = encode_raw<D64>(q, rows, b * 32, r, lane, mine + off, &code);
+            else size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code); // (float64: a short
+                                                                                         // last block's values)
         }
         if (lane == 0) sm.codes[b] = (unsigned char)code;
         off += size;
@@ -419,8 +427,9 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
         sm.q = dev_qparams(h.dtype, h.mode, h.eb);
     }
     __syncthreads();
-    // dynamic shared memory: the staging areas, then (float32) the tile's integers
-    compress_tile<D64, NT>(a, dyn, (int *)(dyn + (size_t)(NT / 32) * a.stage_per_warp), sm);
+    // dynamic shared memory: the staging areas, then (float32) the tile's integers; float64: the
+    // rows, which the staging areas overlay
+    compress_tile<D64, NT>(a, dyn, (int *)(dyn + (size_t)(NT / 32) * a.stage_per_warp), sm, (long long *)dyn);
 }
 
 // ---- The fused homomorphic kernel for 64-bit streams (float64, complex128) -----------------------
@@ -481,17 +490,26 @@ __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay,
 
 } // namespace
 
+// Shared memory: only the rows. The input payload is read in place (through L1, which the
+// validation pass has just filled), and the output staging overlays the rows: warp w's staging
+// area is the rows of its own 32 blocks, and a block's encoding, at most its 256 bytes, starts no
+// later than its own row (the blocks before it took at most 256 bytes each) and is written after
+// the warp has read that row; rows of later blocks are untouched. So 2 CTAs per SM (the
+// registers' limit) instead of 1 with a staged payload and a separate staging area.
+// ECCL_HOM64_MINB (experiments): the CTAs per SM the registers are sized for.
+#ifndef ECCL_HOM64_MINB
+#define ECCL_HOM64_MINB 2
+#endif
 #define HOM64_ROWS (256 * 32 * 8)
-#define HOM64_SMEM (HOM64_ROWS + 256 * 32 * 8 + 48 + 32)
+#define HOM64_SMEM HOM64_ROWS
 
-__global__ void __launch_bounds__(256, 1) eccl_hom64_kernel(eccl_hom_args a)
+__global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ dec_smem ds;
     __shared__ comp_smem sm;
     constexpr int BPW = 32; // blocks per warp
-    long long *rows = (long long *)dyn;      // 256 blocks of 32 values
-    unsigned char *pay = dyn + HOM64_ROWS;   // the input payload, then the output staging
+    long long *rows = (long long *)dyn;      // 256 blocks of 32 values, then the output staging
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.in.s;
     if (tid == 0) hom_open(a, 1, ds, &sm.tile_id, &sm.h, &sm.q);
@@ -505,8 +523,9 @@ __global__ void __launch_bounds__(256, 1) eccl_hom64_kernel(eccl_hom_args a)
     //    a RAW block's bits) into its row; ds.flag[b] = 1 where the input block is integers.
     int ok = ds.ok;
     unsigned long long hin = 0;
-    if (ok) ok = tile_prepare<true, 256>(a.in, t, pay, ds, &hin);
+    if (ok) ok = tile_prepare<true, 256, false>(a.in, t, nullptr, ds, &hin);
     if (ok) {
+        const unsigned char *pay = tile_payload<false>(a.in, nullptr, ds);
         int good = 1;
         for (int k = 0; k < BPW; k++) {
             int b = w * BPW + k;
@@ -583,13 +602,13 @@ __global__ void __launch_bounds__(256, 1) eccl_hom64_kernel(eccl_hom_args a)
     o.out = a.out;
     o.h = sm.h;
     o.rel_range_on_device = 0;
-    o.stage_per_warp = BPW * 32 * 8;
+    o.stage_per_warp = BPW * 32 * 8; // (= the rows of the warp's blocks: see HOM64_SMEM)
     o.s = s;
     o.tile_base = a.tile_base;
     o.done_base = a.done_base;
     o.epoch = a.epoch;
     o.d_size = a.d_size;
-    compress_tile<true, 256, true>(o, pay, nullptr, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
+    compress_tile<true, 256, true>(o, dyn, nullptr, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
 }
 
 cudaError_t eccl_hom64_setup(void)
