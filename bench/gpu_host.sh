@@ -138,13 +138,14 @@ case " $what " in *" bench "*|*" all "*)
 esac
 case " $what " in *" variants "*) # kernel experiments: each entry of KVARIANTS (';'-separated NVCCFLAGS,
     # e.g. "-DECCL_C32_MINB=4;-DECCL_C32_MINB=4 -DECCL_C32_OVERLAY=1") rebuilds the kernels of
-    # KVARIANT_FILES and runs bench_cuda_codec (which checks every stream against the CPU codec)
+    # KVARIANT_FILES and runs bench_cuda_codec (which checks every stream against the CPU codec;
+    # BENCH_ARGS adds options, e.g. "--dtype float64")
     IFS=';' read -r -a kv <<< "${KVARIANTS:-}"
     for i in "${!kv[@]}"; do
         for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
         echo "variant $i: ${kv[$i]}" > "$out/variant_$i.log"
         step variant_$i bash -c 'make -j'"$jobs"' NVCCFLAGS="$0" bench/bench_cuda_codec tests/test_cuda_codec >> "$1" 2>&1 &&
-            timeout "$2" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 >> "$1" 2>&1 &&
+            timeout "$2" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ${BENCH_ARGS:-} >> "$1" 2>&1 &&
             ECCL_TEST_QUICK=1 timeout "$3" ./tests/test_cuda_codec 2>&1 | tail -n 1 >> "$1"' \
             "${kv[$i]}" "$out/variant_$i.log.tmp" "${BENCH_TIMEOUT:-300}" "$test_timeout"
         cat "$out/variant_$i.log.tmp" >> "$out/variant_$i.log"; rm -f "$out/variant_$i.log.tmp"

@@ -23,13 +23,20 @@
 #ifndef ECCL_DEC32_MINB
 #define ECCL_DEC32_MINB 5
 #endif
+// The same two knobs for 64-bit streams (256-thread CTAs; 1024-thread ones always stage).
+#ifndef ECCL_DEC64_STAGE
+#define ECCL_DEC64_STAGE 0
+#endif
+#ifndef ECCL_DEC64_MINB
+#define ECCL_DEC64_MINB 4
+#endif
 
 namespace {
 
 template <bool D64, int NT>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
-    constexpr bool STAGE = D64 || NT != 256 || ECCL_DEC32_STAGE;
+    constexpr bool STAGE = NT != 256 || (D64 ? ECCL_DEC64_STAGE : ECCL_DEC32_STAGE);
     constexpr int WPC = NT / 32, BPW = 256 / WPC;
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const uint64_t t = blockIdx.x, b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
@@ -94,7 +101,7 @@ __device__ void finish(const eccl_decomp_args &a, unsigned long long h, dec_smem
 } // namespace
 
 template <bool D64, int NT>
-__global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? 3 : ECCL_DEC32_MINB) : 1) eccl_decompress_kernel(eccl_decomp_args a)
+__global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_DEC32_MINB) : 1) eccl_decompress_kernel(eccl_decomp_args a)
 {
     extern __shared__ __align__(16) unsigned char pay[];
     __shared__ dec_smem sm;
@@ -148,6 +155,7 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
         big = 0; /* float32: thread-per-block at every size */
         smem = (ECCL_DEC32_STAGE ? smem : 0) + 256 * 33 * 4; /* rows for thread-per-block */
     }
+    if (is64 && !big && !ECCL_DEC64_STAGE) smem = 0; /* decoded in place */
     unsigned grid = (unsigned)a.nt;
     if (!is64 && !big) eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
     else if (!is64) eccl_decompress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
