@@ -99,6 +99,42 @@ __device__ __forceinline__ int64_t warp_scan_lag(int64_t v, int lag, int lane)
     return v;
 }
 
+namespace {
+// Decoupled look-back by one warp: the tile's aggregate is already published; lane k inspects
+// predecessor j-k, 32 at a time, until a window reaches an inclusive prefix.
+__device__ unsigned long long look_back_warp(eccl_dev_scratch *s, unsigned long long t, unsigned long long padded,
+                                             unsigned epoch, int lane)
+{
+    volatile unsigned long long *st = s->status;
+    unsigned long long excl = 0;
+    long long j = (long long)t - 1; // the window is j, j-1, ..., j-31
+    unsigned spins = 0;
+    while (j >= 0) {
+        if (++spins > ECCL_LB_SPIN_LIMIT) { // a predecessor never published: fail, never hang
+            if (lane == 0) {
+                eccl_dev_fail(s, ECCL_ERR_INTERNAL);
+                printf("eccl: look-back gave up: tile %llu epoch %u window %lld\n", t, epoch, j);
+            }
+            break;
+        }
+        long long me = j - lane;
+        unsigned long long w = me >= 0 ? st[me] : eccl_lb_pack(epoch, ECCL_LB_INC, 0); // before 0: nothing
+        unsigned flag = (unsigned)(w >> 48) == epoch ? (unsigned)((w >> 46) & 3ull) : 0u;
+        uint32_t ready = __ballot_sync(ECCL_WARP_FULL, flag != 0), inc = __ballot_sync(ECCL_WARP_FULL, flag == ECCL_LB_INC);
+        // lanes up to the first inclusive one must all be ready
+        int first_inc = inc ? __ffs(inc) - 1 : 32;
+        uint32_t need = first_inc == 32 ? 0xFFFFFFFFu : (0xFFFFFFFFu >> (31 - first_inc));
+        if ((ready & need) != need) continue; // someone in the window has not published yet
+        unsigned long long v = lane <= first_inc ? (w & ((1ull << 46) - 1)) : 0;
+        excl += warp_sum64_all(v);
+        if (first_inc < 32) break;
+        j -= 32;
+    }
+    if (lane == 0) atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
+    return excl;
+}
+} // namespace
+
 // ---- checksum ----
 __device__ __forceinline__ unsigned long long chk_word(uint64_t w, uint64_t k) { return eccl_fmt_chk_word(w, k); }
 // The two u64 words of a 16-byte chunk at byte position pos (a multiple of 16).

@@ -174,36 +174,6 @@ __device__ int encode_raw(const eccl_dev_q &q, const void *x, uint64_t base, int
     return r * W;
 }
 
-// Look-back: thread 0 of each CTA publishes its padded size and finds its exclusive offset.
-__device__ unsigned long long look_back(eccl_dev_scratch *s, unsigned long long t, unsigned long long padded,
-                                        unsigned epoch)
-{
-    volatile unsigned long long *st = s->status;
-    if (t == 0) {
-        atomicExch(&s->status[0], eccl_lb_pack(epoch, ECCL_LB_INC, padded));
-        return 0;
-    }
-    atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_AGG, padded));
-    unsigned long long excl = 0;
-    long long j = (long long)t - 1;
-    unsigned long long spins = 0;
-    while (j >= 0) {
-        unsigned long long w = st[j];
-        if ((unsigned)(w >> 48) != epoch || ((w >> 46) & 3ull) == 0) { // not published yet
-            if (++spins > 32ull * ECCL_LB_SPIN_LIMIT) { // a predecessor never published: fail, never hang
-                eccl_dev_fail(s, ECCL_ERR_INTERNAL);
-                break;
-            }
-            continue;
-        }
-        excl += w & ((1ull << 46) - 1);
-        if (((w >> 46) & 3ull) == ECCL_LB_INC) break;
-        j--;
-    }
-    atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
-    return excl;
-}
-
 // float64 and complex128 work on rows (256 blocks of 32 64-bit words at `rows`): the tile's
 // integers where sm.qok (with sm.tail), the values' bits elsewhere. Phase A fills them, or, HOM
 // (the fused homomorphic kernel), the caller has; the last CTA then also compares the input
@@ -326,7 +296,7 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
     if (lane == 0) sm.warp_bytes[w] = (unsigned)off;
     __syncthreads();
 
-    // Tile layout and global offset.
+    // Tile layout (its size published at once), then the global offset by warp 0's look-back.
     if (tid == 0) {
         unsigned tot = 0;
         for (int k = 0; k < WPC; k++) {
@@ -334,10 +304,17 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
             tot += sm.warp_bytes[k];
         }
         unsigned long long padded = (tot + 15u) & ~15ull;
-        sm.tile_off = look_back(s, t, padded, a.epoch);
+        atomicExch(&s->status[t], eccl_lb_pack(a.epoch, t == 0 ? ECCL_LB_INC : ECCL_LB_AGG, padded));
         sm.total = tot; /* (warp_bytes keeps each warp's run length) */
         sm.padded = (unsigned)padded;
-        if (t == a.nt - 1) s->total_size = a.P + sm.tile_off + padded;
+    }
+    __syncthreads();
+    if (w == 0) {
+        const unsigned long long off = t == 0 ? 0 : look_back_warp(s, t, sm.padded, a.epoch, lane);
+        if (lane == 0) {
+            sm.tile_off = off;
+            if (t == a.nt - 1) s->total_size = a.P + off + sm.padded;
+        }
     }
     __syncthreads();
     const unsigned tot = sm.total, padded = sm.padded;

@@ -1,6 +1,6 @@
 // enc32.cuh - the pieces of 32-bit block encoding shared by the float32 compression kernel
 // (compress32.cu) and the fused homomorphic kernel (hom32.cu): quantization, the per-thread
-// block plans (section 8 of doc/format.md), bit planes and the warp look-back. Included by one
+// block plans (section 8 of doc/format.md) and bit planes. Included by one
 // kernel file each (an anonymous namespace: every translation unit has its own copy).
 #ifndef ECCL_CUDA_ENC32_CUH
 #define ECCL_CUDA_ENC32_CUH
@@ -184,40 +184,6 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
         for (int i = 0; i < 32; i++) m[i] = i < r ? x[i] : 0u;
     }
     return p;
-}
-
-// Decoupled look-back by one warp: the tile's aggregate is already published; lane k inspects
-// predecessor j-k, 32 at a time, until a window reaches an inclusive prefix.
-__device__ unsigned long long look_back_warp(eccl_dev_scratch *s, unsigned long long t, unsigned long long padded,
-                                             unsigned epoch, int lane)
-{
-    volatile unsigned long long *st = s->status;
-    unsigned long long excl = 0;
-    long long j = (long long)t - 1; // the window is j, j-1, ..., j-31
-    unsigned spins = 0;
-    while (j >= 0) {
-        if (++spins > ECCL_LB_SPIN_LIMIT) { // a predecessor never published: fail, never hang
-            if (lane == 0) {
-                eccl_dev_fail(s, ECCL_ERR_INTERNAL);
-                printf("eccl: look-back gave up: tile %llu epoch %u window %lld\n", t, epoch, j);
-            }
-            break;
-        }
-        long long me = j - lane;
-        unsigned long long w = me >= 0 ? st[me] : eccl_lb_pack(epoch, ECCL_LB_INC, 0); // before 0: nothing
-        unsigned flag = (unsigned)(w >> 48) == epoch ? (unsigned)((w >> 46) & 3ull) : 0u;
-        uint32_t ready = __ballot_sync(ECCL_WARP_FULL, flag != 0), inc = __ballot_sync(ECCL_WARP_FULL, flag == ECCL_LB_INC);
-        // lanes up to the first inclusive one must all be ready
-        int first_inc = inc ? __ffs(inc) - 1 : 32;
-        uint32_t need = first_inc == 32 ? 0xFFFFFFFFu : (0xFFFFFFFFu >> (31 - first_inc));
-        if ((ready & need) != need) continue; // someone in the window has not published yet
-        unsigned long long v = lane <= first_inc ? (w & ((1ull << 46) - 1)) : 0;
-        excl += warp_sum64_all(v);
-        if (first_inc < 32) break;
-        j -= 32;
-    }
-    if (lane == 0) atomicExch(&s->status[t], eccl_lb_pack(epoch, ECCL_LB_INC, excl + padded));
-    return excl;
 }
 
 struct c32_smem {
