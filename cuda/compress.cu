@@ -530,15 +530,21 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
 
     // 2. Per block (one warp): quantize the local values, combine, and leave the output block in
     //    the row: integers (sm.qok, with the tails for the next block's predictor) or bits.
+    //    (each warp loads its next block's local values while it combines one)
+    const double *xl = (const double *)a.local + v0;
+    double nxt = 0.0;
+    if (w * BPW < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + w * BPW)) nxt = xl[(uint64_t)w * BPW * 32 + lane];
     for (int k = 0; k < BPW; k++) {
         int b = w * BPW + k;
         if (b >= (int)nblk) break;
         const int r = eccl_fmt_block_len(a.in.n, b0 + b);
+        const double xv = nxt;
+        if (k + 1 < BPW && b + 1 < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + b + 1))
+            nxt = xl[(uint64_t)(b + 1) * 32 + lane];
         long long qb = 0;
         unsigned long long xb = 0;
         int okl = 1;
         if (lane < r) {
-            double xv = ((const double *)a.local)[v0 + (uint64_t)b * 32 + lane];
             xb = (unsigned long long)__double_as_longlong(xv);
             okl = q.quant ? quantize(xv, q, &qb) : 0;
         }
