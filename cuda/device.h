@@ -71,10 +71,11 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
 /* Measure the GPU codec for the cost model: out[0] the seconds of one operation on a tiny array
  * (launch, synchronisation, stream copy), out[1..3] compression, decompression and homomorphic
  * SUM throughput beyond that, in bytes of uncompressed data per second, stream copies over PCIe
- * included (a 16 MiB smooth float32 field at ABS 1e-4, best of three). Allocates and frees its own
- * 32 MiB of device memory and page-locked stream buffers; grows the context's buffers to that
- * size. A few milliseconds; called once per communicator (src/transport/nccl.c). */
-eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[4]);
+ * included (a 16 MiB smooth float32 field at ABS 1e-4, best of three), out[4..6] the same for a
+ * 16 MiB float64 field (the 64-bit kernels). Allocates and frees its own 32 MiB of device memory
+ * and page-locked stream buffers; grows the context's buffers to that size. A few milliseconds;
+ * called once per communicator (src/transport/nccl.c). */
+eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7]);
 /* Set bytes of device memory to `value`. */
 eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes);
 #ifdef __cplusplus

@@ -234,47 +234,61 @@ extern "C" eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *c, void *dst, const void 
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
-// A smooth float32 field (the CPU calibration's, src/core/comm.c) for eccl_dev_calibrate.
-static __global__ void cal_field(float *x, uint64_t n)
+// A smooth field (the CPU calibration's, src/core/comm.c) for eccl_dev_calibrate.
+template <typename T> static __global__ void cal_field(T *x, uint64_t n)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        x[i] = (float)(sin((double)i * 1e-3) * cos((double)i * 3e-4));
+        x[i] = (T)(sin((double)i * 1e-3) * cos((double)i * 3e-4));
 }
 
-extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[4])
+// Best of the last three of four rounds (the first warms up) of: a tiny compression, then
+// compression, decompression and homomorphic SUM of n elements of dt at x; seconds in best[4].
+static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n, unsigned char *s,
+                                unsigned char *s2, size_t cap, double best[4])
 {
-    if (!c || !out) return ECCL_ERR_INVALID_ARG;
-    const size_t n = (size_t)1 << 22, small = 1024, cap = eccl_compress_bound(n, ECCL_FLOAT32);
     const eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
-    float *x = NULL, *y = NULL;
-    unsigned char *s = NULL, *s2 = NULL;
-    eccl_result_t rc = ECCL_SUCCESS;
-    if (cudaMalloc((void **)&x, n * 4) != cudaSuccess || cudaMalloc((void **)&y, n * 4) != cudaSuccess ||
-        cudaMallocHost((void **)&s, cap) != cudaSuccess || cudaMallocHost((void **)&s2, cap) != cudaSuccess) {
-        (void)cudaGetLastError();
-        rc = ECCL_ERR_NO_MEMORY;
-    }
-    double best[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-    if (!rc) {
-        cal_field<<<1024, 256, 0, c->st>>>(x, n);
-        if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(c->st) != cudaSuccess) rc = ECCL_ERR_CUDA;
-    }
     size_t size = 0, size2 = 0;
-    for (int rep = 0; rep < 4 && !rc; rep++) { // best of the last three (the first warms up)
+    eccl_result_t rc = ECCL_SUCCESS;
+    for (int k = 0; k < 4; k++) best[k] = INFINITY;
+    for (int rep = 0; rep < 4 && !rc; rep++) {
         struct timespec ts[5];
         clock_gettime(CLOCK_MONOTONIC, &ts[0]);
-        rc = eccl_dev_compress(c, x, small, ECCL_FLOAT32, &b, s, cap, &size);
+        rc = eccl_dev_compress(c, x, 1024, dt, &b, s, cap, &size);
         clock_gettime(CLOCK_MONOTONIC, &ts[1]);
-        if (!rc) rc = eccl_dev_compress(c, x, n, ECCL_FLOAT32, &b, s, cap, &size);
+        if (!rc) rc = eccl_dev_compress(c, x, n, dt, &b, s, cap, &size);
         clock_gettime(CLOCK_MONOTONIC, &ts[2]);
-        if (!rc) rc = eccl_dev_decompress(c, s, size, y, n, ECCL_FLOAT32);
+        if (!rc) rc = eccl_dev_decompress(c, s, size, y, n, dt);
         clock_gettime(CLOCK_MONOTONIC, &ts[3]);
-        if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, n, ECCL_FLOAT32, ECCL_OP_SUM, s2, cap, &size2);
+        if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, n, dt, ECCL_OP_SUM, s2, cap, &size2);
         clock_gettime(CLOCK_MONOTONIC, &ts[4]);
         for (int k = 0; k < 4 && rep > 0; k++) {
             double t = (double)(ts[k + 1].tv_sec - ts[k].tv_sec) + 1e-9 * (double)(ts[k + 1].tv_nsec - ts[k].tv_nsec);
             if (t < best[k]) best[k] = t;
         }
+    }
+    return rc;
+}
+
+extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[7])
+{
+    if (!c || !out) return ECCL_ERR_INVALID_ARG;
+    const size_t bytes = (size_t)1 << 24, n32 = bytes / 4, n64 = bytes / 8;
+    const size_t cap32 = eccl_compress_bound(n32, ECCL_FLOAT32), cap64 = eccl_compress_bound(n64, ECCL_FLOAT64);
+    const size_t cap = cap32 > cap64 ? cap32 : cap64;
+    void *x = NULL, *y = NULL;
+    unsigned char *s = NULL, *s2 = NULL;
+    eccl_result_t rc = ECCL_SUCCESS;
+    if (cudaMalloc(&x, bytes) != cudaSuccess || cudaMalloc(&y, bytes) != cudaSuccess ||
+        cudaMallocHost((void **)&s, cap) != cudaSuccess || cudaMallocHost((void **)&s2, cap) != cudaSuccess) {
+        (void)cudaGetLastError();
+        rc = ECCL_ERR_NO_MEMORY;
+    }
+    double best[2][4];
+    for (int w = 0; w < 2 && !rc; w++) { // float32, then float64 (the same 16 MiB)
+        if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, n32);
+        else cal_field<double><<<1024, 256, 0, c->st>>>((double *)x, n64);
+        if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(c->st) != cudaSuccess) rc = ECCL_ERR_CUDA;
+        if (!rc) rc = cal_rounds(c, w ? ECCL_FLOAT64 : ECCL_FLOAT32, x, y, w ? n64 : n32, s, s2, cap, best[w]);
     }
     cudaFree(x);
     cudaFree(y);
@@ -282,12 +296,14 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[4])
     cudaFreeHost(s2);
     (void)cudaGetLastError();
     if (rc) return rc;
-    // per operation: the small call; per byte: what the large calls take beyond it
-    out[0] = best[0];
-    for (int k = 1; k < 4; k++) {
-        double t = best[k] - best[0];
-        out[k] = (double)(n * 4) / (t > 1e-7 ? t : 1e-7);
-    }
+    // per operation: the small float32 call; per byte: what the large calls take beyond their
+    // type's small one
+    out[0] = best[0][0];
+    for (int w = 0; w < 2; w++)
+        for (int k = 1; k < 4; k++) {
+            double t = best[w][k] - best[w][0];
+            out[3 * w + k] = (double)bytes / (t > 1e-7 ? t : 1e-7);
+        }
     return ECCL_SUCCESS;
 }
 

@@ -24,10 +24,14 @@ static inline int mdl_gpu_overlaps(const eccl_call_t *c)
 }
 
 /* The figures a call's decisions use: the GPU codec's when every rank agreed its call is
- * device-resident (c->gm), else the calibrated CPU codec's. */
+ * device-resident (c->gm; those of the 64-bit kernels for float64 and complex128), else the
+ * calibrated CPU codec's. */
 static inline const eccl_model_t *mdl_of(const eccl_call_t *c)
 {
-    return c->nccl_streams ? &c->comm->nmodel : c->gm ? &c->comm->gmodel : &c->comm->model;
+    const int w64 = c->dtype == ECCL_FLOAT64 || c->dtype == ECCL_COMPLEX128;
+    if (c->nccl_streams) return w64 ? &c->comm->nmodel64 : &c->comm->nmodel;
+    if (c->gm) return w64 ? &c->comm->gmodel64 : &c->comm->gmodel;
+    return &c->comm->model;
 }
 
 #endif

@@ -376,6 +376,12 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     c->gmodel.h_thr = ECCL_GPU_H_THR;
     c->gmodel.op_lat = ECCL_GPU_OP_LAT;
     c->gmodel.stage = ECCL_GPU_STAGE;
+    c->gmodel64 = c->gmodel;
+    c->gmodel64.c_thr = ECCL_GPU_C_THR64;
+    c->gmodel64.d_thr = ECCL_GPU_D_THR64;
+    c->gmodel64.h_thr = ECCL_GPU_H_THR64;
+    c->nmodel = c->gmodel;
+    c->nmodel64 = c->gmodel64;
     ECCL_LOG(1, c->rank,
              "comm created: %d ranks on %d node(s)%s, alpha %.3g s, beta %.3g s/B (%.2f GB/s), inside a "
              "node %.3g s, %.2f GB/s, codec %.2f/%.2f/%.2f GB/s",

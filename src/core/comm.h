@@ -29,6 +29,11 @@ typedef struct eccl_model {
 #define ECCL_GPU_C_THR 200e9
 #define ECCL_GPU_D_THR 200e9
 #define ECCL_GPU_H_THR 100e9
+/* The same for the 64-bit element types (float64, complex128), whose kernels take about twice as
+ * long per byte as the float32 ones (doc/gpu.md); measured alongside them. */
+#define ECCL_GPU_C_THR64 100e9
+#define ECCL_GPU_D_THR64 100e9
+#define ECCL_GPU_H_THR64 50e9
 #define ECCL_GPU_OP_LAT 40e-6
 #define ECCL_GPU_STAGE (2.0 / 25e9) /* a staged buffer crosses PCIe twice (about 25 GB/s each) */
 
@@ -50,6 +55,8 @@ struct eccl_comm {
     eccl_model_t model;
     eccl_model_t gmodel; /* `model` with the GPU codec's figures (device-resident calls) */
     eccl_model_t nmodel; /* `gmodel` with the NCCL link (calls with the NCCL transport) */
+    eccl_model_t gmodel64, nmodel64; /* the same with the 64-bit types' codec figures (float64,
+                                        complex128: src/coll/model.h mdl_of) */
     eccl_pool_t pool;
     eccl_stats_t last;
     char errmsg[256];

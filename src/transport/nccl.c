@@ -110,13 +110,16 @@ static eccl_result_t calibrate(eccl_comm_t c)
     if (!(beta > 0)) beta = 1e-12;
     if (!(alpha > 0)) alpha = 1e-6;
     /* uncompressed NCCL collectives move device buffers directly */
-    c->gmodel.nccl_alpha = alpha;
-    c->gmodel.nccl_beta = beta;
-    c->nmodel = c->gmodel;
-    /* the streams of compressed algorithms also exchange their sizes over MPI and cross PCIe
-     * twice more (host to the NCCL buffer and back) */
-    c->nmodel.alpha = alpha + c->model.alpha;
-    c->nmodel.beta = beta + 2.0 / 25e9;
+    for (int w = 0; w < 2; w++) {
+        eccl_model_t *g = w ? &c->gmodel64 : &c->gmodel, *nm = w ? &c->nmodel64 : &c->nmodel;
+        g->nccl_alpha = alpha;
+        g->nccl_beta = beta;
+        *nm = *g;
+        /* the streams of compressed algorithms also exchange their sizes over MPI and cross PCIe
+         * twice more (host to the NCCL buffer and back) */
+        nm->alpha = alpha + c->model.alpha;
+        nm->beta = beta + 2.0 / 25e9;
+    }
     ECCL_LOG(1, c->rank, "NCCL link: alpha %.3g s, %.2f GB/s", alpha, 1e-9 / beta);
     return ECCL_SUCCESS;
 }
@@ -126,7 +129,7 @@ static eccl_result_t calibrate(eccl_comm_t c)
  * keeps the constants of src/core/comm.h (and says so under ECCL_DEBUG). */
 static eccl_result_t measure_gpu_codec(eccl_comm_t c)
 {
-    double v[4] = {0, 0, 0, 0};
+    double v[7] = {0, 0, 0, 0, 0, 0, 0};
     if (c->rank == 0) {
         eccl_result_t rc = c->dev ? eccl_dev_calibrate(c->dev, v) : ECCL_ERR_NO_DEVICE;
         if (rc) {
@@ -135,16 +138,22 @@ static eccl_result_t measure_gpu_codec(eccl_comm_t c)
             v[0] = 0;
         }
     }
-    if (MPI_Bcast(v, 4, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
+    if (MPI_Bcast(v, 7, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
         return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
     c->gpu_measured = 1;
-    if (v[0] > 0 && v[1] > 0 && v[2] > 0 && v[3] > 0 && isfinite(v[1] + v[2] + v[3])) {
-        c->gmodel.op_lat = v[0];
+    int good = v[0] > 0 && isfinite(v[0]);
+    for (int k = 1; k < 7; k++) good &= v[k] > 0 && isfinite(v[k]);
+    if (good) {
+        c->gmodel.op_lat = c->gmodel64.op_lat = v[0];
         c->gmodel.c_thr = v[1];
         c->gmodel.d_thr = v[2];
         c->gmodel.h_thr = v[3];
+        c->gmodel64.c_thr = v[4];
+        c->gmodel64.d_thr = v[5];
+        c->gmodel64.h_thr = v[6];
         ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f us per operation, compress %.0f, decompress %.0f, "
-                 "homomorphic %.0f GB/s (stream copies included)", v[0] * 1e6, v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9);
+                 "homomorphic %.0f GB/s (float32; float64 %.0f, %.0f, %.0f; stream copies included)", v[0] * 1e6,
+                 v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9, v[4] * 1e-9, v[5] * 1e-9, v[6] * 1e-9);
     }
     return ECCL_SUCCESS;
 }
