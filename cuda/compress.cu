@@ -102,7 +102,6 @@ __device__ __forceinline__ eccl_fmt_choice_t choose(uint64_t all, uint32_t neg, 
     return c;
 }
 
-__device__ __forceinline__ uint64_t or_all(unsigned v) { return __reduce_or_sync(ECCL_WARP_FULL, v); }
 __device__ __forceinline__ uint64_t or_all(unsigned long long v) { return warp_or64(v); }
 
 // Encode one QUANT block from its integers (lane i: q_i, i < r); returns the size, or -1 when it
@@ -181,11 +180,11 @@ __device__ int encode_raw(const eccl_dev_q &q, const void *x, uint64_t base, int
 // rows (stage == rows, stage_per_warp = the bytes of a warp's rows): a block's encoding, at most
 // 256 bytes, starts no later than its own row, since each block before it took at most 256, and
 // is written after the warp has read that row.
-template <bool D64, int NT, bool HOM = false>
-__device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int *qs, comp_smem &sm,
-                              long long *rows = nullptr, const unsigned long long *in_checksum = nullptr)
+template <int NT, bool HOM = false>
+__device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, comp_smem &sm, long long *rows,
+                              const unsigned long long *in_checksum = nullptr)
 {
-    typedef typename types<D64>::T T;
+    constexpr bool D64 = true; // (the encoding helpers above also know 32-bit types)
     typedef typename types<D64>::I I;
     constexpr int WPC = NT / 32, BPW = 256 / WPC; // warps per CTA, blocks per warp
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
@@ -193,34 +192,11 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
-    const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192; // values of this tile
+    const uint64_t v0 = b0 * 32; // the tile's first value
 
     // Phase A: quantize the tile; one flag per block.
     if (HOM) {
         // done by the caller
-    } else if (!D64) {
-        // 16-byte loads: lane l of a warp handles values 4l..4l+3 of a 128-value group (4 blocks)
-        const float *x = (const float *)a.x + v0;
-        for (uint64_t g = (uint64_t)w * 128; g < nv; g += (uint64_t)WPC * 128) {
-            uint64_t i = g + 4 * lane;
-            float v[4];
-            if (i + 3 < nv && ((uintptr_t)(x + i) & 15u) == 0) {
-                float4 f = *(const float4 *)(x + i);
-                v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
-            } else {
-                for (int k = 0; k < 4; k++) v[k] = i + k < nv ? x[i + k] : 0.0f;
-            }
-            int ok = 1;
-            int qv[4];
-            for (int k = 0; k < 4; k++) {
-                long long qi = 0;
-                ok &= !q.quant ? 0 : (i + k < nv ? quantize((double)v[k], q, &qi) : 1);
-                qv[k] = (int)qi;
-            }
-            if (i < nv) *(int4 *)(qs + i) = make_int4(qv[0], qv[1], qv[2], qv[3]);
-            uint32_t bal = __ballot_sync(ECCL_WARP_FULL, ok);
-            if ((lane & 7) == 0 && i < nv) sm.qok[i >> 5] = ((bal >> lane) & 0xFFu) == 0xFFu;
-        }
     } else {
         // float64: one warp per block, the next block's values loaded while this one quantizes;
         // each row gets the block's integers where it quantizes, else its values' bits
@@ -264,19 +240,11 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
         int size = -1;
         if (sm.qok[b]) {
             I qi, p0 = 0, p1 = 0;
-            if (D64) { // (HOM or not: the rows)
-                qi = lane < r ? (I)rows[b * 32 + lane] : 0;
-                __syncwarp(); // (the staging overlays this row: every lane has read it)
-                if (have) {
-                    p0 = (I)sm.tail[b - 1][0];
-                    p1 = (I)sm.tail[b - 1][1];
-                }
-            } else {
-                qi = lane < r ? (I)qs[b * 32 + lane] : 0;
-                if (have) {
-                    p1 = (I)qs[b * 32 - 1];
-                    p0 = (I)qs[b * 32 - q.lag];
-                }
+            qi = lane < r ? (I)rows[b * 32 + lane] : 0;
+            __syncwarp(); // (the staging overlays this row: every lane has read it)
+            if (have) {
+                p0 = (I)sm.tail[b - 1][0];
+                p1 = (I)sm.tail[b - 1][1];
             }
             size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code);
             if (HOM && size < 0) { // a short last block too large as QUANT: RAW of the values T(Q*D)
@@ -285,9 +253,9 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
             }
         }
         if (size < 0) { // (encode_raw reads its values before it writes: the staging may overlay them)
-            if (HOM || (D64 && !sm.qok[b])) size = encode_raw<D64>(q, rows, b * 32, r, lane, mine + off, &code);
-            else size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code); // (float64: a short
-                                                                                         // last block's values)
+            if (HOM || !sm.qok[b]) size = encode_raw<D64>(q, rows, b * 32, r, lane, mine + off, &code);
+            else size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code); // (a short last
+                                                                                         // block's values)
         }
         if (lane == 0) sm.codes[b] = (unsigned char)code;
         off += size;
@@ -320,18 +288,8 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
     const unsigned tot = sm.total, padded = sm.padded;
     const unsigned long long gpos = a.P + sm.tile_off;
     unsigned long long h = 0;
-    if (!D64) {
-        // float32: every run is whole words; each warp copies its own run to its place
-        const uint32_t *src = (const uint32_t *)(stage + (size_t)w * a.stage_per_warp);
-        uint32_t *dst = (uint32_t *)(a.out + gpos + sm.warp_off[w]);
-        unsigned len = sm.warp_bytes[w] / 4;
-        for (unsigned i = lane; i < len; i += 32) dst[i] = src[i];
-        for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) ((uint32_t *)(a.out + gpos))[z] = 0;
-        __syncthreads(); // the CTA's global writes are visible to the CTA: hash the tile as written
-        for (unsigned c = tid; c < padded / 16; c += NT) h += chk_chunk(*(const uint4 *)(a.out + gpos + 16 * c), gpos + 16 * c);
-    }
-    // float64: copy out with 16-byte stores, gathering each chunk's bytes from the runs
-    for (unsigned c = tid; D64 && c < padded / 16; c += NT) {
+    // copy out with 16-byte stores, gathering each chunk's bytes from the runs
+    for (unsigned c = tid; c < padded / 16; c += NT) {
         unsigned p = 16 * c, ww = 0, lo = 0, hi = WPC - 1;
         while (lo < hi) { // the warp whose run holds byte p
             unsigned mid = (lo + hi + 1) / 2;
@@ -386,7 +344,7 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, int
 
 } // namespace
 
-template <bool D64, int NT>
+template <int NT>
 __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -404,9 +362,8 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
         sm.q = dev_qparams(h.dtype, h.mode, h.eb);
     }
     __syncthreads();
-    // dynamic shared memory: the staging areas, then (float32) the tile's integers; float64: the
-    // rows, which the staging areas overlay
-    compress_tile<D64, NT>(a, dyn, (int *)(dyn + (size_t)(NT / 32) * a.stage_per_warp), sm, (long long *)dyn);
+    // dynamic shared memory: the rows, which the staging areas overlay
+    compress_tile<NT>(a, dyn, sm, (long long *)dyn);
 }
 
 // ---- The fused homomorphic kernel for 64-bit streams (float64, complex128) -----------------------
@@ -414,7 +371,7 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
 // steps 1-2, then one warp per block) into 64-bit rows in shared memory; each warp quantizes the
 // local array's block, combines it with the decoded one by the rules of doc/format.md section 11
 // (integers where both inputs are integers and every result fits in [-QMAX, QMAX], else the exact
-// values, as src/codec/hom.c does), and the rows are encoded by compress_tile<true, 256, true>
+// values, as src/codec/hom.c does), and the rows are encoded by compress_tile<256, true>
 // (the compression kernel's phase B and write-out). One launch; the bytes are those of
 // eccl_hom_reduce. Shared memory: the rows, then the input payload, reused as the staging area.
 
@@ -591,7 +548,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     o.done_base = a.done_base;
     o.epoch = a.epoch;
     o.d_size = a.d_size;
-    compress_tile<true, 256, true>(o, dyn, nullptr, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
+    compress_tile<256, true>(o, dyn, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
 }
 
 cudaError_t eccl_hom64_setup(void)
@@ -658,9 +615,8 @@ static __global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, ec
 cudaError_t eccl_compress_setup(void)
 {
     cudaError_t e = eccl_compress32_setup();
-    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<false, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     return e;
 }
 
@@ -670,13 +626,11 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
         eccl_compress_empty_kernel<<<1, 1, 0, st>>>(a);
         return cudaGetLastError();
     }
-    int W = is64 ? 8 : 4;
-    /* staging for the 256 blocks, then (float32) the tile's integers */
-    size_t smem = (size_t)256 * 32 * W + (W == 4 ? 8192 * 4 : 0);
-    unsigned grid = (unsigned)a.nt;
     if (!is64) return eccl_launch_compress32(a, big, st); /* thread-per-block (compress32.cu) */
-    else if (!big) eccl_compress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
-    else eccl_compress_kernel<true, 1024><<<grid, 1024, smem, st>>>(a);
+    const size_t smem = (size_t)256 * 32 * 8; /* the 256 blocks' rows, with the staging over them */
+    const unsigned grid = (unsigned)a.nt;
+    if (!big) eccl_compress_kernel<256><<<grid, 256, smem, st>>>(a);
+    else eccl_compress_kernel<1024><<<grid, 1024, smem, st>>>(a);
     return cudaGetLastError();
 }
 
