@@ -406,14 +406,10 @@ __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay,
 {
     const eccl_dev_q &q = sm.q;
     qblock k = parse_quant(sm, pay, b, n, b0, 1);
-    unsigned long long m = 0;
-    for (int j = 0; j < k.F; j++) m |= (unsigned long long)((ld_word(pay, k.o + 4 * j) >> lane) & 1u) << j;
+    unsigned long long m = lane_bits<unsigned long long>(pay, k.o, k.F, lane);
     long long v = lane < k.r ? ((k.negmask >> lane) & 1u ? 0ll - (long long)m : (long long)m) : 0;
     if (!k.none) {
-        for (int o = q.lag; o < 32; o <<= 1) {
-            long long u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
-            if (lane >= o) v += u;
-        }
+        v = warp_scan_lag_small<long long>(v, q.lag, k.F, lane);
         if (k.head) v += (long long)k.q0;
         else v += (long long)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
     }

@@ -244,6 +244,41 @@ __device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char 
     }
 }
 
+// Bit `lane` of each of the F planes at byte offset o: a lane's magnitude (warp-per-block
+// decoders). The first 32 planes gather in a 32-bit word (64-bit work only beyond).
+template <typename U>
+__device__ __forceinline__ U lane_bits(const unsigned char *pay, unsigned o, int F, int lane)
+{
+    uint32_t m32 = 0;
+    int j = 0;
+    for (; j < F && j < 32; j++) m32 |= ((ld_word(pay, o + 4 * j) >> lane) & 1u) << j;
+    U m = (U)m32;
+    for (; j < F; j++) m |= (U)((ld_word(pay, o + 4 * j) >> lane) & 1u) << j;
+    return m;
+}
+
+// Inclusive scan with stride lag over the warp of deltas d of a block of F planes (|d| < 2^F).
+// A partial sum holds at most 32 deltas, so for F <= 26 it stays below 2^31 and the scan runs on
+// 32-bit integers (half the shuffles of a 64-bit one); the result is the same.
+template <typename I>
+__device__ __forceinline__ I warp_scan_lag_small(I d, int lag, int F, int lane)
+{
+    if (sizeof(I) == 8 && F <= 26) {
+        int v = (int)d;
+        for (int o = lag; o < 32; o <<= 1) {
+            int u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
+            if (lane >= o) v += u;
+        }
+        return (I)v;
+    }
+    I v = d;
+    for (int o = lag; o < 32; o <<= 1) {
+        I u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
+        if (lane >= o) v += u;
+    }
+    return v;
+}
+
 template <bool D64> struct itype;
 template <> struct itype<false> { typedef int I; typedef unsigned U; typedef float T; };
 template <> struct itype<true> { typedef long long I; typedef unsigned long long U; typedef double T; };
@@ -260,18 +295,13 @@ __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b,
     typedef typename itype<D64>::T T;
     const eccl_dev_q &q = sm.q;
     qblock k = parse_quant(sm, pay, b, n, b0, D64);
-    U m = 0;
-    for (int j = 0; j < k.F; j++) m |= (U)((ld_word(pay, k.o + 4 * j) >> lane) & 1u) << j;
+    U m = lane_bits<U>(pay, k.o, k.F, lane);
     I d = lane < k.r ? ((k.negmask >> lane) & 1u ? (I)0 - (I)m : (I)m) : 0;
     I v;
     if (k.none) {
         v = d;
     } else {
-        v = d;
-        for (int o = q.lag; o < 32; o <<= 1) {
-            I u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
-            if (lane >= o) v += u;
-        }
+        v = warp_scan_lag_small<I>(d, q.lag, k.F, lane);
         if (k.head) v += (I)k.q0;
         else v += (I)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
     }
