@@ -115,6 +115,8 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     //    Compression's layout: 16-byte loads, 4 consecutive values per lane, so a block is 8
     //    lanes of a warp and its decisions are bytes of warp ballots; the next chunk's load is
     //    issued before this one is quantized.
+    const int qmax = (int)q.qmax;
+    static_assert(ECCL_FMT_QMAX32 < (1 << 30), "two float32 integers must add in 32 bits");
     float nxt[4];
     load4(x, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
 #pragma unroll 1
@@ -135,16 +137,17 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
         const int lok = q.quant && ((bq >> sh) & 0xFFu) == 0xFFu;
         const int ka = ds.flag[bi];
         int *row = qs + ROW * bi + (int)(i & 31);
-        int qa[4], fits = 1;
-        long long Q[4];
+        int qa[4], fits = 1, Q[4];
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             qa[k] = i + k < nv ? row[k] : 0;
             Q[k] = 0;
             if (ka && lok) {
-                const long long u = qa[k], w = qb[k];
+                // both in [-QMAX, QMAX] (the decoder and quantize32 check it; QMAX = 2^30 - 1), so
+                // the sum is exact in 32 bits
+                const int u = qa[k], w = qb[k];
                 Q[k] = a.op == ECCL_KOP_SUM ? u + w : a.op == ECCL_KOP_MAX ? (u > w ? u : w) : (u < w ? u : w);
-                fits &= !(Q[k] > q.qmax || Q[k] < -q.qmax);
+                fits &= !(Q[k] > qmax || Q[k] < -qmax);
             }
         }
         const uint32_t bf = __ballot_sync(ECCL_WARP_FULL, fits);
@@ -153,7 +156,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
         for (int k = 0; k < 4; k++) {
             if (i + k >= nv) continue;
             if (useint) {
-                row[k] = (int)Q[k];
+                row[k] = Q[k];
             } else {
                 unsigned ba = ka ? rec_bits(qa[k], q.D) : (unsigned)qa[k];
                 unsigned bb = lok ? rec_bits(qb[k], q.D) : __float_as_uint(v[k]);
