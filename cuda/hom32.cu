@@ -58,6 +58,9 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 #define HOM32_SMEM (256 * ROW * 4)
 #endif
 
+// OP: a.op as a template argument (ECCL_KOP_*), one kernel per operation, so that the combine
+// loop carries no test of it.
+template <int OP>
 __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -146,8 +149,8 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
                 // both in [-QMAX, QMAX] (the decoder and quantize32 check it; QMAX = 2^30 - 1), so
                 // the sum is exact in 32 bits
                 const int u = qa[k], w = qb[k];
-                Q[k] = a.op == ECCL_KOP_SUM ? u + w : a.op == ECCL_KOP_MAX ? (u > w ? u : w) : (u < w ? u : w);
-                fits &= !(Q[k] > qmax || Q[k] < -qmax);
+                Q[k] = OP == ECCL_KOP_SUM ? u + w : OP == ECCL_KOP_MAX ? (u > w ? u : w) : (u < w ? u : w);
+                if (OP == ECCL_KOP_SUM) fits &= !(Q[k] > qmax || Q[k] < -qmax); // (max, min: one of the two)
             }
         }
         const uint32_t bf = __ballot_sync(ECCL_WARP_FULL, fits);
@@ -160,7 +163,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
             } else {
                 unsigned ba = ka ? rec_bits(qa[k], q.D) : (unsigned)qa[k];
                 unsigned bb = lok ? rec_bits(qb[k], q.D) : __float_as_uint(v[k]);
-                row[k] = (int)apply32(a.op, ba, bb);
+                row[k] = (int)apply32(OP, ba, bb);
             }
         }
         if ((lane & 7) == 0 && i < nv) sm.qok[bi] = (unsigned char)useint;
@@ -208,12 +211,18 @@ static __global__ void eccl_hom32_empty_kernel(eccl_hom_args a)
 
 cudaError_t eccl_hom32_setup(void)
 {
-    return cudaFuncSetAttribute(eccl_hom32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    return e;
 }
 
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st)
 {
+    const unsigned grid = (unsigned)a.in.nt;
     if (a.in.nt == 0) eccl_hom32_empty_kernel<<<1, 1, 0, st>>>(a);
-    else eccl_hom32_kernel<<<(unsigned)a.in.nt, 256, HOM32_SMEM, st>>>(a);
+    else if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM><<<grid, 256, HOM32_SMEM, st>>>(a);
+    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX><<<grid, 256, HOM32_SMEM, st>>>(a);
+    else eccl_hom32_kernel<ECCL_KOP_MIN><<<grid, 256, HOM32_SMEM, st>>>(a);
     return cudaGetLastError();
 }

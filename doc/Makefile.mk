@@ -15,4 +15,5 @@ EXTRA_DIST += bench/results/README.md bench/results/device_plot.gp bench/results
 	bench/results/h200x2_socket.txt bench/results/h200x2_socket_mpi.txt \
 	bench/results/h100_shared_socket_run1.txt bench/results/h100_shared_socket_run2.txt \
 	bench/results/h100_shared_socket_run3.txt bench/results/h100_shared_socket_run4.txt \
-	bench/results/h100_kernels_planes.txt bench/results/h100_kernels_f64.txt
+	bench/results/h100_kernels_planes.txt bench/results/h100_kernels_f64.txt \
+	bench/results/h100_kernels_hom32.txt
