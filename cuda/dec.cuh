@@ -454,6 +454,21 @@ __device__ void hom_open(const eccl_hom_args &a, int d64, dec_smem &ds, unsigned
 // this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
 // Not staging saves 32 KiB of shared memory per CTA (more CTAs per SM); the decoders' reads then
 // go through the L1 cache, which the hashing pass has just filled.
+// Segmented inclusive scan of the pairs (a, b) over lanes 0..span-1 of a warp (every lane calls
+// it): a lane whose flag f is set starts a segment; f ends as "the segment has a start".
+__device__ __forceinline__ void seg_scan2(long long &a, long long &b, int &f, int lane, int span)
+{
+    for (int o = 1; o < span; o <<= 1) {
+        long long ua = __shfl_up_sync(ECCL_WARP_FULL, a, o), ub = __shfl_up_sync(ECCL_WARP_FULL, b, o);
+        int uf = __shfl_up_sync(ECCL_WARP_FULL, f, o);
+        if (lane >= o && !f) {
+            a += ua;
+            b += ub;
+            f = uf;
+        }
+    }
+}
+
 template <bool D64, int NT, bool STAGE = true>
 __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char *pay, dec_smem &sm,
                             unsigned long long *hout)
@@ -530,15 +545,7 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
         f = k.none || k.head;
     }
     if (tid < 256) {
-        for (int o = 1; o < 32; o <<= 1) { // segmented inclusive scan within the warp
-            long long u0 = __shfl_up_sync(ECCL_WARP_FULL, t0, o), u1 = __shfl_up_sync(ECCL_WARP_FULL, t1, o);
-            int uf = __shfl_up_sync(ECCL_WARP_FULL, f, o);
-            if (lane >= o && !f) {
-                t0 += u0;
-                t1 += u1;
-                f = uf;
-            }
-        }
+        seg_scan2(t0, t1, f, lane, 32); // within the warp
         if (lane == 31) {
             sm.carry[w][0] = t0;
             sm.carry[w][1] = t1;
@@ -549,15 +556,7 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
     if (tid < 32) { // carries across the 8 warps: the same segmented scan over lanes 0..7 of warp 0
         long long c0 = lane < 8 ? sm.carry[lane][0] : 0, c1 = lane < 8 ? sm.carry[lane][1] : 0;
         int cf = lane < 8 ? sm.wflag[lane] : 1; // (block 0 of a tile is always absolute)
-        for (int o = 1; o < 8; o <<= 1) {
-            long long u0 = __shfl_up_sync(ECCL_WARP_FULL, c0, o), u1 = __shfl_up_sync(ECCL_WARP_FULL, c1, o);
-            int uf = __shfl_up_sync(ECCL_WARP_FULL, cf, o);
-            if (lane >= o && !cf) {
-                c0 += u0;
-                c1 += u1;
-                cf = uf;
-            }
-        }
+        seg_scan2(c0, c1, cf, lane, 8);
         if (lane < 8) {
             sm.carry[lane][0] = c0;
             sm.carry[lane][1] = c1;
