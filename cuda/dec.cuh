@@ -257,26 +257,20 @@ __device__ __forceinline__ U lane_bits(const unsigned char *pay, unsigned o, int
     return m;
 }
 
-// Inclusive scan with stride lag over the warp of deltas d of a block of F planes (|d| < 2^F).
-// A partial sum holds at most 32 deltas, so for F <= 26 it stays below 2^31 and the scan runs on
-// 32-bit integers (half the shuffles of a 64-bit one); the result is the same.
+// Inclusive scan with stride lag over the warp of deltas d of a block of F planes (|d| < 2^F), in
+// 32-bit integers (float32: modulo 2^32, see decode_quant). 64-bit: a partial sum holds at most 32
+// deltas, so for F <= 26 it stays below 2^31 and the 32-bit scan (half the shuffles) is exact;
+// wider blocks take warp_scan_lag.
 template <typename I>
 __device__ __forceinline__ I warp_scan_lag_small(I d, int lag, int F, int lane)
 {
-    if (sizeof(I) == 8 && F <= 26) {
-        int v = (int)d;
-        for (int o = lag; o < 32; o <<= 1) {
-            int u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
-            if (lane >= o) v += u;
-        }
-        return (I)v;
-    }
-    I v = d;
+    if (sizeof(I) == 8 && F > 26) return (I)warp_scan_lag((int64_t)d, lag, lane);
+    int v = (int)d;
     for (int o = lag; o < 32; o <<= 1) {
-        I u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
+        int u = __shfl_up_sync(ECCL_WARP_FULL, v, o);
         if (lane >= o) v += u;
     }
-    return v;
+    return (I)v;
 }
 
 template <bool D64> struct itype;
@@ -396,22 +390,14 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
     return !bad;
 }
 
-// Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext). The
-// index entries are loaded with the header (one memory round trip) where the stream has room.
+// Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext).
 __device__ int tile_open(const eccl_decomp_args &a, uint64_t t, dec_smem &sm, int d64)
 {
-    const int early = a.nt > 0 && a.in_cap >= 64 + 8 * a.nt;
-    uint64_t toff = 0, tnext = 0;
-    if (early) {
-        toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
-        if (t + 1 < a.nt) tnext = *(const unsigned long long *)(a.in + 64 + 8 * (t + 1));
-    }
     int rc = parse_header(a, sm);
     if (!rc && a.nt > 0) {
         uint64_t psize = sm.ssize - a.P, W = d64 ? 8 : 4;
-        // (without the early loads: the header check put the index inside the stream)
-        sm.toff = early ? toff : *(const unsigned long long *)(a.in + 64 + 8 * t);
-        sm.tnext = t + 1 < a.nt ? (early ? tnext : *(const unsigned long long *)(a.in + 64 + 8 * (t + 1))) : psize;
+        sm.toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
+        sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) : psize;
         if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
             rc = ECCL_ERR_CORRUPT;
         if (!rc && sm.q.is64 != d64) rc = ECCL_ERR_MISMATCH;
@@ -447,13 +433,6 @@ __device__ void hom_open(const eccl_hom_args &a, int d64, dec_smem &ds, unsigned
     }
 }
 
-// Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, hashes the
-// payload (STAGE: copying it to `pay`, 16-byte aligned, 256 * 32 * W + 48 bytes of shared memory;
-// else reading it in place, where the decoders then read it too: tile_payload), checks the
-// canonical forms and resolves every block's Lorenzo predecessors into sm.tail. Returns 1, with
-// this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
-// Not staging saves 32 KiB of shared memory per CTA (more CTAs per SM); the decoders' reads then
-// go through the L1 cache, which the hashing pass has just filled.
 // Segmented inclusive scan of the pairs (a, b) over lanes 0..span-1 of a warp (every lane calls
 // it): a lane whose flag f is set starts a segment; f ends as "the segment has a start".
 __device__ __forceinline__ void seg_scan2(long long &a, long long &b, int &f, int lane, int span)
@@ -469,6 +448,13 @@ __device__ __forceinline__ void seg_scan2(long long &a, long long &b, int &f, in
     }
 }
 
+// Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, hashes the
+// payload (STAGE: copying it to `pay`, 16-byte aligned, 256 * 32 * W + 48 bytes of shared memory;
+// else reading it in place, where the decoders then read it too: tile_payload), checks the
+// canonical forms and resolves every block's Lorenzo predecessors into sm.tail. Returns 1, with
+// this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
+// Not staging saves 32 KiB of shared memory per CTA (more CTAs per SM); the decoders' reads then
+// go through the L1 cache, which the hashing pass has just filled.
 template <bool D64, int NT, bool STAGE = true>
 __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char *pay, dec_smem &sm,
                             unsigned long long *hout)
