@@ -32,8 +32,9 @@
 #define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
 #endif
 
-// NT = 256 threads per CTA (4 CTAs per SM), or 1024 for small streams (fewer tiles than twice
-// the SMs: one CTA per SM, 32 warps to quantize a tile instead of 8, the same register budget).
+// NT = 256 threads per CTA (4 CTAs per SM), or 1024 for small streams (no more tiles than SMs,
+// cuda/codec.cu: one CTA per SM, 32 warps to quantize a tile instead of 8, the same register
+// budget).
 template <int NT>
 __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compress32_kernel(eccl_comp_args a)
 {

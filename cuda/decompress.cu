@@ -33,6 +33,7 @@
 
 namespace {
 
+// float32: NT = 256 threads, one per block; 64-bit types: 256 or 1024 threads, a warp per block.
 template <bool D64, int NT>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
@@ -48,7 +49,8 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     const unsigned char *src = tile_payload<STAGE>(a, pay, sm);
     // 3. The values.
     int ok = 1;
-    if (!D64 && NT == 256) {
+    static_assert(D64 || NT == 256, "float32 streams decode with 256 threads");
+    if (!D64) {
         float *outs = (float *)(STAGE ? pay + 256 * 32 * 4 + 48 : pay); // 256 rows of 33 floats
         if (tid < (int)nblk) ok = decode_block_thread<false>(sm, src, tid, a.n, b0, outs + 33 * tid);
         __syncthreads();
@@ -57,7 +59,7 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         float *x = (float *)a.x + b0 * 32;
         for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
     }
-    for (int k = 0; k < BPW && (D64 || NT != 256); k++) {
+    for (int k = 0; k < BPW && D64; k++) {
         int b = w * BPW + k;
         if (b >= (int)nblk) break;
         unsigned code = sm.codes[b];
@@ -138,7 +140,6 @@ static __global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
 cudaError_t eccl_decompress_setup(void)
 {
     cudaError_t e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     return e;
@@ -150,16 +151,15 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
         eccl_decompress_empty_kernel<<<1, 1, 0, st>>>(a);
         return cudaGetLastError();
     }
-    size_t smem = (size_t)256 * 32 * (is64 ? 8 : 4) + 48; /* the tile's payload, slack for word reads */
-    if (!is64) {
-        big = 0; /* float32: thread-per-block at every size */
-        smem = (ECCL_DEC32_STAGE ? smem : 0) + 256 * 33 * 4; /* rows for thread-per-block */
+    const unsigned grid = (unsigned)a.nt;
+    if (!is64) { /* float32: thread-per-block at every size, rows of 33 words (and the staged payload) */
+        const size_t smem = (ECCL_DEC32_STAGE ? (size_t)256 * 32 * 4 + 48 : 0) + 256 * 33 * 4;
+        eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
+    } else if (!big) { /* the payload staged (and slack for word reads), or decoded in place */
+        const size_t smem = ECCL_DEC64_STAGE ? (size_t)256 * 32 * 8 + 48 : 0;
+        eccl_decompress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
+    } else { /* 1024-thread CTAs always stage */
+        eccl_decompress_kernel<true, 1024><<<grid, 1024, (size_t)256 * 32 * 8 + 48, st>>>(a);
     }
-    if (is64 && !big && !ECCL_DEC64_STAGE) smem = 0; /* decoded in place */
-    unsigned grid = (unsigned)a.nt;
-    if (!is64 && !big) eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
-    else if (!is64) eccl_decompress_kernel<false, 1024><<<grid, 1024, smem, st>>>(a);
-    else if (!big) eccl_decompress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
-    else eccl_decompress_kernel<true, 1024><<<grid, 1024, smem, st>>>(a);
     return cudaGetLastError();
 }

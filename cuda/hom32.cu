@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
                 // the sum is exact in 32 bits
                 const int u = qa[k], w = qb[k];
                 Q[k] = OP == ECCL_KOP_SUM ? u + w : OP == ECCL_KOP_MAX ? (u > w ? u : w) : (u < w ? u : w);
-                if (OP == ECCL_KOP_SUM) fits &= !(Q[k] > qmax || Q[k] < -qmax); // (max, min: one of the two)
+                if (OP == ECCL_KOP_SUM) fits &= !(Q[k] > qmax || Q[k] < -qmax); // (max, min: an input, within QMAX)
             }
         }
         const uint32_t bf = __ballot_sync(ECCL_WARP_FULL, fits);
