@@ -211,7 +211,6 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
         a.epoch = c->epoch;
         a.tile_base = c->tile_base;
         a.done_base = c->done_base;
-        a.stage_per_warp = (256 / ((big ? 1024 : 256) / 32)) * 32 * (is64 ? 8 : 4); /* 64-bit kernel */
         c->tile_base += a.nt;
         c->done_base += a.nt;
     }

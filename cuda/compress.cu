@@ -177,16 +177,18 @@ __device__ int encode_raw(const eccl_dev_q &q, const void *x, uint64_t base, int
 // integers where sm.qok (with sm.tail), the values' bits elsewhere. Phase A fills them, or, HOM
 // (the fused homomorphic kernel), the caller has; the last CTA then also compares the input
 // stream's checksum (accumulated in checksum2) with in_checksum. The staging areas overlay the
-// rows (stage == rows, stage_per_warp = the bytes of a warp's rows): a block's encoding, at most
+// rows (warp w's staging is the rows of its own blocks): a block's encoding, at most
 // 256 bytes, starts no later than its own row, since each block before it took at most 256, and
 // is written after the warp has read that row.
 template <int NT, bool HOM = false>
-__device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, comp_smem &sm, long long *rows,
+__device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long *rows,
                               const unsigned long long *in_checksum = nullptr)
 {
     constexpr bool D64 = true; // (the encoding helpers above also know 32-bit types)
     typedef typename types<D64>::I I;
     constexpr int WPC = NT / 32, BPW = 256 / WPC; // warps per CTA, blocks per warp
+    constexpr size_t SPW = (size_t)BPW * 32 * 8;  // staging bytes per warp: the rows of its blocks
+    unsigned char *const stage = (unsigned char *)rows;
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.s;
     const unsigned long long t = sm.tile_id;
@@ -226,7 +228,7 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, com
     __syncthreads();
 
     // Phase B: encode each block into this warp's staging area.
-    unsigned char *mine = stage + (size_t)w * a.stage_per_warp;
+    unsigned char *mine = stage + w * SPW;
     int off = 0;
     const int rlast = eccl_fmt_block_len(a.n, a.nb - 1);
     for (int k = 0; k < BPW; k++) {
@@ -301,7 +303,7 @@ __device__ void compress_tile(const eccl_comp_args &a, unsigned char *stage, com
         for (int k = 0; k < 16; k++, p++) {
             if (p >= tot) break;
             while (ww + 1 < (unsigned)WPC && sm.warp_off[ww + 1] <= p) ww++;
-            wd[k >> 2] |= (uint32_t)stage[(size_t)ww * a.stage_per_warp + (p - sm.warp_off[ww])] << (8 * (k & 3));
+            wd[k >> 2] |= (uint32_t)stage[ww * SPW + (p - sm.warp_off[ww])] << (8 * (k & 3));
         }
         uint4 v = make_uint4(wd[0], wd[1], wd[2], wd[3]);
         *(uint4 *)(a.out + gpos + 16 * c) = v;
@@ -363,7 +365,7 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
     }
     __syncthreads();
     // dynamic shared memory: the rows, which the staging areas overlay
-    compress_tile<NT>(a, dyn, sm, (long long *)dyn);
+    compress_tile<NT>(a, sm, (long long *)dyn);
 }
 
 // ---- The fused homomorphic kernel for 64-bit streams (float64, complex128) -----------------------
@@ -538,13 +540,12 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     o.out = a.out;
     o.h = sm.h;
     o.rel_range_on_device = 0;
-    o.stage_per_warp = BPW * 32 * 8; // (= the rows of the warp's blocks: see HOM64_SMEM)
     o.s = s;
     o.tile_base = a.tile_base;
     o.done_base = a.done_base;
     o.epoch = a.epoch;
     o.d_size = a.d_size;
-    compress_tile<256, true>(o, dyn, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
+    compress_tile<256, true>(o, sm, rows, (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM));
 }
 
 cudaError_t eccl_hom64_setup(void)

@@ -15,7 +15,6 @@ struct eccl_comp_args {
     unsigned char *out;     // capacity >= eccl_compress_bound, 16-byte aligned
     eccl_dev_header h;      // header fields (eb and range replaced on the device for REL-from-data)
     int rel_range_on_device;
-    int stage_per_warp;     // bytes of shared staging per warp (its blocks at 32 * W each)
     eccl_dev_scratch *s;
     unsigned long long tile_base, done_base; // counter values before this launch
     unsigned epoch;         // look-back epoch of this launch (1..65535)
