@@ -20,7 +20,9 @@ step() { # name command...
     else summary+=("$(printf '%-22s FAILED %4ds  (see %s.log)' "$name" $((SECONDS - t0)) "$name")"); tail -30 "$out/$name.log"; fi
     echo "${summary[-1]}" # progress, so that a run cut off by its time limit still shows how far it got
 }
-build() (
+build() ( # (sources touched first: a warm host keeps build-gpu, and the tree copied onto it keeps
+    # older times than objects built there from sources an earlier command had changed)
+    touch cuda/* src/*/*.c src/*/*/*.c 2>/dev/null
     ./autogen.sh && mkdir -p build-gpu && cd build-gpu &&
         ../configure CC=mpicc FC=mpifort --with-cuda --with-cuda-arch="${CUDA_ARCH:-90}" &&
         make -j"$jobs" && make -j"$jobs" check TESTS=
