@@ -73,6 +73,14 @@ case " $what " in *" test "*|*" all "*)
         # 2 x 1 grid: a one-process scope (the owner's device-to-device copy only)
         step blacs_device_2x1 timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 2 ./tests/test_blacs_device
+        # strided device blocks broadcast in chunks (pipeline): chunks start inside columns
+        step blacs_device_pipeline timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=pipeline ECCL_CHUNKS=3 \
+            ECCL_ALLREDUCE_ALGORITHM=ring ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
+        # ... and compressed in place: a device-resident compressed broadcast never packs the block
+        step blacs_device_inplace timeout "$test_timeout" bash -c 'ECCL_DEBUG=2 ECCL_BCAST_ALGORITHM=binomial \
+            ECCL_ALLREDUCE_ALGORITHM=ring ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device > "$0" 2>&1
+            tail -n 1 "$0"; n=$(grep -c "matrix packed" "$0"); echo "$n strided broadcasts packed"; [ "$n" = 0 ]' \
+            "$out/blacs_inplace_debug.txt"
     fi
     if [ -x ./tests/test_fortran_coll ]; then
         step fortran_coll_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_fortran_coll
@@ -191,7 +199,7 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in test_cuda_codec_quick coll_device_np1 coll_device_np2 coll_device_np3 coll_device_chunks corrupt_device_chunks coll_device_hier_np4 stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in test_cuda_codec_quick coll_device_np1 coll_device_np2 coll_device_np3 coll_device_chunks corrupt_device_chunks coll_device_hier_np4 stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 blacs_device_pipeline blacs_device_inplace fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for k in ${PROF_KERNELS:-compress32 decompress hom32}; do f=$out/prof_$k.txt; [ -f "$f" ] || continue; echo "== profile $k"

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <cuda_runtime.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,19 +152,41 @@ static eccl_result_t read_size(eccl_cuda_codec_t c, const unsigned long long *d,
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_data, size_t count,
-                                            eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
-                                            size_t out_capacity, unsigned long long *d_size, size_t *h_size,
-                                            cudaStream_t st)
+// A view's checks, and its simplest form: a view whose values are contiguous from a 16-byte
+// aligned address becomes a plain array (*data moved to its first value, v->rows = 0).
+static eccl_result_t norm_view(const void **data, eccl_view *v, size_t count, eccl_dtype_t dtype)
+{
+    if (!v->rows) return ((uintptr_t)*data & 15u) ? ECCL_ERR_INVALID_ARG : ECCL_SUCCESS;
+    const size_t W = is64_of(dtype) ? 8 : 4;
+    if (v->ld < v->rows || ((uintptr_t)*data % W)) return ECCL_ERR_INVALID_ARG;
+    const uint64_t n = (uint64_t)count * reals_of(dtype);
+    const uint64_t c0 = v->first / v->rows, r0 = v->first % v->rows;
+    if (v->ld == v->rows || r0 + n <= v->rows) { // one run of memory
+        const char *p = (const char *)*data + (c0 * v->ld + r0) * W;
+        if (!((uintptr_t)p & 15u)) {
+            *data = p;
+            *v = eccl_view{0, 0, 0};
+        }
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
+                                      eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                      size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                      cudaStream_t st)
 {
     if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;
-    if (((uintptr_t)d_out & 15u) || ((uintptr_t)d_data & 15u)) return ECCL_ERR_INVALID_ARG;
+    if ((uintptr_t)d_out & 15u) return ECCL_ERR_INVALID_ARG;
+    if (count && norm_view(&d_data, &view, count, dtype)) return ECCL_ERR_INVALID_ARG;
+    if (!count) view = eccl_view{0, 0, 0};
     if (out_capacity < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
     eccl_comp_args a;
     memset(&a, 0, sizeof a);
     a.x = d_data;
+    a.v = view;
     a.n = (uint64_t)count * reals_of(dtype);
     a.nb = eccl_fmt_nblocks(a.n);
     a.nt = eccl_fmt_ntiles(a.nb);
@@ -201,7 +224,7 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
     if (a.rel_range_on_device) {
         CU(cudaMemsetAsync(&c->s->rkey[0], 0xFF, sizeof c->s->rkey[0], st)); /* min key: all ones */
         CU(cudaMemsetAsync(&c->s->rkey[1], 0, sizeof c->s->rkey[1], st));
-        CU(eccl_launch_range(d_data, a.n, is64_of(dtype), c->s, st));
+        CU(eccl_launch_range(d_data, view, a.n, is64_of(dtype), c->s, st));
     }
     /* 1024-thread CTAs for small streams; float32 (compress32.cu) only where the 256-thread ones
      * would leave SMs empty anyway */
@@ -220,6 +243,37 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
     return ECCL_SUCCESS;
 }
 
+extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_data, size_t count,
+                                            eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                            size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                            cudaStream_t st)
+{
+    return eccl_cuda_compress_view(c, d_data, eccl_view{0, 0, 0}, count, dtype, bound, d_out, out_capacity, d_size,
+                                   h_size, st);
+}
+
+// The view of an m x n column-major matrix with leading dimension ld (elements); 0 for bad sizes.
+static int matrix_view(size_t m, size_t n, size_t ld, eccl_dtype_t dtype, eccl_view *v, size_t *count)
+{
+    if (eccl_dtype_size(dtype) == 0 || ld < m || ld < 1) return 0;
+    if (m && n > SIZE_MAX / m) return 0;
+    *count = m * n;
+    *v = eccl_view{(uint64_t)m * reals_of(dtype), (uint64_t)ld * reals_of(dtype), 0};
+    if (!m || !n) *v = eccl_view{0, 0, 0};
+    return 1;
+}
+
+extern "C" eccl_result_t eccl_cuda_compress_2d(eccl_cuda_codec_t c, const void *d_a, size_t m, size_t n, size_t ld,
+                                               eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                               size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                               cudaStream_t st)
+{
+    eccl_view v;
+    size_t count;
+    if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
+    return eccl_cuda_compress_view(c, d_a, v, count, dtype, bound, d_out, out_capacity, d_size, h_size, st);
+}
+
 extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t st)
 {
     if (!c) return ECCL_ERR_INVALID_ARG;
@@ -231,18 +285,22 @@ extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t
     return (eccl_result_t)e;
 }
 
-extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                              void *d_data, size_t count, eccl_dtype_t dtype, int check,
-                                              cudaStream_t st)
+eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                        void *d_data, eccl_view view, size_t count, eccl_dtype_t dtype, int check,
+                                        cudaStream_t st)
 {
     if (!c || !d_stream || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
-    if (((uintptr_t)d_stream & 15u) || ((uintptr_t)d_data & 15u)) return ECCL_ERR_INVALID_ARG;
+    if ((uintptr_t)d_stream & 15u) return ECCL_ERR_INVALID_ARG;
+    const void *data = d_data;
+    if (count && norm_view(&data, &view, count, dtype)) return ECCL_ERR_INVALID_ARG;
+    if (!count) view = eccl_view{0, 0, 0};
     eccl_decomp_args a;
     memset(&a, 0, sizeof a);
     a.in = (const unsigned char *)d_stream;
     a.in_cap = stream_capacity;
-    a.x = d_data;
+    a.x = (void *)data;
+    a.v = view;
     a.count = count;
     a.dtype = (int)dtype;
     a.n = (uint64_t)count * reals_of(dtype);
@@ -263,6 +321,24 @@ extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d
     CU(eccl_launch_decompress(a, is64_of(dtype), big_ctas(c, a.nt), st));
     CU(cudaGetLastError());
     return check ? eccl_cuda_codec_check(c, st) : ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                              void *d_data, size_t count, eccl_dtype_t dtype, int check,
+                                              cudaStream_t st)
+{
+    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, d_data, eccl_view{0, 0, 0}, count, dtype, check,
+                                     st);
+}
+
+extern "C" eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                                 void *d_a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype,
+                                                 int check, cudaStream_t st)
+{
+    eccl_view v;
+    size_t count;
+    if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
+    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, d_a, v, count, dtype, check, st);
 }
 
 extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,

@@ -45,6 +45,53 @@ struct eccl_dev_scratch {
 
 __device__ __forceinline__ void eccl_dev_fail(eccl_dev_scratch *s, int code) { atomicCAS(&s->error, 0, code); }
 
+// Where a kernel's values live (eccl_cuda_compress_2d, decompress_2d; src/prims/prims.c views):
+// rows == 0 is a contiguous array, value i at offset i; else a column-major matrix of `rows` reals
+// per column, `ld` reals apart, whose values are taken in column order starting at value `first`:
+// value i of the kernel is value first + i of the matrix (column (first+i) / rows, row (first+i) %
+// rows). All three count reals (a complex element is two).
+struct eccl_view {
+    uint64_t rows, ld, first;
+};
+
+// The offsets of one tile's values (at most 8192, from the kernel's value v0 on) in a view, with
+// the tile's first column and row worked out once (one 64-bit division per thread and tile).
+struct tile_map {
+    uint64_t rows, ld, col0, r0; // rows == 0: contiguous, value v0 + i at col0 + i
+    __device__ __forceinline__ uint64_t at(uint32_t i) const
+    {
+        if (!rows) return col0 + i;
+        uint64_t rr = r0 + i, c = col0;
+        if (rr >= rows) {
+            if (rows >= 8192) { // i < 8192 <= rows: at most one column further
+                c++;
+                rr -= rows;
+            } else { // rr < rows + 8192 < 2^14: a 32-bit division
+                uint32_t k = (uint32_t)rr / (uint32_t)rows;
+                c += k;
+                rr -= (uint64_t)k * rows;
+            }
+        }
+        return c * ld + rr;
+    }
+};
+
+__device__ __forceinline__ tile_map make_tile_map(const eccl_view &v, uint64_t v0)
+{
+    tile_map m;
+    m.rows = v.rows;
+    m.ld = v.ld;
+    if (!v.rows) {
+        m.col0 = v0;
+        m.r0 = 0;
+    } else {
+        const uint64_t e = v.first + v0;
+        m.col0 = e / v.rows;
+        m.r0 = e - m.col0 * v.rows;
+    }
+    return m;
+}
+
 // Look-back status words: epoch (16 bits) | flag (2 bits) | value (46 bits, bytes).
 // Windows a look-back inspects before it declares a predecessor lost (seconds of spinning; only a
 // broken launch gets there) and reports ECCL_ERR_INTERNAL instead of hanging.

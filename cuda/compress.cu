@@ -140,13 +140,14 @@ __device__ int encode_quant(const eccl_dev_q &q, typename types<D64>::I qi, int 
 }
 
 // A RAW block (section 6.3): key differences, CODED when smaller than VERBATIM.
+// u: this lane's value bits (lanes >= r: ignored).
 template <bool D64>
-__device__ int encode_raw(const eccl_dev_q &q, const void *x, uint64_t base, int r, int lane, unsigned char *o,
+__device__ int encode_raw(const eccl_dev_q &q, typename types<D64>::U u, int r, int lane, unsigned char *o,
                           unsigned *code)
 {
     typedef typename types<D64>::U U;
     const int W = D64 ? 8 : 4, act = lane < r;
-    U u = act ? ((const U *)x)[base + lane] : 0;
+    if (!act) u = 0;
     U key = D64 ? (U)eccl_fmt_key64(u) : (U)eccl_fmt_key32((uint32_t)u);
     U kprev = __shfl_up_sync(ECCL_WARP_FULL, key, q.lag);
     U k0 = __shfl_sync(ECCL_WARP_FULL, key, 0);
@@ -186,6 +187,7 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
 {
     constexpr bool D64 = true; // (the encoding helpers above also know 32-bit types)
     typedef typename types<D64>::I I;
+    typedef typename types<D64>::U U;
     constexpr int WPC = NT / 32, BPW = 256 / WPC; // warps per CTA, blocks per warp
     constexpr size_t SPW = (size_t)BPW * 32 * 8;  // staging bytes per warp: the rows of its blocks
     unsigned char *const stage = (unsigned char *)rows;
@@ -195,6 +197,7 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
     const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
     const uint64_t v0 = b0 * 32; // the tile's first value
+    const tile_map map = make_tile_map(a.v, v0); // (HOM: unused, the caller has read the values)
 
     // Phase A: quantize the tile; one flag per block.
     if (HOM) {
@@ -202,16 +205,17 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
     } else {
         // float64: one warp per block, the next block's values loaded while this one quantizes;
         // each row gets the block's integers where it quantizes, else its values' bits
-        const double *x = (const double *)a.x + v0;
+        const double *x = (const double *)a.x;
         double nxt = 0.0;
         if ((uint64_t)w * BPW < nblk && lane < eccl_fmt_block_len(a.n, b0 + (uint64_t)w * BPW))
-            nxt = x[(uint64_t)w * BPW * 32 + lane];
+            nxt = x[map.at((uint32_t)(w * BPW * 32 + lane))];
         for (int k = 0; k < BPW; k++) {
             uint64_t b = (uint64_t)w * BPW + k;
             if (b >= nblk) break;
             int r = eccl_fmt_block_len(a.n, b0 + b);
             const double xv = nxt;
-            if (k + 1 < BPW && b + 1 < nblk && lane < eccl_fmt_block_len(a.n, b0 + b + 1)) nxt = x[(b + 1) * 32 + lane];
+            if (k + 1 < BPW && b + 1 < nblk && lane < eccl_fmt_block_len(a.n, b0 + b + 1))
+                nxt = x[map.at((uint32_t)((b + 1) * 32 + lane))];
             long long qi = 0;
             int ok = 1;
             if (q.quant && lane < r) ok = quantize(xv, q, &qi);
@@ -255,9 +259,12 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
             }
         }
         if (size < 0) { // (encode_raw reads its values before it writes: the staging may overlay them)
-            if (HOM || !sm.qok[b]) size = encode_raw<D64>(q, rows, b * 32, r, lane, mine + off, &code);
-            else size = encode_raw<D64>(q, a.x, v0 + b * 32, r, lane, mine + off, &code); // (a short last
-                                                                                         // block's values)
+            U u = 0;
+            if (lane < r) {
+                if (HOM || !sm.qok[b]) u = (U)rows[b * 32 + lane];
+                else u = ((const U *)a.x)[map.at((uint32_t)(b * 32 + lane))]; // (a short last block's values)
+            }
+            size = encode_raw<D64>(q, u, r, lane, mine + off, &code);
         }
         if (lane == 0) sm.codes[b] = (unsigned char)code;
         off += size;
@@ -466,7 +473,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
             int raw = eccl_fmt_code_is_raw(code);
             if (raw)
                 good &= decode_raw(q, code, pay + ds.boff[b], eccl_fmt_block_len(a.in.n, b0 + b), lane, rows,
-                                   (uint64_t)b * 32);
+                                   tile_map{0, 0, 0, 0}, (uint32_t)b * 32);
             else
                 good &= decode_quant_ints64(ds, pay, b, a.in.n, b0, lane, rows + b * 32);
             if (lane == 0) ds.flag[b] = (unsigned char)!raw;
@@ -533,6 +540,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     // 3. Encode the rows and write the tile out (the last CTA: header, checksum, input's verdict).
     eccl_comp_args o;
     o.x = nullptr;
+    o.v = eccl_view{0, 0, 0};
     o.n = a.in.n;
     o.nb = a.in.nb;
     o.nt = a.in.nt;
@@ -574,16 +582,22 @@ static __global__ void eccl_compress_empty_kernel(eccl_comp_args a)
 }
 
 // Min and max of the finite values (REL bounds), as ordered keys so that atomics compare them.
-static __global__ void eccl_range_kernel(const void *x, uint64_t n, int is64, eccl_dev_scratch *s)
+// Each CTA takes pieces of 8192 values (a tile's worth: one tile map per piece) in turn.
+static __global__ void eccl_range_kernel(const void *x, eccl_view vw, uint64_t n, int is64, eccl_dev_scratch *s)
 {
     __shared__ unsigned long long tmp[2][32];
     unsigned long long lo = ~0ull, hi = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        double v = is64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
-        if (isfinite(v)) {
-            unsigned long long k = eccl_fmt_key64(eccl_f64_as_u64(v));
-            lo = k < lo ? k : lo;
-            hi = k > hi ? k : hi;
+    for (uint64_t p0 = (uint64_t)blockIdx.x * 8192; p0 < n; p0 += (uint64_t)gridDim.x * 8192) {
+        const tile_map map = make_tile_map(vw, p0);
+        const uint32_t len = n - p0 < 8192 ? (uint32_t)(n - p0) : 8192u;
+        for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) {
+            const uint64_t o = map.at(i);
+            double v = is64 ? ((const double *)x)[o] : (double)((const float *)x)[o];
+            if (isfinite(v)) {
+                unsigned long long k = eccl_fmt_key64(eccl_f64_as_u64(v));
+                lo = k < lo ? k : lo;
+                hi = k > hi ? k : hi;
+            }
         }
     }
     for (int o = 16; o > 0; o >>= 1) {
@@ -631,11 +645,33 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
     return cudaGetLastError();
 }
 
-cudaError_t eccl_launch_range(const void *x, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st)
+cudaError_t eccl_launch_range(const void *x, const eccl_view &v, uint64_t n, int is64, eccl_dev_scratch *s,
+                              cudaStream_t st)
 {
-    unsigned blocks = (unsigned)((n + 1023) / 1024);
+    unsigned blocks = (unsigned)((n + 8191) / 8192);
     if (blocks > 1024) blocks = 1024;
     if (blocks == 0) blocks = 1;
-    eccl_range_kernel<<<blocks, 256, 0, st>>>(x, n, is64, s);
+    eccl_range_kernel<<<blocks, 256, 0, st>>>(x, v, n, is64, s);
+    return cudaGetLastError();
+}
+
+static __global__ void eccl_fill_view_kernel(void *x, eccl_view vw, uint64_t n, int is64, uint64_t bits)
+{
+    for (uint64_t p0 = (uint64_t)blockIdx.x * 8192; p0 < n; p0 += (uint64_t)gridDim.x * 8192) {
+        const tile_map map = make_tile_map(vw, p0);
+        const uint32_t len = n - p0 < 8192 ? (uint32_t)(n - p0) : 8192u;
+        for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) {
+            if (is64) ((unsigned long long *)x)[map.at(i)] = bits;
+            else ((unsigned *)x)[map.at(i)] = (unsigned)bits;
+        }
+    }
+}
+
+cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int is64, uint64_t bits, cudaStream_t st)
+{
+    if (n == 0) return cudaSuccess;
+    unsigned blocks = (unsigned)((n + 8191) / 8192);
+    if (blocks > 1024) blocks = 1024;
+    eccl_fill_view_kernel<<<blocks, 256, 0, st>>>(x, v, n, is64, bits);
     return cudaGetLastError();
 }

@@ -32,10 +32,47 @@
 #define C32_SMEM (256 * ROW * 4 + 16 + 8192 * 4 + 16)
 #endif
 
+// Phase A of a tile (values v0 .. v0 + nv of the kernel): the integers into the rows, sm.qok per
+// block. VIEW: the values are read through the tile's map (sm.map), with 16-byte loads where every
+// group of 4 values is aligned and in one column.
+template <int NT, bool VIEW>
+__device__ __forceinline__ void quantize_tile32(const eccl_comp_args &a, c32_smem &sm, int *qs, uint64_t v0,
+                                                uint64_t nv, int w, int lane)
+{
+    const eccl_dev_q q = sm.q; // (in registers: the loop reads it for every value)
+    constexpr uint64_t STEP = NT / 32 * 128; // values the CTA loads per step
+    const int vec = !VIEW || (!(a.v.rows & 3) && !(a.v.ld & 3) && !(a.v.first & 3) && !((uintptr_t)a.x & 15));
+    const float *x = VIEW ? (const float *)a.x : (const float *)a.x + v0;
+    float nxt[4];
+    if (VIEW) load4_map(x, sm.map, vec, (uint64_t)w * 128 + 4 * lane, nv, nxt);
+    else load4(x, (uint64_t)w * 128 + 4 * lane, nv, nxt);
+#pragma unroll 1
+    for (uint64_t g = (uint64_t)w * 128; g < nv; g += STEP) {
+        uint64_t i = g + 4 * lane;
+        float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
+        if (g + STEP < nv) {
+            if (VIEW) load4_map(x, sm.map, vec, i + STEP, nv, nxt);
+            else load4(x, i + STEP, nv, nxt);
+        }
+        int ok = 1;
+        int *row = qs + ROW * (int)(i >> 5) + (int)(i & 31);
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            int qi = 0;
+            ok &= !q.quant ? 0 : (i + k < nv ? quantize32((double)v[k], q, &qi) : 1);
+            row[k] = qi;
+        }
+        uint32_t bal = __ballot_sync(ECCL_WARP_FULL, ok);
+        if ((lane & 7) == 0 && i < nv) sm.qok[i >> 5] = ((bal >> lane) & 0xFFu) == 0xFFu;
+    }
+}
+
 // NT = 256 threads per CTA (4 CTAs per SM), or 1024 for small streams (no more tiles than SMs,
 // cuda/codec.cu: one CTA per SM, 32 warps to quantize a tile instead of 8, the same register
 // budget).
-template <int NT>
+// VIEW: the input is a view (a.v.rows != 0), read through the tile's map; one instance per
+// layout, so that the contiguous kernel is the plain one.
+template <int NT, bool VIEW>
 __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compress32_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -51,6 +88,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compre
     PH(sm.ph, 0);
     if (tid == 0) {
         sm.tile_id = atomicAdd(&s->tile_counter, 1ull) - a.tile_base;
+        if (VIEW) sm.map = make_tile_map(a.v, sm.tile_id * 8192);
         eccl_dev_header h = a.h;
         if (a.rel_range_on_device) {
             unsigned long long kmin = s->rkey[0], kmax = s->rkey[1];
@@ -66,33 +104,13 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compre
     PH(sm.ph, 2);
     PH(sm.ph, 3);
     const unsigned long long t = sm.tile_id;
-    const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192;
-    const float *x = (const float *)a.x + v0;
-
     // Phase A: quantize with coalesced 16-byte loads (a warp covers 128 values, 4 blocks); the
     // next chunk's load is issued before this one is quantized (two loads in flight per thread;
-    // H100: 953 -> 1036 GB/s; unrolling the loop as well lost, hence `unroll 1`).
-    constexpr uint64_t STEP = NT / 32 * 128; // values the CTA loads per step
-    float nxt[4];
-    load4(x, (uint64_t)w * 128 + 4 * lane, nv, nxt);
-#pragma unroll 1
-    for (uint64_t g = (uint64_t)w * 128; g < nv; g += STEP) {
-        uint64_t i = g + 4 * lane;
-        float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
-        if (g + STEP < nv) load4(x, i + STEP, nv, nxt);
-        int ok = 1;
-        int *row = qs + ROW * (int)(i >> 5) + (int)(i & 31);
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            int qi = 0;
-            ok &= !q.quant ? 0 : (i + k < nv ? quantize32((double)v[k], q, &qi) : 1);
-            row[k] = qi;
-        }
-        uint32_t bal = __ballot_sync(ECCL_WARP_FULL, ok);
-        if ((lane & 7) == 0 && i < nv) sm.qok[i >> 5] = ((bal >> lane) & 0xFFu) == 0xFFu;
-    }
+    // H100: 953 -> 1036 GB/s; unrolling the loop as well lost, hence `unroll 1`). One instance
+    // per layout, so that the contiguous loop holds no more registers than it needs.
+    quantize_tile32<NT, VIEW>(a, sm, qs, v0, nv, w, lane);
     __syncthreads();
     PH(sm.ph, 4);
 
@@ -107,24 +125,30 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compre
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = NULL;
-    encode_tile32<NT>(o, qs, img, sm, (const unsigned *)x, t, b0, nblk);
+    encode_tile32<NT, VIEW>(o, qs, img, sm, (const unsigned *)a.x + (VIEW ? 0 : v0), t, b0, nblk);
 }
 
 cudaError_t eccl_compress32_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<256, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
     return e;
 }
 
 cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_t st)
 {
-#if ECCL_C32_BIG
-    if (big) eccl_compress32_kernel<1024><<<(unsigned)a.nt, 1024, C32_SMEM, st>>>(a);
-    else
-#else
-    (void)big;
+#if !ECCL_C32_BIG
+    big = 0;
 #endif
-        eccl_compress32_kernel<256><<<(unsigned)a.nt, 256, C32_SMEM, st>>>(a);
+    const unsigned g = (unsigned)a.nt;
+    if (a.v.rows) {
+        if (big) eccl_compress32_kernel<1024, true><<<g, 1024, C32_SMEM, st>>>(a);
+        else eccl_compress32_kernel<256, true><<<g, 256, C32_SMEM, st>>>(a);
+    } else {
+        if (big) eccl_compress32_kernel<1024, false><<<g, 1024, C32_SMEM, st>>>(a);
+        else eccl_compress32_kernel<256, false><<<g, 256, C32_SMEM, st>>>(a);
+    }
     return cudaGetLastError();
 }

@@ -22,6 +22,7 @@ struct dec_smem {
     long long carry[8][2];
     unsigned long long csum_tmp[32];
     int wscan[8], wflag[8];
+    tile_map map;                 // decompression: where the tile's values go (set with the tile)
 #ifdef ECCL_PHASE_TIMING
     long long ph[11];
 #endif
@@ -164,12 +165,13 @@ __device__ __forceinline__ void store_bits(void *x, uint64_t i, uint64_t u, int 
 }
 
 // A RAW block: verbatim in parallel; CODED by lane 0, step by step as block.c read_raw does.
+// Value i of the block goes to x at map.at(base + i) (base: the block's first value in the tile).
 __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned char *p, int r, int lane,
-                          void *x, uint64_t base)
+                          void *x, const tile_map &map, uint32_t base)
 {
     const int W = q.is64 ? 8 : 4;
     if (code == 0xFFu) {
-        if (lane < r) store_bits(x, base + lane, ld_bytes(p + lane * W, W), q.is64);
+        if (lane < r) store_bits(x, map.at(base + lane), ld_bytes(p + lane * W, W), q.is64);
         return 1;
     }
     int ok = 1;
@@ -191,7 +193,7 @@ __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned cha
         }
         uint64_t kmax = q.is64 ? ~0ull : 0xFFFFFFFFull;
         key[0] = q.is64 ? eccl_fmt_key64(v0) : eccl_fmt_key32((uint32_t)v0);
-        store_bits(x, base, v0, q.is64);
+        store_bits(x, map.at(base), v0, q.is64);
         for (int i = 1; i < r && ok; i++) {
             uint64_t b = key[i >= q.lag ? i - q.lag : i - 1];
             if ((neg >> i) & 1u) {
@@ -202,7 +204,7 @@ __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned cha
                 key[i] = b + mag[i];
             }
             uint64_t v = q.is64 ? eccl_fmt_unkey64(key[i]) : eccl_fmt_unkey32((uint32_t)key[i]);
-            store_bits(x, base + i, v, q.is64);
+            store_bits(x, map.at(base + i), v, q.is64);
         }
     }
     return __shfl_sync(ECCL_WARP_FULL, ok, 0);
@@ -282,7 +284,7 @@ template <> struct itype<true> { typedef long long I; typedef unsigned long long
 // still lands outside it after wrapping (|q| < 2^30 + 2^31), so the check below catches it.
 template <bool D64>
 __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
-                            int lane, void *x)
+                            int lane, void *x, const tile_map &map)
 {
     typedef typename itype<D64>::I I;
     typedef typename itype<D64>::U U;
@@ -300,7 +302,7 @@ __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b,
         else v += (I)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
     }
     int bad = lane < k.r && (v > (I)q.qmax || v < -(I)q.qmax);
-    if (lane < k.r) ((T *)x)[(b0 + b) * 32 + lane] = (T)((double)v * q.D);
+    if (lane < k.r) ((T *)x)[map.at((uint32_t)(b * 32 + lane))] = (T)((double)v * q.D);
     return !__any_sync(ECCL_WARP_FULL, bad);
 }
 

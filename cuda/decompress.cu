@@ -56,17 +56,24 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         __syncthreads();
         PH(sm.ph, 3);
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
-        float *x = (float *)a.x + b0 * 32;
-        for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
+        if (!a.v.rows) { // (contiguous: the plain loop, no mapping)
+            float *x = (float *)a.x + b0 * 32;
+            for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
+        } else { // (the map made here, after the decoder: not live across it)
+            float *x = (float *)a.x;
+            const tile_map map = make_tile_map(a.v, b0 * 32);
+            for (unsigned e = tid; e < nv; e += NT) x[map.at(e)] = outs[33 * (e >> 5) + (e & 31)];
+        }
     }
+    const tile_map &map = sm.map; // (in shared memory: no registers held across the decoders)
     for (int k = 0; k < BPW && D64; k++) {
         int b = w * BPW + k;
         if (b >= (int)nblk) break;
         unsigned code = sm.codes[b];
         if (eccl_fmt_code_is_raw(code))
-            ok &= decode_raw(q, code, src + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, (b0 + b) * 32);
+            ok &= decode_raw(q, code, src + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, map, b * 32);
         else
-            ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x);
+            ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x, map);
     }
     int bad = __syncthreads_or(!ok);
     PH(sm.ph, 4);
@@ -113,6 +120,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_
         int rc = tile_open(a, t, sm, D64);
         if (rc) eccl_dev_fail(a.s, rc);
         sm.ok = !rc;
+        sm.map = make_tile_map(a.v, t * 8192);
     }
     __syncthreads();
     PH(sm.ph, 1);

@@ -78,6 +78,31 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
 eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7]);
 /* Set bytes of device memory to `value`. */
 eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes);
+
+/* Strided data (ScaLAPACK panels, src/prims/prims.c): the elements of a column-major matrix at a
+ * base address with m rows per column, ld >= m elements apart, taken in column order from element
+ * `first` on. The base must be aligned to one real of the dtype (4 or 8 bytes). */
+typedef struct eccl_dev_layout {
+    size_t m, ld, first;
+} eccl_dev_layout_t;
+/* eccl_dev_compress, eccl_dev_decompress and eccl_dev_range of the count elements of layout lay
+ * at d_base (lay NULL: d_base is a plain array, as in those calls); the streams are those of the
+ * packed elements. Errors: as those calls, ECCL_ERR_INVALID_ARG for a bad layout. */
+eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                   size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out,
+                                   size_t h_cap, size_t *h_size);
+eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
+                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
+eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                size_t count, eccl_dtype_t dtype, double *lo, double *hi);
+/* Copy count elements of layout lay at d_base (lay NULL: contiguous) to contiguous memory at dst
+ * (host or device), packed; complete on return. */
+eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
+                                    size_t count, size_t esize);
+/* Set the count elements of layout lay at d_base to NaN (every byte 0xFF, as eccl_dev_fill after a
+ * failed decompression). */
+eccl_result_t eccl_dev_fill_nan_at(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                   eccl_dtype_t dtype);
 #ifdef __cplusplus
 }
 #endif

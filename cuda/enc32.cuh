@@ -23,6 +23,19 @@ __device__ __forceinline__ void load4(const float *x, uint64_t i, uint64_t n, fl
     }
 }
 
+// The same for a tile's values i .. i+3 (of n) through its map (codec_dev.cuh): one 16-byte load
+// when vec (the view's groups of 4 are aligned and never straddle a column), else one per value.
+__device__ __forceinline__ void load4_map(const float *x, const tile_map &map, int vec, uint64_t i, uint64_t n,
+                                          float (&v)[4])
+{
+    if (vec && i + 3 < n) {
+        float4 f = *(const float4 *)(x + map.at((uint32_t)i));
+        v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+    } else {
+        for (int k = 0; k < 4; k++) v[k] = i + k < n ? x[map.at((uint32_t)(i + k))] : 0.0f;
+    }
+}
+
 __device__ __forceinline__ int quantize32(double x, const eccl_dev_q &q, int *qi)
 {
     double qd = rint(x * q.R);
@@ -148,7 +161,8 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
     return p;
 }
 
-// The RAW encoding of block b (section 6.3), from the input values (rare: NaN, inf, huge values).
+// The RAW encoding of a block (section 6.3) from its values' bits, x[i] for i < r (rare: NaN,
+// inf, huge values); plan_raw_at: the same from value(i) (a view's scattered values).
 __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t (&m)[32])
 {
     plan p;
@@ -186,12 +200,51 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
     return p;
 }
 
+template <class V>
+__device__ plan plan_raw_at(const eccl_dev_q &q, V value, int r, uint32_t (&m)[32])
+{
+    plan p;
+    uint32_t key[32], all = 0, neg = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) key[i] = i < r ? eccl_fmt_key32(value(i)) : 0u;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        uint32_t b = i == 0 ? key[0] : key[i >= q.lag ? i - q.lag : i - 1];
+        uint32_t a = key[i];
+        m[i] = i < r ? (a >= b ? a - b : b - a) : 0u;
+        neg |= (uint32_t)(i < r && a < b) << i;
+        all |= m[i];
+    }
+    int F = 32 - __clz((int)all);
+    int size = 4 + (F > 0 ? 4 + 4 * F : 0);
+    p.quant = 0;
+    p.v0 = value(0);
+    p.neg = neg;
+    p.F = F;
+    p.with_sign = F > 0;
+    p.head = 0;
+    p.none = 0;
+    if (size < r * 4) {
+        p.raw_coded = 1;
+        p.size = size;
+        p.code = eccl_fmt_raw_code((unsigned)F);
+    } else { // VERBATIM: m carries the values themselves, so that the image needs nothing else
+        p.raw_coded = 0;
+        p.size = r * 4;
+        p.code = 0xFFu;
+#pragma unroll
+        for (int i = 0; i < 32; i++) m[i] = i < r ? value(i) : 0u;
+    }
+    return p;
+}
+
 struct c32_smem {
     unsigned char codes[256];
     unsigned char qok[256];
     int wsum[8];
     unsigned total, padded;
     unsigned long long tile_off, tile_id, csum_tmp[32];
+    tile_map map; // compression: where the tile's values are read (RAW blocks read them again)
     eccl_dev_q q;
     eccl_dev_header h;
 #ifdef ECCL_PHASE_TIMING
@@ -212,14 +265,15 @@ struct enc32_out {
 };
 
 // Phases B to the end for one tile whose integers are in rows qs (sm.qok: the block quantized):
-// each thread plans its block (RAW blocks take their values from rawsrc + 32 * b: the input in
-// global memory, or the rows themselves when rawsrc is NULL), a CTA scan places the blocks, the
+// each thread plans its block (RAW blocks take their values from the input in global memory:
+// rawsrc + 32 * b, or VIEW, rawsrc at the offsets of sm.map; from the rows themselves when rawsrc
+// is NULL), a CTA scan places the blocks, the
 // warp look-back finds the tile's offset while the image is built, the image goes out with
 // 16-byte stores, and the last CTA writes the header and the checksum. img: 8192 + 4 words; it
 // may overlay the rows (every thread holds what its block's image needs once the blocks are
 // planned and placed: the planes' magnitudes, or a VERBATIM block's values, in m). NT threads
 // (256 or 1024): threads 0-255 plan a block each, all of them share the copy-out.
-template <int NT = 256>
+template <int NT = 256, bool VIEW = false>
 __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_smem &sm, const unsigned *rawsrc,
                               unsigned long long t, uint64_t b0, uint64_t nblk)
 {
@@ -240,7 +294,10 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
                 float f = (float)((double)qs[ROW * b + i] * q.D);
                 qs[ROW * b + i] = __float_as_int(f);
             }
-        if (p.size < 0) p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
+        if (VIEW && p.size < 0 && rawsrc) // (a view: the values through the tile's map)
+            p = plan_raw_at(q, [rawsrc, &sm, b](int i) { return rawsrc[sm.map.at((uint32_t)(32 * b + i))]; }, r, m);
+        else if (p.size < 0)
+            p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
         sm.codes[b] = (unsigned char)p.code;
     }
     // CTA exclusive scan of the sizes (all multiples of 4 for float32)

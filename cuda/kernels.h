@@ -10,7 +10,8 @@
 #include "cuda/codec_dev.cuh"
 
 struct eccl_comp_args {
-    const void *x;          // count elements of the dtype (n reals)
+    const void *x;          // count elements of the dtype (n reals), laid out as v says
+    eccl_view v;            // v.rows == 0: contiguous and 16-byte aligned; else W-byte aligned
     uint64_t n, nb, nt, P;  // reals, blocks, tiles, payload offset
     unsigned char *out;     // capacity >= eccl_compress_bound, 16-byte aligned
     eccl_dev_header h;      // header fields (eb and range replaced on the device for REL-from-data)
@@ -24,7 +25,8 @@ struct eccl_comp_args {
 struct eccl_decomp_args {
     const unsigned char *in; // the stream, 16-byte aligned
     uint64_t in_cap;         // bytes readable at `in`
-    void *x;                 // count elements of dtype
+    void *x;                 // count elements of dtype, laid out as v says
+    eccl_view v;             // v.rows == 0: contiguous and 16-byte aligned; else W-byte aligned
     uint64_t count;
     int dtype;
     uint64_t n, nb, nt, P;
@@ -51,7 +53,9 @@ struct eccl_hom_args {
 // be launched from another one). big: 1024-thread CTAs for small streams, else 256.
 cudaError_t eccl_kernels_setup(void); // shared-memory limits, once per process and device
 cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cudaStream_t st);
-cudaError_t eccl_launch_range(const void *x, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st);
+cudaError_t eccl_launch_range(const void *x, const eccl_view &v, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st);
+// Set the n reals of view v at x to the bit pattern `bits` (a canonical NaN: a failed decompression).
+cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int is64, uint64_t bits, cudaStream_t st);
 cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st);
 cudaError_t eccl_compress_setup(void);
 cudaError_t eccl_compress32_setup(void);
@@ -61,5 +65,19 @@ cudaError_t eccl_hom32_setup(void);
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st);
 cudaError_t eccl_hom64_setup(void); // (compress.cu: the 64-bit kernel reuses the compression's encoder)
 cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st);
+
+#ifdef ECCL_H
+// The codec on a view of the data (cuda/codec.cu; eccl_cuda_compress and eccl_cuda_compress_2d are
+// the public forms, doc: include/eccl_cuda.h): count elements taken in the view's order. A view
+// needs the data aligned to one real (4 or 8 bytes); a contiguous array (view.rows == 0) to 16
+// bytes.
+eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
+                                      eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                      size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                      cudaStream_t st);
+eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                        void *d_data, eccl_view view, size_t count, eccl_dtype_t dtype, int check,
+                                        cudaStream_t st);
+#endif
 
 #endif

@@ -56,6 +56,25 @@ eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream
     return ECCL_ERR_UNSUPPORTED;
 }
 
+eccl_result_t eccl_cuda_compress_2d(eccl_cuda_codec_t codec, const void *d_a, size_t m, size_t n,
+                                    size_t ld, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                    void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                    size_t *h_size, cudaStream_t stream)
+{
+    (void)codec, (void)d_a, (void)m, (void)n, (void)ld, (void)dtype, (void)bound, (void)d_out;
+    (void)out_capacity, (void)d_size, (void)h_size, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t codec, const void *d_stream,
+                                      size_t stream_capacity, void *d_a, size_t m, size_t n,
+                                      size_t ld, eccl_dtype_t dtype, int check, cudaStream_t stream)
+{
+    (void)codec, (void)d_stream, (void)stream_capacity, (void)d_a, (void)m, (void)n, (void)ld;
+    (void)dtype, (void)check, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream)
 {
     (void)codec, (void)stream;
@@ -176,5 +195,42 @@ eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7])
 eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes)
 {
     (void)ctx, (void)d_ptr, (void)value, (void)bytes;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                   size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out,
+                                   size_t h_cap, size_t *h_size)
+{
+    (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)bound, (void)h_out, (void)h_cap;
+    (void)h_size;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
+                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+{
+    (void)ctx, (void)h_stream, (void)size, (void)d_base, (void)lay, (void)count, (void)dtype;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                size_t count, eccl_dtype_t dtype, double *lo, double *hi)
+{
+    (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)lo, (void)hi;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_dev_fill_nan_at(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                   eccl_dtype_t dtype)
+{
+    (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
+                                    size_t count, size_t esize)
+{
+    (void)ctx, (void)dst, (void)d_base, (void)lay, (void)count, (void)esize;
     return ECCL_ERR_UNSUPPORTED;
 }

@@ -122,21 +122,41 @@ static size_t esize_of(eccl_dtype_t dt) { return eccl_dtype_size(dt); }
 static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
 static uint64_t reals_of(eccl_dtype_t dt) { return dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1; }
 
-extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
-                                           const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size)
+// The kernels' view of a layout (NULL: none); 0 when the layout is unusable.
+static int view_of(const eccl_dev_layout_t *lay, const void *base, eccl_dtype_t dtype, eccl_view *v)
+{
+    *v = eccl_view{0, 0, 0};
+    if (!lay) return 1;
+    if (lay->m == 0 || lay->ld < lay->m || ((uintptr_t)base % (is64_of(dtype) ? 8 : 4))) return 0;
+    const uint64_t k = reals_of(dtype);
+    *v = eccl_view{(uint64_t)lay->m * k, (uint64_t)lay->ld * k, (uint64_t)lay->first * k};
+    return 1;
+}
+
+extern "C" eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
+                                              size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                              void *h_out, size_t h_cap, size_t *h_size)
 {
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || cap == 0) return ECCL_ERR_INVALID_ARG;
     if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
-    const void *src = NULL;
-    eccl_result_t rc = aligned_input(c, d_data, count * esize_of(dtype), &src);
+    eccl_view v;
+    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
+    const void *src = d_base;
+    eccl_result_t rc = v.rows ? ECCL_SUCCESS : aligned_input(c, d_base, count * esize_of(dtype), &src);
     if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
-    if (!rc) rc = eccl_cuda_compress(c->codec, count ? src : c->d_out, count, dtype, bound, c->d_out, c->out_cap,
-                                     NULL, h_size, c->st);
+    if (!rc) rc = eccl_cuda_compress_view(c->codec, count ? src : c->d_out, v, count, dtype, bound, c->d_out,
+                                          c->out_cap, NULL, h_size, c->st);
     if (rc) return rc;
     if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
     CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
+extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
+                                           const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size)
+{
+    return eccl_dev_compress_at(c, d_data, NULL, count, dtype, bound, h_out, h_cap, h_size);
 }
 
 // The stream into the context's input buffer (capacity rounded so that the kernels' 16-byte reads
@@ -149,22 +169,30 @@ static eccl_result_t stream_in(eccl_dev_ctx_t *c, const void *h_stream, size_t s
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_data,
-                                             size_t count, eccl_dtype_t dtype)
+extern "C" eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_base,
+                                                const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
 {
     size_t bytes = count * esize_of(dtype);
     if (!c || (!h_stream && size) || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    eccl_view v;
+    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
     eccl_result_t rc = stream_in(c, h_stream, size);
     if (rc) return rc;
-    void *dst = d_data;
-    if (misaligned(d_data) || (!d_data && count == 0)) {
+    void *dst = d_base;
+    if (!v.rows && (misaligned(d_base) || (!d_base && count == 0))) {
         if ((rc = grow(c, &c->d_tmp, &c->tmp_cap, bytes))) return rc;
         dst = c->d_tmp;
     }
-    rc = eccl_cuda_decompress(c->codec, c->d_in, size, dst, count, dtype, 1, c->st);
+    rc = eccl_cuda_decompress_view(c->codec, c->d_in, size, dst, v, count, dtype, 1, c->st);
     if (rc) return rc;
-    if (dst != d_data && bytes) CK(cudaMemcpyAsync(d_data, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
+    if (dst != d_base && bytes) CK(cudaMemcpyAsync(d_base, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
+extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_data,
+                                             size_t count, eccl_dtype_t dtype)
+{
+    return eccl_dev_decompress_at(c, h_stream, size, d_data, NULL, count, dtype);
 }
 
 // The (dtype, op) pairs the homomorphic kernels take: those eccl_hom_reduce takes.
@@ -202,9 +230,17 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
 extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
                                         double *lo, double *hi)
 {
+    return eccl_dev_range_at(c, d_data, NULL, count, dtype, lo, hi);
+}
+
+extern "C" eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *c, const void *d_data, const eccl_dev_layout_t *lay,
+                                           size_t count, eccl_dtype_t dtype, double *lo, double *hi)
+{
     if (!c || !lo || !hi || esize_of(dtype) == 0 || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     *lo = *hi = 0.0;
     if (count == 0) return ECCL_SUCCESS;
+    eccl_view v;
+    if (!view_of(lay, d_data, dtype, &v)) return ECCL_ERR_INVALID_ARG;
     int is64 = is64_of(dtype);
     uint64_t n = (uint64_t)count * reals_of(dtype);
     // The range kernel reduces into a scratch's rkey words: a scratch image at the start of d_out
@@ -214,7 +250,7 @@ extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, s
     eccl_dev_scratch *s = (eccl_dev_scratch *)c->d_out;
     CK(cudaMemsetAsync(&s->rkey[0], 0xFF, sizeof s->rkey[0], c->st));
     CK(cudaMemsetAsync(&s->rkey[1], 0, sizeof s->rkey[1], c->st));
-    CK(eccl_launch_range(d_data, n, is64, s, c->st));
+    CK(eccl_launch_range(d_data, v, n, is64, s, c->st));
     unsigned long long hk[2];
     CK(cudaMemcpyAsync(hk, &s->rkey[0], sizeof hk, cudaMemcpyDeviceToHost, c->st));
     CK(cudaStreamSynchronize(c->st));
@@ -312,5 +348,43 @@ extern "C" eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *c, void *d_ptr, int value
     if (!c || (!d_ptr && bytes)) return ECCL_ERR_INVALID_ARG;
     if (!bytes) return ECCL_SUCCESS;
     CK(cudaMemsetAsync(d_ptr, value, bytes, c->st));
+    return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
+extern "C" eccl_result_t eccl_dev_fill_nan_at(eccl_dev_ctx_t *c, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                              eccl_dtype_t dtype)
+{
+    if (!c || (!d_base && count) || esize_of(dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    eccl_view v;
+    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
+    if (!v.rows) return eccl_dev_fill(c, d_base, 0xFF, count * esize_of(dtype));
+    CK(eccl_launch_fill_view(d_base, v, (uint64_t)count * reals_of(dtype), is64_of(dtype), ~0ull, c->st));
+    return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
+extern "C" eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *c, void *dst, const void *d_base,
+                                               const eccl_dev_layout_t *lay, size_t count, size_t esize)
+{
+    if (!c || ((!dst || !d_base) && count) || (lay && (lay->m == 0 || lay->ld < lay->m))) return ECCL_ERR_INVALID_ARG;
+    if (!lay) return eccl_dev_copy(c, dst, d_base, count * esize);
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *b = (const unsigned char *)d_base;
+    size_t col = lay->first / lay->m, row = lay->first % lay->m, left = count;
+    if (left && row) { // the rest of a first, partial column
+        size_t k = lay->m - row < left ? lay->m - row : left;
+        CK(cudaMemcpyAsync(d, b + (col * lay->ld + row) * esize, k * esize, cudaMemcpyDefault, c->st));
+        d += k * esize;
+        left -= k;
+        col++;
+    }
+    if (left >= lay->m) { // whole columns, one 2-D copy
+        size_t ncol = left / lay->m;
+        CK(cudaMemcpy2DAsync(d, lay->m * esize, b + col * lay->ld * esize, lay->ld * esize, lay->m * esize, ncol,
+                             cudaMemcpyDefault, c->st));
+        d += ncol * lay->m * esize;
+        left -= ncol * lay->m;
+        col += ncol;
+    }
+    if (left) CK(cudaMemcpyAsync(d, b + col * lay->ld * esize, left * esize, cudaMemcpyDefault, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
 }

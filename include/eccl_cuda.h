@@ -96,6 +96,23 @@ eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream
                                    size_t stream_capacity, void *d_data, size_t count,
                                    eccl_dtype_t dtype, int check, cudaStream_t stream);
 
+/* The same on an m x n column-major matrix at d_a with leading dimension ld >= max(m, 1)
+ * (elements; ScaLAPACK's local panels, where ld is the local array's LLD), read or written in
+ * place: no packed copy is made. The stream is byte for byte the one eccl_cuda_compress (and
+ * eccl_compress) makes of the packed m*n elements, so any decoder takes it, and
+ * eccl_cuda_decompress_2d takes any stream of m*n elements; elements of d_a outside the matrix
+ * (rows m..ld-1) are neither read nor written. d_a needs the alignment of one real of dtype (4
+ * or 8 bytes), not 16; where ld, m and d_a allow, float32 data is still read with 16-byte loads.
+ * Errors: as eccl_cuda_compress / eccl_cuda_decompress, and ECCL_ERR_INVALID_ARG for ld < m or a
+ * misaligned d_a. */
+eccl_result_t eccl_cuda_compress_2d(eccl_cuda_codec_t codec, const void *d_a, size_t m, size_t n,
+                                    size_t ld, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                    void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                    size_t *h_size, cudaStream_t stream);
+eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t codec, const void *d_stream,
+                                      size_t stream_capacity, void *d_a, size_t m, size_t n,
+                                      size_t ld, eccl_dtype_t dtype, int check, cudaStream_t stream);
+
 /* Homomorphic reduction on the GPU: out = stream (op) local, in the compressed domain, as
  * eccl_hom_reduce does (the same bytes: doc/format.md section 11). d_stream (at most
  * stream_capacity bytes readable) must hold count elements of dtype; d_local is count elements on

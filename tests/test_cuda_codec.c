@@ -240,6 +240,108 @@ static void hom_cases(gpu_t *g, int quick, tu_rng *rng)
     printf("compared %ld homomorphic outputs\n", homs);
 }
 
+/* eccl_cuda_compress_2d / decompress_2d on an m x n matrix with leading dimension ld inside a
+ * device array (at byte offset `shift` from an aligned allocation): the stream must be the CPU's
+ * stream of the packed elements byte for byte, and decoding it into the matrix must give the
+ * CPU's values while leaving every element outside the matrix (rows m..ld-1, and what lies past
+ * the last column) untouched. */
+static long views;
+
+static void view_case(eccl_dtype_t dt, const eccl_bound_t *b, size_t m, size_t n, size_t ld, size_t shift, int pat)
+{
+    int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
+    size_t esz = eccl_dtype_size(dt), k = dt >= ECCL_COMPLEX64 ? 2 : 1, count = m * n;
+    size_t span = (n ? (n - 1) * ld + m : 0) + 8; /* elements the array holds (8 spare at the end) */
+    size_t abytes = span * esz + shift, cap = eccl_compress_bound(count, dt), size = 0, gsize = 0;
+    unsigned char *full = tu_malloc(abytes), *back = tu_malloc(abytes);
+    void *x = tu_malloc(count * esz + 1), *y = tu_malloc(count * esz + 1);
+    unsigned char *s = tu_malloc(cap), *gs = tu_malloc(cap);
+    tu_fill(x, count * k, is64, pat, count + ld + 5);
+    for (size_t i = 0; i < abytes; i++) full[i] = (unsigned char)(0xA5 ^ (i * 7)); /* sentinel bytes */
+    for (size_t j = 0; j < n; j++) /* the matrix into the array */
+        memcpy(full + shift + j * ld * esz, (unsigned char *)x + j * m * esz, m * esz);
+    unsigned char *dA = NULL, *dS = NULL;
+    eccl_cuda_codec_t codec = NULL;
+    if (cudaMalloc((void **)&dA, abytes + 16) || cudaMalloc((void **)&dS, cap)) exit(99);
+    if (eccl_cuda_codec_create(1 << 16, &codec)) exit(99);
+    cudaMemcpy(dA + shift, full + shift, abytes - shift, cudaMemcpyHostToDevice);
+    eccl_result_t rc = eccl_compress(x, count, dt, b, s, cap, &size);
+    TU_CHECK(rc == ECCL_SUCCESS, "cpu compress: %s", eccl_strerror(rc));
+    rc = eccl_cuda_compress_2d(codec, dA + shift, m, n, ld, dt, b, dS, cap, NULL, &gsize, NULL);
+    TU_CHECK(rc == ECCL_SUCCESS, "gpu compress_2d %s %zux%zu ld %zu: %s", eccl_dtype_name(dt), m, n, ld,
+             eccl_strerror(rc));
+    if (!rc) {
+        cudaMemcpy(gs, dS, gsize < cap ? gsize : cap, cudaMemcpyDeviceToHost);
+        size_t d = 0;
+        while (d < size && d < gsize && s[d] == gs[d]) d++;
+        TU_CHECK(gsize == size && d == size,
+                 "2-D stream differs from the CPU's: %s %s mode %d %zux%zu ld %zu shift %zu: sizes %zu/%zu, byte %zu",
+                 eccl_dtype_name(dt), tu_pattern_name[pat], b->mode, m, n, ld, shift, gsize, size, d);
+    }
+    /* decode the CPU stream into a matrix of the array, whose other elements must survive */
+    rc = eccl_decompress(s, size, y, count, dt);
+    TU_CHECK(rc == ECCL_SUCCESS, "cpu decompress: %s", eccl_strerror(rc));
+    for (size_t i = 0; i < abytes; i++) full[i] = (unsigned char)(0x3C ^ (i * 13));
+    cudaMemcpy(dA + shift, full + shift, abytes - shift, cudaMemcpyHostToDevice);
+    cudaMemcpy(dS, s, size, cudaMemcpyHostToDevice);
+    rc = eccl_cuda_decompress_2d(codec, dS, size, dA + shift, m, n, ld, dt, 1, NULL);
+    TU_CHECK(rc == ECCL_SUCCESS, "gpu decompress_2d %s %zux%zu ld %zu: %s", eccl_dtype_name(dt), m, n, ld,
+             eccl_strerror(rc));
+    cudaMemcpy(back + shift, dA + shift, abytes - shift, cudaMemcpyDeviceToHost);
+    size_t bad_in = 0, bad_out = 0;
+    for (size_t e = 0; e < span; e++) {
+        size_t j = e / ld, i = e % ld, off = shift + e * esz;
+        if (j < n && i < m) bad_in += memcmp(back + off, (unsigned char *)y + (j * m + i) * esz, esz) != 0;
+        else bad_out += memcmp(back + off, full + off, esz) != 0;
+    }
+    TU_CHECK(bad_in == 0 && bad_out == 0,
+             "decompress_2d %s %zux%zu ld %zu shift %zu: %zu matrix elements differ from the CPU's, %zu outside "
+             "it were written", eccl_dtype_name(dt), m, n, ld, shift, bad_in, bad_out);
+    views++;
+    eccl_cuda_codec_free(&codec);
+    cudaFree(dA);
+    cudaFree(dS);
+    free(full), free(back), free(x), free(y), free(s), free(gs);
+}
+
+static void view_cases(int quick)
+{
+    /* (m, n, ld): a column of 8192 and more values, narrow columns (several per tile), columns of 4k
+     * values (16-byte loads for float32), a single column, a row, and streams of many tiles */
+    static const size_t shapes[][3] = {{1000, 37, 1003}, {4096, 9, 4100}, {9000, 3, 9001}, {7, 2000, 9},
+                                       {33, 1, 40},      {1, 50, 3},      {8192, 4, 8200}, {300, 700, 301},
+                                       {64, 64, 64},     {5, 5, 5}};
+    eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0}, {ECCL_MODE_REL, 1e-3, ECCL_RANGE_FROM_DATA},
+                             {ECCL_MODE_LOSSLESS, 0, 0}};
+    const int pats[] = {TU_SMOOTH, TU_NANINF, TU_RANDOMWALK, TU_MIXED_SCALE};
+    for (unsigned d = 0; d < 4; d++)
+        for (unsigned si = 0; si < sizeof shapes / sizeof *shapes; si++)
+            for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
+                for (unsigned pi = 0; pi < sizeof pats / sizeof *pats; pi++) {
+                    if (quick && (pi > 1 || bi > 0)) continue;
+                    /* aligned, and (where a real allows it) off 16-byte alignment */
+                    size_t real = dtypes[d] == ECCL_FLOAT32 || dtypes[d] == ECCL_COMPLEX64 ? 4 : 8;
+                    view_case(dtypes[d], &bounds[bi], shapes[si][0], shapes[si][1], shapes[si][2], 0, pats[pi]);
+                    if (pi == 0) view_case(dtypes[d], &bounds[bi], shapes[si][0], shapes[si][1], shapes[si][2], real, pats[pi]);
+                }
+    /* bad arguments: ld < m, a base not aligned to a real */
+    eccl_cuda_codec_t codec = NULL;
+    void *dA = NULL, *dS = NULL;
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+    if (eccl_cuda_codec_create(1024, &codec) || cudaMalloc(&dA, 4096) || cudaMalloc(&dS, 8192)) exit(99);
+    size_t sz = 0;
+    TU_CHECK(eccl_cuda_compress_2d(codec, dA, 10, 3, 9, ECCL_FLOAT64, &b, dS, 8192, NULL, &sz, NULL) ==
+                 ECCL_ERR_INVALID_ARG, "compress_2d accepted ld < m");
+    TU_CHECK(eccl_cuda_compress_2d(codec, (char *)dA + 4, 10, 3, 11, ECCL_FLOAT64, &b, dS, 8192, NULL, &sz, NULL) ==
+                 ECCL_ERR_INVALID_ARG, "compress_2d accepted a float64 matrix at a 4-byte offset");
+    TU_CHECK(eccl_cuda_decompress_2d(codec, dS, 8192, dA, 10, 3, 9, ECCL_FLOAT32, 1, NULL) == ECCL_ERR_INVALID_ARG,
+             "decompress_2d accepted ld < m");
+    eccl_cuda_codec_free(&codec);
+    cudaFree(dA);
+    cudaFree(dS);
+    printf("compared %ld 2-D (strided) cases\n", views);
+}
+
 int main(void)
 {
     int ndev = 0;
@@ -282,6 +384,7 @@ int main(void)
     }
     printf("compared %ld streams, %ld bytes\n", streams, bytes_compared);
     fflush(stdout);
+    if (!getenv("ECCL_TEST_HOM_ONLY")) view_cases(quick);
     hom_cases(&g, quick, &rng);
     eccl_cuda_codec_free(&g.codec);
     cudaFree(g.dx);

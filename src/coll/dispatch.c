@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,7 +118,10 @@ static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
         size_t start = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k, size = 0;
         const unsigned char *w = (const unsigned char *)data + start * c->esize;
         if (c->dev) {
-            if (eccl_dev_copy(c->comm->dev, buf + off, w, wbytes)) return 1.0;
+            eccl_dev_layout_t lb;
+            const eccl_dev_layout_t *lay;
+            const void *at = eccl_prim_at(c, w, &lb, &lay); /* (a matrix call: its columns) */
+            if (eccl_dev_copy_from_at(c->comm->dev, buf + off, at, lay, win, c->esize)) return 1.0;
             w = buf + off;
         }
         if (eccl_compress(w, win, c->dtype, &c->mbound, buf, cap, &size)) return 1.0;
@@ -308,7 +312,10 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         if (c->dev) {
             /* a failure leaves (0, 0): the call goes on (a lossless-like range) and the same
              * runtime error surfaces in the algorithm's first device operation */
-            if (eccl_dev_range(c->comm->dev, ld, ln, c->dtype, &lo, &hi)) lo = hi = 0;
+            eccl_dev_layout_t lb;
+            const eccl_dev_layout_t *lay;
+            const void *at = eccl_prim_at(c, ld, &lb, &lay);
+            if (eccl_dev_range_at(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = hi = 0;
         } else {
             eccl_data_range(ld, ln, c->dtype, &lo, &hi);
         }
@@ -434,6 +441,51 @@ typedef struct stage {
 static eccl_result_t stage_begin(eccl_call_t *c, stage_t *g);
 static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc);
 
+/* A matrix call (eccl_bcast_matrix) on a path that cannot take the matrix as it is: the root packs
+ * it into the caller's device buffer, the call runs on that, and the others unpack it after
+ * (mat_end). A failed copy does not skip the call, whose peers would wait for it: it runs on
+ * whatever the buffer holds, and the call returns the error. */
+typedef struct mat_save {
+    void *user;
+    size_t m, ld;
+    eccl_result_t rc;
+} mat_save_t;
+
+static eccl_result_t mat_begin(eccl_call_t *c, mat_save_t *ms)
+{
+    memset(ms, 0, sizeof *ms);
+    if (!c->lay_m) return ECCL_SUCCESS;
+    void *buf = c->lay_pack ? c->lay_pack(c->lay_pack_arg, c->count * c->esize) : NULL;
+    if (!buf) /* every rank asks before any message: a rank without memory fails alone, at once */
+        return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "bcast: no device buffer of %zu bytes to pack a matrix",
+                               c->count * c->esize);
+    ms->user = c->recvbuf;
+    ms->m = c->lay_m;
+    ms->ld = c->lay_ld;
+    if (c->rank == c->root)
+        ms->rc = eccl_cuda_memcpy2d(buf, ms->m * c->esize, ms->user, ms->ld * c->esize, ms->m * c->esize,
+                                    c->count / ms->m);
+    c->recvbuf = buf;
+    c->sendbuf = buf;
+    c->lay_m = c->lay_ld = 0;
+    ECCL_LOG(2, c->rank, "bcast: matrix packed (%zu x %zu, ld %zu)", ms->m, c->count / ms->m, ms->ld);
+    return ECCL_SUCCESS;
+}
+
+static eccl_result_t mat_end(eccl_call_t *c, mat_save_t *ms, eccl_result_t rc)
+{
+    if (!ms->user) return rc;
+    if (!rc && !ms->rc && c->rank != c->root)
+        ms->rc = eccl_cuda_memcpy2d(ms->user, ms->ld * c->esize, c->recvbuf, ms->m * c->esize, ms->m * c->esize,
+                                    c->count / ms->m);
+    c->recvbuf = ms->user;
+    c->sendbuf = ms->user;
+    c->lay_m = ms->m;
+    c->lay_ld = ms->ld;
+    if (ms->rc && !rc) rc = eccl_comm_error(c->comm, ms->rc, "bcast: packing a device matrix failed");
+    return rc;
+}
+
 static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
 {
     eccl_comm_t comm = c->comm;
@@ -477,10 +529,19 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
                 !(is_reduction(c->coll) && c->op != ECCL_OP_SUM);
     int staged = c->dev && !runs_resident(a) && !aware;
     if (aware) c->st->transport = 2;
+    /* a matrix stays where it is for compressed algorithms on the GPU codec, else it is packed */
+    mat_save_t ms = {0};
+    int in_place = c->dev && !staged && !aware && (a->flags & ECCL_ALG_COMPRESSED) &&
+                   (uintptr_t)c->recvbuf % (c->esize / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1)) == 0; /* (a real's alignment) */
+    if (c->lay_m && !in_place && (rc = mat_begin(c, &ms)))
+        goto fn_exit;
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
         c->dev = 0;
-        if ((rc = stage_begin(c, &g))) goto fn_exit; /* no page-locked memory (doc: peers may wait) */
+        if ((rc = stage_begin(c, &g))) { /* no page-locked memory (doc: peers may wait) */
+            rc = mat_end(c, &ms, rc);
+            goto fn_exit;
+        }
     }
     c->st->device = staged ? 1 : c->dev ? 2 : c->st->device;
     rc = a->fn(c);
@@ -501,6 +562,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
         else if (c->coll == ECCL_COLL_REDUCE_SCATTER_BLOCK) scale_avg(c, c->recvbuf, c->count);
     }
     if (staged) rc = stage_end(c, &g, rc);
+    rc = mat_end(c, &ms, rc);
     c->op = user_op;
 fn_exit:
     eccl_codec_set_threads(old_cap);
@@ -697,9 +759,12 @@ static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev
 #endif
     double t0 = eccl_wtime();
     stage_t g;
-    eccl_result_t rc = stage_begin(c, &g);
+    mat_save_t ms;
+    eccl_result_t rc = mat_begin(c, &ms); /* (a matrix call: staged from its packed copy) */
     if (rc) return rc;
-    rc = stage_end(c, &g, run(c, bound));
+    rc = stage_begin(c, &g);
+    if (rc) return mat_end(c, &ms, rc);
+    rc = mat_end(c, &ms, stage_end(c, &g, run(c, bound)));
     c->st->t_total = eccl_wtime() - t0;
     c->st->result = rc;
     return rc;
@@ -754,6 +819,34 @@ eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
     if (count == 0) return ECCL_SUCCESS;
     c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize : 0;
     size_t bytes = count * c.esize; /* the root keeps its buffer: only the others write */
+    return run_any(&c, bound, c.rank == root ? bytes : 0, c.rank == root ? 0 : bytes, 0);
+}
+
+eccl_result_t eccl_bcast_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, int root,
+                                const eccl_bound_t *bound, eccl_comm_t comm,
+                                void *(*pack)(void *arg, size_t bytes), void *arg)
+{
+    eccl_call_t c;
+    if (ld < m || ld < 1 || (m && n > SIZE_MAX / m)) {
+        if (comm) return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bcast: a %zu x %zu matrix with ld %zu", m, n, ld);
+        return ECCL_ERR_INVALID_ARG;
+    }
+    size_t count = m * n;
+    if (ld == m || n <= 1) return eccl_bcast(a, count, dtype, root, bound, comm); /* contiguous */
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_BCAST, count, dtype, ECCL_OP_SUM, root);
+    if (rc) return rc;
+    NEED(a, "the matrix");
+    if (count == 0) return ECCL_SUCCESS;
+    if (!eccl_ptr_is_device(a))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bcast: a strided matrix must be device memory");
+    c.recvbuf = a;
+    c.sendbuf = a;
+    c.lay_m = m;
+    c.lay_ld = ld;
+    c.lay_pack = pack;
+    c.lay_pack_arg = arg;
+    c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize : 0;
+    size_t bytes = count * c.esize;
     return run_any(&c, bound, c.rank == root ? bytes : 0, c.rank == root ? 0 : bytes, 0);
 }
 

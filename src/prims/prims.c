@@ -88,12 +88,30 @@ eccl_result_t eccl_prim_set(eccl_call_t *c, size_t total, int npieces, int with_
 
 /* ---- codec ---- */
 
+const void *eccl_prim_at(const eccl_call_t *c, const void *p, eccl_dev_layout_t *buf, const eccl_dev_layout_t **lay)
+{
+    *lay = NULL;
+    const unsigned char *base = c->recvbuf, *q = p;
+    if (!c->lay_m || !c->dev || q < base || q >= base + c->count * c->esize) return p;
+    buf->m = c->lay_m;
+    buf->ld = c->lay_ld;
+    buf->first = (size_t)(q - base) / c->esize;
+    *lay = buf;
+    return base;
+}
+
 eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count, eccl_cbuf_t *out)
 {
     double t0 = eccl_wtime();
-    eccl_result_t rc = c->dev ? eccl_dev_compress(c->comm->dev, data, count, c->dtype, &c->mbound, out->buf,
-                                                  out->cap, &out->size)
-                              : eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+    eccl_result_t rc;
+    if (c->dev) {
+        eccl_dev_layout_t lb;
+        const eccl_dev_layout_t *lay;
+        const void *at = eccl_prim_at(c, data, &lb, &lay);
+        rc = eccl_dev_compress_at(c->comm->dev, at, lay, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+    } else {
+        rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+    }
     add_codec(c, t0);
     return rc ? codec_fail(c, rc, "compress") : ECCL_SUCCESS;
 }
@@ -115,12 +133,15 @@ eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_
                                    size_t count)
 {
     double t0 = eccl_wtime();
-    eccl_result_t rc = c->dev ? eccl_dev_decompress(c->comm->dev, s, size, data, count, c->dtype)
+    eccl_dev_layout_t lb;
+    const eccl_dev_layout_t *lay = NULL;
+    void *at = c->dev ? (void *)eccl_prim_at(c, data, &lb, &lay) : data;
+    eccl_result_t rc = c->dev ? eccl_dev_decompress_at(c->comm->dev, s, size, at, lay, count, c->dtype)
                               : eccl_decompress(s, size, data, count, c->dtype);
     add_codec(c, t0);
     if (rc) {
         /* NaNs, rather than whatever was half decoded */
-        if (c->dev) eccl_dev_fill(c->comm->dev, data, 0xFF, count * c->esize);
+        if (c->dev) eccl_dev_fill_nan_at(c->comm->dev, at, lay, count, c->dtype);
         else memset(data, 0xFF, count * c->esize);
         return corrupt(c, rc, "decompressing a peer's stream");
     }
@@ -132,6 +153,8 @@ eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t i
 {
     double t0 = eccl_wtime();
     eccl_result_t rc;
+    if (c->lay_m) /* matrix calls are broadcasts (eccl_bcast_matrix): nothing reduces them */
+        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "homomorphic reduction in a matrix call");
     if (c->dev) { /* the GPU kernels take every type and op eccl_hom_reduce takes */
         rc = eccl_dev_hom_reduce(c->comm->dev, in, in_size, local, count, c->dtype, c->op, out->buf, out->cap,
                                  &out->size);
@@ -245,6 +268,8 @@ eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in
 eccl_result_t eccl_prim_copy(eccl_call_t *c, void *dst, const void *src, size_t bytes)
 {
     if (dst == src || bytes == 0) return ECCL_SUCCESS;
+    if (c->lay_m && c->dev) /* the broadcast algorithms a matrix call runs copy nothing */
+        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "raw copy in a matrix call");
     if (!c->dev) {
         memmove(dst, src, bytes);
         return ECCL_SUCCESS;

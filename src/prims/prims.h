@@ -12,6 +12,7 @@
 #define ECCL_PRIMS_H
 
 #include "coll/coll.h"
+#include "cuda/device.h"
 #include "transport/transport.h"
 
 /* A buffer holding one stream: capacity, and the stream's size once filled. */
@@ -42,6 +43,10 @@ void *eccl_prim_scratch(eccl_call_t *c, size_t bytes);
 
 /* ---- codec on host memory (timed as codec) ---- */
 eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count, eccl_cbuf_t *out);
+/* Where device data at p lives for the GPU codec: p itself (*lay = NULL), or, in a matrix call
+ * (c->lay_m) for p inside the matrix's element range, the matrix base with *lay filled in (its
+ * `first` the element p stands for). */
+const void *eccl_prim_at(const eccl_call_t *c, const void *p, eccl_dev_layout_t *buf, const eccl_dev_layout_t **lay);
 eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_t size, void *data,
                                    size_t count);
 /* out = stream of op(decompress(in), local) (homomorphic). */

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "coll/coll.h"
 #include "core/internal.h"
 #include "cuda/device.h"
 #include "scalapack/sl.h"
@@ -115,6 +116,22 @@ static eccl_result_t unpack(const sl_call_t *c, void *a, const void *buf)
     return ECCL_SUCCESS;
 }
 
+/* A broadcast of the call's block on every rank of the scope: a strided device block goes to
+ * eccl_bcast_matrix, which compresses and decompresses its columns in place (no packed copy)
+ * when the call runs on the GPU codec; a contiguous block or a host one as one buffer. */
+static eccl_result_t bcast_block(sl_call_t *c, void *a, int root, const eccl_bound_t *bound)
+{
+    if (c->dev && !is_contiguous(c))
+        return eccl_bcast_matrix(a, c->m, c->n, c->lda, c->dtype, root, bound, c->comm, eccl_sl_dev_buffer_cb, c->g);
+    void *buf = block_buffer(c, a);
+    if (!buf) return ECCL_ERR_NO_MEMORY;
+    eccl_result_t rc = ECCL_SUCCESS;
+    if (buf != a && c->me == root && (rc = pack(c, buf, a))) return rc;
+    rc = eccl_bcast(buf, c->count, c->dtype, root, bound, c->comm);
+    if (!rc && buf != a && c->me != root) rc = unpack(c, a, buf);
+    return rc;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 static int gebs2d(int ictxt, const char *scope, int m, int n, const void *a, int lda,
@@ -128,10 +145,7 @@ static int gebs2d(int ictxt, const char *scope, int m, int n, const void *a, int
     if (rc) return (int)rc;
     if (c.count == 0) return 0;
     /* eccl_bcast reads the root's buffer and leaves it unchanged, as MPI_Bcast does */
-    void *buf = block_buffer(&c, (void *)a);
-    if (!buf) return ECCL_ERR_NO_MEMORY;
-    if (buf != a && (rc = pack(&c, buf, a))) return (int)rc;
-    rc = eccl_bcast(buf, c.count, dtype, c.me, bound, c.comm);
+    rc = bcast_block(&c, (void *)a, c.me, bound);
     eccl_sl_account(c.g, c.comm, 1, c.np - 1, c.count * c.esize);
     return (int)rc;
 }
@@ -149,10 +163,7 @@ static int gebr2d(int ictxt, const char *scope, int m, int n, void *a, int lda, 
     eccl_result_t rc = eccl_sl_comm(ictxt, c.g, c.scope, &c.comm);
     if (rc) return (int)rc;
     if (c.count == 0) return 0;
-    void *buf = block_buffer(&c, a);
-    if (!buf) return ECCL_ERR_NO_MEMORY;
-    rc = eccl_bcast(buf, c.count, dtype, root, bound, c.comm);
-    if (!rc && buf != a) rc = unpack(&c, a, buf);
+    rc = bcast_block(&c, a, root, bound);
     eccl_sl_account(c.g, c.comm, 0, c.np - 1, c.count * c.esize);
     return (int)rc;
 }

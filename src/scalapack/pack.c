@@ -62,3 +62,5 @@ void *eccl_sl_dev_buffer(sl_grid_t *g, size_t bytes)
     g->dpack_cap = bytes;
     return p;
 }
+
+void *eccl_sl_dev_buffer_cb(void *grid, size_t bytes) { return eccl_sl_dev_buffer(grid, bytes); }

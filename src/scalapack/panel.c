@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "coll/coll.h"
 #include "core/internal.h"
 #include "scalapack/sl.h"
 
@@ -140,6 +141,16 @@ static int run_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work,
     int work_contig = p->ldw == p->rows || p->cols == 1;
     /* device arrays (A and WORK in one space, checked before): 2-D copies on the device */
     int dev = eccl_ptr_is_device(work);
+    if (dev && !work_contig) { /* compressed from and into WORK's columns in place (eccl_bcast_matrix) */
+        eccl_result_t rc = ECCL_SUCCESS;
+        if (p->is_owner)
+            rc = eccl_sl_copy2d_dev(work, p->ldw, (const unsigned char *)a + p->off * es, p->lld, p->rows, p->cols, es);
+        if (rc) return (int)rc;
+        rc = eccl_bcast_matrix(work, p->rows, p->cols, p->ldw, p->dtype, p->owner, bound, comm, eccl_sl_dev_buffer_cb,
+                               p->g);
+        eccl_sl_account(p->g, comm, p->is_owner, p->np - 1, count * es);
+        return (int)rc;
+    }
     void *buf = work_contig ? work
                 : dev       ? eccl_sl_dev_buffer(p->g, count * es)
                             : eccl_pool_get(&p->g->pool, SL_SLOT_PACK, count * es);

@@ -58,6 +58,8 @@ void eccl_sl_pack(void *dst, const void *src, size_t ld, size_t m, size_t n, siz
 void eccl_sl_unpack(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize);
 /* The grid's device packing buffer with room for `bytes` (grow-only; NULL when out of memory). */
 void *eccl_sl_dev_buffer(sl_grid_t *g, size_t bytes);
+/* The same as a callback for eccl_bcast_matrix (grid: the sl_grid_t). */
+void *eccl_sl_dev_buffer_cb(void *grid, size_t bytes);
 /* The same for device arrays (dst and src device memory): one 2-D copy on the device. */
 eccl_result_t eccl_sl_pack_dev(void *dst, const void *src, size_t ld, size_t m, size_t n, size_t esize);
 eccl_result_t eccl_sl_unpack_dev(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize);
