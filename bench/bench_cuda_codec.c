@@ -193,8 +193,9 @@ static result_t measure(eccl_cuda_codec_t codec, eccl_dtype_t dt, const void *hx
 
 /* Strided panels (ScaLAPACK local arrays: m rows of an lld = m + pad column stride): compressing
  * the panel in place (eccl_cuda_compress_2d) against packing it first (cudaMemcpy2DAsync into a
- * contiguous buffer, then eccl_cuda_compress), and decompressing in place against decompressing
- * and unpacking; GB/s of the m x cols panel's bytes. The in-place stream must equal the packed one. */
+ * contiguous buffer, then eccl_cuda_compress), decompressing in place against decompressing and
+ * unpacking, and the homomorphic SUM with the panel as the local array in place against packing
+ * it first; GB/s of the m x cols panel's bytes. The in-place stream must equal the packed one. */
 static int panel_bench(eccl_cuda_codec_t codec, eccl_dtype_t dt, size_t n, size_t m, size_t pad, int iters,
                        cudaStream_t st, void *dx, void *dy, unsigned char *ds, unsigned char *ds2, size_t cap)
 {
@@ -208,10 +209,10 @@ static int panel_bench(eccl_cuda_codec_t codec, eccl_dtype_t dt, size_t n, size_
     cudaEvent_t e0, e1;
     CUDA(cudaEventCreate(&e0));
     CUDA(cudaEventCreate(&e1));
-    double g[4], gbs[REPS];
+    double g[6], gbs[REPS];
     size_t s1 = 0, s2 = 0;
-    int rc;
-    for (int way = 0; way < 4; way++) {
+    int rc, same = 0;
+    for (int way = 0; way < 6; way++) {
         for (int rep = 0; rep < REPS; rep++) {
             START_TIMING();
             for (int k = 0; k < iters; k++) {
@@ -225,31 +226,38 @@ static int panel_bench(eccl_cuda_codec_t codec, eccl_dtype_t dt, size_t n, size_
                     rc = eccl_cuda_decompress(codec, ds, cap, dy, m * cols, dt, 0, st);
                     CUDA(cudaMemcpy2DAsync(dx, ld * es, dy, m * es, m * es, cols, cudaMemcpyDeviceToDevice, st));
                     break;
-                default: rc = eccl_cuda_decompress_2d(codec, ds, cap, dx, m, cols, ld, dt, 0, st); break;
+                case 3: rc = eccl_cuda_decompress_2d(codec, ds, cap, dx, m, cols, ld, dt, 0, st); break;
+                case 4: /* pack the local panel, then the homomorphic SUM (stream ds + panel -> ds2) */
+                    CUDA(cudaMemcpy2DAsync(dy, m * es, dx, ld * es, m * es, cols, cudaMemcpyDeviceToDevice, st));
+                    rc = eccl_cuda_hom_reduce(codec, ds, cap, dy, m * cols, dt, ECCL_OP_SUM, ds2, cap, NULL, NULL, st);
+                    break;
+                default:
+                    rc = eccl_cuda_hom_reduce_2d(codec, ds, cap, dx, m, cols, ld, dt, ECCL_OP_SUM, ds2, cap, NULL, NULL, st);
+                    break;
                 }
                 if (rc) die("panel benchmark", rc);
             }
             gbs[rep] = STOP_TIMING();
         }
         g[way] = median(gbs);
-        if (way == 1) { /* both streams of the same panel: equal */
+        if (way == 1) { /* both streams of the same panel: equal (compared before ds2 is reused) */
             if ((rc = eccl_cuda_compress(codec, dy, m * cols, dt, &b, ds, cap, NULL, &s1, st)) ||
                 (rc = eccl_cuda_compress_2d(codec, dx, m, cols, ld, dt, &b, ds2, cap, NULL, &s2, st)))
                 die("panel streams", rc);
+            same = s1 == s2;
+            if (same) {
+                unsigned char *a = malloc(s1), *c = malloc(s2);
+                CUDA(cudaMemcpy(a, ds, s1, cudaMemcpyDeviceToHost));
+                CUDA(cudaMemcpy(c, ds2, s2, cudaMemcpyDeviceToHost));
+                same = !memcmp(a, c, s1);
+                free(a);
+                free(c);
+            }
         }
     }
     if ((rc = eccl_cuda_codec_check(codec, st))) die("panel decompression (device check)", rc);
-    int same = s1 == s2;
-    if (same) {
-        unsigned char *a = malloc(s1), *c = malloc(s2);
-        CUDA(cudaMemcpy(a, ds, s1, cudaMemcpyDeviceToHost));
-        CUDA(cudaMemcpy(c, ds2, s2, cudaMemcpyDeviceToHost));
-        same = !memcmp(a, c, s1);
-        free(a);
-        free(c);
-    }
-    printf("%6zu x %-6zu lld %-6zu %7.1f MiB %9.1f %9.1f %9.1f %9.1f %6s\n", m, cols, ld, bytes / 1048576.0, g[0], g[1],
-           g[2], g[3], same ? "yes" : "NO");
+    printf("%6zu x %-6zu lld %-6zu %7.1f MiB %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %6s\n", m, cols, ld, bytes / 1048576.0,
+           g[0], g[1], g[2], g[3], g[4], g[5], same ? "yes" : "NO");
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     return same;
@@ -342,9 +350,9 @@ int main(int argc, char **argv)
         }
     }
     printf("\nstrided panels, smooth field, ABS 1e-4, GB/s of the panel's bytes: packed first (cudaMemcpy2DAsync) "
-           "against in place (eccl_cuda_compress_2d / decompress_2d)\n");
-    printf("%-29s %11s %9s %9s %9s %9s %6s\n", "panel", "bytes", "pack+comp", "comp_2d", "dec+unpk", "dec_2d",
-           "=pack");
+           "against in place (eccl_cuda_compress_2d / decompress_2d / hom_reduce_2d)\n");
+    printf("%-29s %11s %9s %9s %9s %9s %9s %9s %6s\n", "panel", "bytes", "pack+comp", "comp_2d", "dec+unpk", "dec_2d",
+           "pack+hom", "hom_2d", "=pack");
     static const size_t panel_m[][2] = {{4096, 8}, {4093, 3}, {32768, 16}, {100, 4}};
     for (int k = 0; k < 4; k++)
         all_ok &= panel_bench(codec, dt, n, panel_m[k][0], panel_m[k][1], iters, st, dx, dy, ds, ds2, cap);

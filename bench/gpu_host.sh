@@ -71,15 +71,15 @@ case " $what " in *" test "*|*" all "*)
         step blacs_device timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
         # 2 x 1 grid: a one-process scope (the owner's device-to-device copy only)
-        step blacs_device_2x1 timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
-            ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 2 ./tests/test_blacs_device
-        # strided device blocks broadcast in chunks (pipeline): chunks start inside columns
+        step blacs_device_2x1 timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=scatter_allgather \
+            ECCL_ALLREDUCE_ALGORITHM=recursive_doubling ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 2 ./tests/test_blacs_device
+        # strided device blocks in chunks (pipeline, ring_pipelined): chunks start inside columns
         step blacs_device_pipeline timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=pipeline ECCL_CHUNKS=3 \
-            ECCL_ALLREDUCE_ALGORITHM=ring ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
-        # ... and compressed in place: a device-resident compressed broadcast never packs the block
+            ECCL_ALLREDUCE_ALGORITHM=ring_pipelined ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
+        # ... and in place: device-resident compressed broadcasts and sums never pack a block
         step blacs_device_inplace timeout "$test_timeout" bash -c 'ECCL_DEBUG=2 ECCL_BCAST_ALGORITHM=binomial \
             ECCL_ALLREDUCE_ALGORITHM=ring ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device > "$0" 2>&1
-            tail -n 1 "$0"; n=$(grep -c "matrix packed" "$0"); echo "$n strided broadcasts packed"; [ "$n" = 0 ]' \
+            tail -n 1 "$0"; n=$(grep -c "matrix packed" "$0"); echo "$n strided blocks packed"; [ "$n" = 0 ]' \
             "$out/blacs_inplace_debug.txt"
     fi
     if [ -x ./tests/test_fortran_coll ]; then

@@ -346,14 +346,24 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
                                               void *d_out, size_t out_capacity, unsigned long long *d_size,
                                               size_t *h_size, cudaStream_t st)
 {
+    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, d_local, eccl_view{0, 0, 0}, count, dtype, op, d_out,
+                                     out_capacity, d_size, h_size, st);
+}
+
+eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                        const void *d_local, eccl_view lview, size_t count, eccl_dtype_t dtype,
+                                        eccl_op_t op, void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                        size_t *h_size, cudaStream_t st)
+{
     if (!c || !d_stream || !d_out || (!d_local && count)) return ECCL_ERR_INVALID_ARG;
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;
     if (op != ECCL_OP_SUM && op != ECCL_OP_MAX && op != ECCL_OP_MIN)
         return op == ECCL_OP_AVG || op == ECCL_OP_PROD ? ECCL_ERR_UNSUPPORTED : ECCL_ERR_INVALID_ARG;
     if (op != ECCL_OP_SUM && reals_of(dtype) == 2) return ECCL_ERR_UNSUPPORTED;
-    if (((uintptr_t)d_stream & 15u) || ((uintptr_t)d_local & 15u) || ((uintptr_t)d_out & 15u))
-        return ECCL_ERR_INVALID_ARG;
+    if (((uintptr_t)d_stream & 15u) || ((uintptr_t)d_out & 15u)) return ECCL_ERR_INVALID_ARG;
+    if (count && norm_view(&d_local, &lview, count, dtype)) return ECCL_ERR_INVALID_ARG;
+    if (!count) lview = eccl_view{0, 0, 0};
     if (out_capacity < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
     const char *sb = (const char *)d_stream, *ob = (const char *)d_out;
     if (sb < ob + out_capacity && ob < sb + stream_capacity) return ECCL_ERR_INVALID_ARG; /* overlap */
@@ -368,6 +378,7 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
     a.in.nt = eccl_fmt_ntiles(a.in.nb);
     a.in.P = eccl_fmt_payload_offset(a.in.nb);
     a.local = d_local;
+    a.lv = lview;
     a.op = (int)op;
     a.out = (unsigned char *)d_out;
     eccl_result_t rc = reserve(c, a.in.nt);
@@ -390,4 +401,16 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
     CU(is64_of(dtype) ? eccl_launch_hom64(a, st) : eccl_launch_hom32(a, st));
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_cuda_hom_reduce_2d(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                                 const void *d_a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype,
+                                                 eccl_op_t op, void *d_out, size_t out_capacity,
+                                                 unsigned long long *d_size, size_t *h_size, cudaStream_t st)
+{
+    eccl_view v;
+    size_t count;
+    if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
+    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, d_a, v, count, dtype, op, d_out, out_capacity,
+                                     d_size, h_size, st);
 }

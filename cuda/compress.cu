@@ -442,6 +442,8 @@ __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay,
 #define HOM64_ROWS (256 * 32 * 8)
 #define HOM64_SMEM HOM64_ROWS
 
+// VIEW: the local array is a view (a.lv.rows != 0), read through the tile's map (ds.map).
+template <bool VIEW>
 __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -451,7 +453,10 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     long long *rows = (long long *)dyn;      // 256 blocks of 32 values, then the output staging
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.in.s;
-    if (tid == 0) hom_open(a, 1, ds, &sm.tile_id, &sm.h, &sm.q);
+    if (tid == 0) {
+        hom_open(a, 1, ds, &sm.tile_id, &sm.h, &sm.q);
+        if (VIEW) ds.map = make_tile_map(a.lv, sm.tile_id * 8192);
+    }
     __syncthreads();
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
@@ -493,16 +498,17 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     // 2. Per block (one warp): quantize the local values, combine, and leave the output block in
     //    the row: integers (sm.qok, with the tails for the next block's predictor) or bits.
     //    (each warp loads its next block's local values while it combines one)
-    const double *xl = (const double *)a.local + v0;
+    const double *xl = VIEW ? (const double *)a.local : (const double *)a.local + v0;
     double nxt = 0.0;
-    if (w * BPW < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + w * BPW)) nxt = xl[(uint64_t)w * BPW * 32 + lane];
+    if (w * BPW < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + w * BPW))
+        nxt = xl[VIEW ? ds.map.at((uint32_t)(w * BPW * 32 + lane)) : (uint64_t)w * BPW * 32 + lane];
     for (int k = 0; k < BPW; k++) {
         int b = w * BPW + k;
         if (b >= (int)nblk) break;
         const int r = eccl_fmt_block_len(a.in.n, b0 + b);
         const double xv = nxt;
         if (k + 1 < BPW && b + 1 < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + b + 1))
-            nxt = xl[(uint64_t)(b + 1) * 32 + lane];
+            nxt = xl[VIEW ? ds.map.at((uint32_t)((b + 1) * 32 + lane)) : (uint64_t)(b + 1) * 32 + lane];
         long long qb = 0;
         unsigned long long xb = 0;
         int okl = 1;
@@ -558,13 +564,15 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
 
 cudaError_t eccl_hom64_setup(void)
 {
-    return cudaFuncSetAttribute(eccl_hom64_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom64_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
+    return e ? e : cudaFuncSetAttribute(eccl_hom64_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
 }
 
 cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st)
 {
     if (a.in.nt == 0) return eccl_launch_hom32(a, st); // the header alone (any dtype)
-    eccl_hom64_kernel<<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
+    if (a.lv.rows) eccl_hom64_kernel<true><<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
+    else eccl_hom64_kernel<false><<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
     return cudaGetLastError();
 }
 

@@ -85,14 +85,18 @@ eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t 
 typedef struct eccl_dev_layout {
     size_t m, ld, first;
 } eccl_dev_layout_t;
-/* eccl_dev_compress, eccl_dev_decompress and eccl_dev_range of the count elements of layout lay
- * at d_base (lay NULL: d_base is a plain array, as in those calls); the streams are those of the
- * packed elements. Errors: as those calls, ECCL_ERR_INVALID_ARG for a bad layout. */
+/* eccl_dev_compress, eccl_dev_decompress, eccl_dev_hom_reduce (its local array) and eccl_dev_range
+ * of the count elements of layout lay at d_base (lay NULL: d_base is a plain array, as in those
+ * calls); the streams are those of the packed elements. Errors: as those calls,
+ * ECCL_ERR_INVALID_ARG for a bad layout. */
 eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
                                    size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out,
                                    size_t h_cap, size_t *h_size);
 eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
                                      const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
+eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
+                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                     void *h_out, size_t h_cap, size_t *h_size);
 eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
                                 size_t count, eccl_dtype_t dtype, double *lo, double *hi);
 /* Copy count elements of layout lay at d_base (lay NULL: contiguous) to contiguous memory at dst

@@ -60,7 +60,8 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 
 // OP: a.op as a template argument (ECCL_KOP_*), one kernel per operation, so that the combine
 // loop carries no test of it.
-template <int OP>
+// VIEW: the local array is a view (a.lv.rows != 0), read through the tile's map.
+template <int OP, bool VIEW>
 __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -78,7 +79,10 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     const int tid = threadIdx.x;
     eccl_dev_scratch *s = a.in.s;
     PH(sm.ph, 0);
-    if (tid == 0) hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
+    if (tid == 0) {
+        hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
+        if (VIEW) sm.map = make_tile_map(a.lv, sm.tile_id * 8192);
+    }
     __syncthreads();
     PH(sm.ph, 1);
     const unsigned long long t = sm.tile_id;
@@ -113,7 +117,8 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     // 2. The local tile, quantized and combined with the rows (doc/format.md section 11): the
     //    rows then hold the integer results where both inputs are integers and every result of
     //    the block stays within [-QMAX, QMAX], else the exact values.
-    const float *x = (const float *)a.local + v0;
+    const float *x = VIEW ? (const float *)a.local : (const float *)a.local + v0;
+    const int vec = !VIEW || (!(a.lv.rows & 3) && !(a.lv.ld & 3) && !(a.lv.first & 3) && !((uintptr_t)a.local & 15));
     const int lane = tid & 31, wp = tid >> 5;
     //    Compression's layout: 16-byte loads, 4 consecutive values per lane, so a block is 8
     //    lanes of a warp and its decisions are bytes of warp ballots; the next chunk's load is
@@ -121,12 +126,16 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     const int qmax = (int)q.qmax;
     static_assert(ECCL_FMT_QMAX32 < (1 << 30), "two float32 integers must add in 32 bits");
     float nxt[4];
-    load4(x, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
+    if (VIEW) load4_map(x, sm.map, vec, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
+    else load4(x, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
 #pragma unroll 1
     for (uint64_t g = (uint64_t)wp * 128; g < nv; g += 8 * 128) {
         const uint64_t i = g + 4 * lane;
         const float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
-        if (g + 8 * 128 < nv) load4(x, i + 8 * 128, nv, nxt);
+        if (g + 8 * 128 < nv) {
+            if (VIEW) load4_map(x, sm.map, vec, i + 8 * 128, nv, nxt);
+            else load4(x, i + 8 * 128, nv, nxt);
+        }
         const int bi = (int)(i >> 5), sh = lane & ~7;
         int qb[4], okl = 1;
 #pragma unroll
@@ -209,20 +218,32 @@ static __global__ void eccl_hom32_empty_kernel(eccl_hom_args a)
     if (a.d_size) *a.d_size = 64;
 }
 
+template <bool VIEW> static cudaError_t hom32_setup(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM, VIEW>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX, VIEW>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN, VIEW>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    return e;
+}
+
 cudaError_t eccl_hom32_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    return e;
+    cudaError_t e = hom32_setup<false>();
+    return e ? e : hom32_setup<true>();
+}
+
+template <bool VIEW> static void hom32_launch(const eccl_hom_args &a, cudaStream_t st)
+{
+    const unsigned grid = (unsigned)a.in.nt;
+    if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM, VIEW><<<grid, 256, HOM32_SMEM, st>>>(a);
+    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX, VIEW><<<grid, 256, HOM32_SMEM, st>>>(a);
+    else eccl_hom32_kernel<ECCL_KOP_MIN, VIEW><<<grid, 256, HOM32_SMEM, st>>>(a);
 }
 
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st)
 {
-    const unsigned grid = (unsigned)a.in.nt;
     if (a.in.nt == 0) eccl_hom32_empty_kernel<<<1, 1, 0, st>>>(a);
-    else if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM><<<grid, 256, HOM32_SMEM, st>>>(a);
-    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX><<<grid, 256, HOM32_SMEM, st>>>(a);
-    else eccl_hom32_kernel<ECCL_KOP_MIN><<<grid, 256, HOM32_SMEM, st>>>(a);
+    else if (a.lv.rows) hom32_launch<true>(a, st);
+    else hom32_launch<false>(a, st);
     return cudaGetLastError();
 }

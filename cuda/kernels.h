@@ -41,7 +41,8 @@ struct eccl_decomp_args {
 
 struct eccl_hom_args {
     eccl_decomp_args in;    // the received stream (in.x unused), its layout and the scratch
-    const void *local;      // in.count elements of in.dtype, 16-byte aligned
+    const void *local;      // in.count elements of in.dtype, laid out as lv says
+    eccl_view lv;           // lv.rows == 0: contiguous and 16-byte aligned; else W-byte aligned
     int op;                 // ECCL_KOP_*
     unsigned char *out;     // capacity >= eccl_compress_bound, 16-byte aligned
     unsigned epoch;
@@ -78,6 +79,10 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
 eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
                                         void *d_data, eccl_view view, size_t count, eccl_dtype_t dtype, int check,
                                         cudaStream_t st);
+eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
+                                        const void *d_local, eccl_view lview, size_t count, eccl_dtype_t dtype,
+                                        eccl_op_t op, void *d_out, size_t out_capacity, unsigned long long *d_size,
+                                        size_t *h_size, cudaStream_t st);
 #endif
 
 #endif

@@ -75,6 +75,17 @@ eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t codec, const void *d_str
     return ECCL_ERR_UNSUPPORTED;
 }
 
+eccl_result_t eccl_cuda_hom_reduce_2d(eccl_cuda_codec_t codec, const void *d_stream,
+                                      size_t stream_capacity, const void *d_a, size_t m, size_t n,
+                                      size_t ld, eccl_dtype_t dtype, eccl_op_t op, void *d_out,
+                                      size_t out_capacity, unsigned long long *d_size,
+                                      size_t *h_size, cudaStream_t stream)
+{
+    (void)codec, (void)d_stream, (void)stream_capacity, (void)d_a, (void)m, (void)n, (void)ld, (void)dtype;
+    (void)op, (void)d_out, (void)out_capacity, (void)d_size, (void)h_size, (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream)
 {
     (void)codec, (void)stream;
@@ -232,5 +243,14 @@ eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *ctx, void *dst, const void *
                                     size_t count, size_t esize)
 {
     (void)ctx, (void)dst, (void)d_base, (void)lay, (void)count, (void)esize;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
+                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                     void *h_out, size_t h_cap, size_t *h_size)
+{
+    (void)ctx, (void)h_stream, (void)size, (void)d_base, (void)lay, (void)count, (void)dtype, (void)op, (void)h_out;
+    (void)h_cap, (void)h_size;
     return ECCL_ERR_UNSUPPORTED;
 }

@@ -208,18 +208,27 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
                                              size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
                                              size_t *h_size)
 {
+    return eccl_dev_hom_reduce_at(c, h_stream, size, d_local, NULL, count, dtype, op, h_out, h_cap, h_size);
+}
+
+extern "C" eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *c, const void *h_stream, size_t size, const void *d_base,
+                                                const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype,
+                                                eccl_op_t op, void *h_out, size_t h_cap, size_t *h_size)
+{
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || (!h_stream && size) || cap == 0) return ECCL_ERR_INVALID_ARG;
     if (!hom_supported(dtype, op)) return ECCL_ERR_UNSUPPORTED;
     if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
-    const void *local = NULL;
+    eccl_view v;
+    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
+    const void *local = d_base;
     eccl_result_t rc = stream_in(c, h_stream, size);
-    if (!rc) rc = aligned_input(c, d_local, count * esize_of(dtype), &local);
+    if (!rc && !v.rows) rc = aligned_input(c, d_base, count * esize_of(dtype), &local);
     if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
     if (rc) return rc;
     if (!count) local = c->d_out; /* any aligned pointer: nothing is read */
-    rc = eccl_cuda_hom_reduce(c->codec, c->d_in, size, local, count, dtype, op, c->d_out, c->out_cap, NULL,
-                              h_size, c->st);
+    rc = eccl_cuda_hom_reduce_view(c->codec, c->d_in, size, local, v, count, dtype, op, c->d_out, c->out_cap, NULL,
+                                   h_size, c->st);
     if (rc) return rc;
     if ((rc = eccl_cuda_codec_check(c->codec, c->st))) return rc; /* the input stream's verdict */
     if (*h_size > h_cap) return ECCL_ERR_INTERNAL;

@@ -127,6 +127,15 @@ eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t codec, const void *d_stream
                                    void *d_out, size_t out_capacity, unsigned long long *d_size,
                                    size_t *h_size, cudaStream_t stream);
 
+/* eccl_cuda_hom_reduce with the local array an m x n column-major matrix at d_a with leading
+ * dimension ld (as eccl_cuda_compress_2d: read in place, the bytes of eccl_hom_reduce on the packed
+ * m*n elements; d_a aligned to one real). */
+eccl_result_t eccl_cuda_hom_reduce_2d(eccl_cuda_codec_t codec, const void *d_stream,
+                                      size_t stream_capacity, const void *d_a, size_t m, size_t n,
+                                      size_t ld, eccl_dtype_t dtype, eccl_op_t op, void *d_out,
+                                      size_t out_capacity, unsigned long long *d_size,
+                                      size_t *h_size, cudaStream_t stream);
+
 /* Synchronise the stream and return (and clear) the first error the device detected since the
  * last check. */
 eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t codec, cudaStream_t stream);

@@ -38,7 +38,9 @@ void Cblacs_gridinfo(int ictxt, int *nprow, int *npcol, int *myrow, int *mycol);
 void Cblacs_gridexit(int ictxt);
 
 static int rank, failures, checks;
-enum { M = 37, N = 5, LDA = 41 };
+/* The block of the drop-in calls: 37 x 5 in a 41-row array, then a block of several tiles whose
+ * columns cross tile boundaries (3001 x 7 in 3003 rows). */
+static int M = 37, N = 5, LDA = 41;
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -264,6 +266,13 @@ int main(int argc, char **argv)
         both("row sum to column 0", row_sum_to0, is64, ictxt, myrow, mycol, 4, &b, -1, -1);
         panels(ictxt, nprow, npcol, myrow, mycol, is64, &b);
     }
+    M = 3001, N = 7, LDA = 3003; /* several tiles, columns across tile boundaries */
+    for (int is64 = 0; is64 < 2; is64++) {
+        both("large row bcast", row_bcast, is64, ictxt, myrow, mycol, 5, &b, mycol ? myrow : -1, 0);
+        both("large column sum", col_sum, is64, ictxt, myrow, mycol, 6, &b, -1, -1);
+        both("large row sum to column 0", row_sum_to0, is64, ictxt, myrow, mycol, 7, &b, -1, -1);
+    }
+    M = 37, N = 5, LDA = 41;
     done_on_return(ictxt, nprow, npcol, myrow, mycol, &b);
     /* gamx2d forms magnitude pairs on the host: a device array is refused, without communicating */
     void *d = NULL;

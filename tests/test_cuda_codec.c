@@ -278,6 +278,27 @@ static void view_case(eccl_dtype_t dt, const eccl_bound_t *b, size_t m, size_t n
                  "2-D stream differs from the CPU's: %s %s mode %d %zux%zu ld %zu shift %zu: sizes %zu/%zu, byte %zu",
                  eccl_dtype_name(dt), tu_pattern_name[pat], b->mode, m, n, ld, shift, gsize, size, d);
     }
+    /* the homomorphic reduction with the matrix as the local array: the CPU's bytes on the packed copy */
+    eccl_op_t ops[3] = {ECCL_OP_SUM, ECCL_OP_MAX, ECCL_OP_MIN};
+    unsigned char *dO = NULL, *hs = tu_malloc(cap), *ghs = tu_malloc(cap);
+    if (cudaMalloc((void **)&dO, cap)) exit(99);
+    cudaMemcpy(dS, s, size, cudaMemcpyHostToDevice);
+    for (int o = 0; o < (dt >= ECCL_COMPLEX64 ? 1 : 3); o++) {
+        size_t hsz = 0, ghsz = 0;
+        eccl_result_t r1 = eccl_hom_reduce(s, size, x, count, dt, ops[o], hs, cap, &hsz);
+        eccl_result_t r2 = eccl_cuda_hom_reduce_2d(codec, dS, size, dA + shift, m, n, ld, dt, ops[o], dO, cap, NULL,
+                                                   &ghsz, NULL);
+        if (r2 == ECCL_SUCCESS) r2 = eccl_cuda_codec_check(codec, NULL);
+        TU_CHECK(r1 == r2, "hom_reduce_2d %s op %d %zux%zu ld %zu: CPU %s, GPU %s", eccl_dtype_name(dt), (int)ops[o], m,
+                 n, ld, eccl_strerror(r1), eccl_strerror(r2));
+        if (r1 || r2) continue;
+        cudaMemcpy(ghs, dO, ghsz < cap ? ghsz : cap, cudaMemcpyDeviceToHost);
+        TU_CHECK(hsz == ghsz && !memcmp(hs, ghs, hsz),
+                 "hom_reduce_2d %s %s op %d %zux%zu ld %zu shift %zu: the stream differs from the CPU's (sizes %zu/%zu)",
+                 eccl_dtype_name(dt), tu_pattern_name[pat], (int)ops[o], m, n, ld, shift, ghsz, hsz);
+    }
+    cudaFree(dO);
+    free(hs), free(ghs);
     /* decode the CPU stream into a matrix of the array, whose other elements must survive */
     rc = eccl_decompress(s, size, y, count, dt);
     TU_CHECK(rc == ECCL_SUCCESS, "cpu decompress: %s", eccl_strerror(rc));

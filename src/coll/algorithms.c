@@ -17,24 +17,25 @@ static int pow2_ranks(const eccl_call_t *c) { return (c->size & (c->size - 1)) =
 
 const eccl_algo_t eccl_algorithms[] = {
     ALGO(ECCL_COLL_BCAST, bcast, mpi, NULL, 0, NULL, "MPI_Bcast of the uncompressed data"),
-    ALGO(ECCL_COLL_BCAST, bcast, binomial, NULL, ECCL_ALG_COMPRESSED, NULL,
+    ALGO(ECCL_COLL_BCAST, bcast, binomial, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_VIEW, NULL,
          "compress once at the root, binomial tree of the compressed stream"),
-    ALGO(ECCL_COLL_BCAST, bcast, scatter_allgather, NULL, ECCL_ALG_COMPRESSED, NULL,
+    ALGO(ECCL_COLL_BCAST, bcast, scatter_allgather, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_VIEW, NULL,
          "root compresses p pieces, binomial scatter, ring allgather of the streams (van de Geijn)"),
-    ALGO(ECCL_COLL_BCAST, bcast, pipeline, NULL, ECCL_ALG_COMPRESSED, NULL,
+    ALGO(ECCL_COLL_BCAST, bcast, pipeline, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_VIEW, NULL,
          "chain from the root, chunks compressed separately and forwarded as they arrive"),
     ALGO(ECCL_COLL_BCAST, bcast, nccl, eccl_bcast_nccl_applies, ECCL_ALG_DEVICE,
          "device buffers on every rank and the NCCL transport up",
          "ncclBroadcast of the uncompressed device buffer (fast GPU links)"),
 
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, mpi, NULL, 0, NULL, "MPI_Allreduce of the uncompressed data"),
-    ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_VIEW, NULL,
          "homomorphic ring reduce-scatter, then ring allgather of the final streams"),
-    ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring_pipelined, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+    ALGO(ECCL_COLL_ALLREDUCE, allreduce, ring_pipelined, NULL,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_VIEW, NULL,
          "the homomorphic ring in chunks: codec work on one chunk overlaps the transfer of others "
          "(device buffers: the GPU works while MPI moves the streams)"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, recursive_doubling, NULL,
-         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_VIEW, NULL,
          "whole-buffer streams combined homomorphically in log2(p) exchanges (gZCCL)"),
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, rabenseifner, NULL,
          ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_REQUANT | ECCL_ALG_HOST_DATA, NULL,
@@ -53,7 +54,7 @@ const eccl_algo_t eccl_algorithms[] = {
          "ncclAllReduce of the uncompressed device buffers (fast GPU links)"),
 
     ALGO(ECCL_COLL_REDUCE, reduce, mpi, NULL, 0, NULL, "MPI_Reduce of the uncompressed data"),
-    ALGO(ECCL_COLL_REDUCE, reduce, binomial, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION, NULL,
+    ALGO(ECCL_COLL_REDUCE, reduce, binomial, NULL, ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_VIEW, NULL,
          "binomial tree, children's streams combined homomorphically"),
 
     ALGO(ECCL_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_block, mpi, NULL, 0, NULL,

@@ -50,7 +50,7 @@ typedef struct eccl_call {
                             GPU (comm->dev): the primitives take device data pointers */
     eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no
                             peer waits forever, and returns this at the end */
-    size_t lay_m, lay_ld; /* eccl_bcast_matrix: recvbuf (= sendbuf) is a column-major matrix of
+    size_t lay_m, lay_ld; /* eccl_*_matrix: recvbuf (= sendbuf) is a column-major matrix of
                              lay_m rows, lay_ld elements apart, in device memory (0: a plain
                              array); the primitives map pointers into [recvbuf, recvbuf +
                              count * esize) to its elements in column order (prims.c) */
@@ -59,16 +59,23 @@ typedef struct eccl_call {
     void *lay_pack_arg;
 } eccl_call_t;
 
-/* Broadcast an m x n column-major device matrix with leading dimension ld (elements), as
- * eccl_bcast of its m*n elements in column order (the same streams, the same values), without
- * packing it when the call runs device-resident with a compressed algorithm: the GPU codec reads
- * and writes the columns in place. Otherwise (uncompressed algorithms, staged calls) the matrix is
- * packed into pack(arg, m*n*esize) (a device buffer the caller owns) and unpacked after. For the
- * BLACS drop-ins (src/scalapack/blacs.c). Errors: as eccl_bcast; ECCL_ERR_NO_MEMORY when pack
- * returns NULL. */
+/* Collectives on an m x n column-major device matrix with leading dimension ld (elements), as the
+ * plain call on its m*n elements in column order, in place (sendbuf = recvbuf = the matrix): the
+ * same streams, the same values. The matrix is not packed when the call runs device-resident with
+ * an algorithm that takes it as it lies (ECCL_ALG_VIEW): the GPU codec reads and writes the
+ * columns in place. Otherwise (uncompressed algorithms, staged calls) a rank that reads the matrix
+ * packs it into pack(arg, m*n*esize) (a device buffer the caller owns) and a rank that receives a
+ * result unpacks it after. For the BLACS drop-ins (src/scalapack/blacs.c, panel.c). Errors: as
+ * eccl_bcast / eccl_allreduce / eccl_reduce; ECCL_ERR_NO_MEMORY when pack returns NULL. */
 eccl_result_t eccl_bcast_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, int root,
                                 const eccl_bound_t *bound, eccl_comm_t comm,
                                 void *(*pack)(void *arg, size_t bytes), void *arg);
+eccl_result_t eccl_allreduce_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, eccl_op_t op,
+                                    const eccl_bound_t *bound, eccl_comm_t comm,
+                                    void *(*pack)(void *arg, size_t bytes), void *arg);
+eccl_result_t eccl_reduce_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, eccl_op_t op, int root,
+                                 const eccl_bound_t *bound, eccl_comm_t comm,
+                                 void *(*pack)(void *arg, size_t bytes), void *arg);
 
 typedef eccl_result_t (*eccl_algo_fn)(eccl_call_t *call);
 /* Predicted seconds for this call at compression ratio `ratio` (ignored by uncompressed ones). */
@@ -84,6 +91,9 @@ enum {
                                       through host memory instead of staying on the GPU */
     ECCL_ALG_DEVICE = 1u << 4,     /* uncompressed, on the device buffers themselves (NCCL): only
                                       for calls every rank runs device-resident */
+    ECCL_ALG_VIEW = 1u << 5,       /* reaches the user's buffers only through the codec primitives
+                                      (compress, decompress, reduce): a strided device matrix
+                                      (eccl_*_matrix) runs in place instead of packed */
 };
 
 /* Whether an algorithm can run this call (NULL in the table: always). */

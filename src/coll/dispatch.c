@@ -441,10 +441,11 @@ typedef struct stage {
 static eccl_result_t stage_begin(eccl_call_t *c, stage_t *g);
 static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc);
 
-/* A matrix call (eccl_bcast_matrix) on a path that cannot take the matrix as it is: the root packs
- * it into the caller's device buffer, the call runs on that, and the others unpack it after
- * (mat_end). A failed copy does not skip the call, whose peers would wait for it: it runs on
- * whatever the buffer holds, and the call returns the error. */
+/* A matrix call (eccl_*_matrix) on a path that cannot take the matrix as it lies: a rank that reads
+ * the matrix (c->s_in) packs it into the caller's device buffer, the call runs on that buffer, and
+ * a rank that receives a result (c->r_out) unpacks it after (mat_end). A failed copy does not skip
+ * the call, whose peers would wait for it: it runs on whatever the buffer holds, and the call
+ * returns the error. */
 typedef struct mat_save {
     void *user;
     size_t m, ld;
@@ -456,33 +457,35 @@ static eccl_result_t mat_begin(eccl_call_t *c, mat_save_t *ms)
     memset(ms, 0, sizeof *ms);
     if (!c->lay_m) return ECCL_SUCCESS;
     void *buf = c->lay_pack ? c->lay_pack(c->lay_pack_arg, c->count * c->esize) : NULL;
-    if (!buf) /* every rank asks before any message: a rank without memory fails alone, at once */
-        return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "bcast: no device buffer of %zu bytes to pack a matrix",
-                               c->count * c->esize);
+    if (!buf) /* (as staging without page-locked memory: this rank fails at once, peers may wait) */
+        return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "%s: no device buffer of %zu bytes to pack a matrix",
+                               eccl_coll_name(c->coll), c->count * c->esize);
     ms->user = c->recvbuf;
     ms->m = c->lay_m;
     ms->ld = c->lay_ld;
-    if (c->rank == c->root)
+    if (c->s_in)
         ms->rc = eccl_cuda_memcpy2d(buf, ms->m * c->esize, ms->user, ms->ld * c->esize, ms->m * c->esize,
                                     c->count / ms->m);
     c->recvbuf = buf;
     c->sendbuf = buf;
     c->lay_m = c->lay_ld = 0;
-    ECCL_LOG(2, c->rank, "bcast: matrix packed (%zu x %zu, ld %zu)", ms->m, c->count / ms->m, ms->ld);
+    ECCL_LOG(2, c->rank, "%s: matrix packed (%zu x %zu, ld %zu)", eccl_coll_name(c->coll), ms->m, c->count / ms->m,
+             ms->ld);
     return ECCL_SUCCESS;
 }
 
 static eccl_result_t mat_end(eccl_call_t *c, mat_save_t *ms, eccl_result_t rc)
 {
     if (!ms->user) return rc;
-    if (!rc && !ms->rc && c->rank != c->root)
+    if (!rc && !ms->rc && c->r_out)
         ms->rc = eccl_cuda_memcpy2d(ms->user, ms->ld * c->esize, c->recvbuf, ms->m * c->esize, ms->m * c->esize,
                                     c->count / ms->m);
     c->recvbuf = ms->user;
     c->sendbuf = ms->user;
     c->lay_m = ms->m;
     c->lay_ld = ms->ld;
-    if (ms->rc && !rc) rc = eccl_comm_error(c->comm, ms->rc, "bcast: packing a device matrix failed");
+    if (ms->rc && !rc)
+        rc = eccl_comm_error(c->comm, ms->rc, "%s: packing a device matrix failed", eccl_coll_name(c->coll));
     return rc;
 }
 
@@ -531,7 +534,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     if (aware) c->st->transport = 2;
     /* a matrix stays where it is for compressed algorithms on the GPU codec, else it is packed */
     mat_save_t ms = {0};
-    int in_place = c->dev && !staged && !aware && (a->flags & ECCL_ALG_COMPRESSED) &&
+    int in_place = c->dev && !staged && !aware && (a->flags & ECCL_ALG_VIEW) &&
                    (uintptr_t)c->recvbuf % (c->esize / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1)) == 0; /* (a real's alignment) */
     if (c->lay_m && !in_place && (rc = mat_begin(c, &ms)))
         goto fn_exit;
@@ -822,32 +825,79 @@ eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
     return run_any(&c, bound, c.rank == root ? bytes : 0, c.rank == root ? 0 : bytes, 0);
 }
 
+/* The checks and the call of an eccl_*_matrix entry point; *plain = 1 when the matrix is contiguous
+ * (the caller then makes the plain call). */
+static eccl_result_t matrix_call(eccl_call_t *c, eccl_comm_t comm, eccl_coll_t coll, void *a, size_t m, size_t n,
+                                 size_t ld, eccl_dtype_t dtype, eccl_op_t op, int root,
+                                 void *(*pack)(void *, size_t), void *arg, int *plain)
+{
+    *plain = 0;
+    if (ld < m || ld < 1 || (m && n > SIZE_MAX / m)) {
+        if (comm)
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s: a %zu x %zu matrix with ld %zu", eccl_coll_name(coll),
+                                   m, n, ld);
+        return ECCL_ERR_INVALID_ARG;
+    }
+    if (ld == m || n <= 1) {
+        *plain = 1;
+        return ECCL_SUCCESS;
+    }
+    eccl_result_t rc = begin(comm, c, coll, m * n, dtype, op, root);
+    if (rc) return rc;
+    if (!a && m * n > 0) return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "the matrix is NULL");
+    if (m * n > 0 && !eccl_ptr_is_device(a))
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s: a strided matrix must be device memory",
+                               eccl_coll_name(coll));
+    c->recvbuf = a;
+    c->sendbuf = a;
+    c->lay_m = m;
+    c->lay_ld = ld;
+    c->lay_pack = pack;
+    c->lay_pack_arg = arg;
+    return ECCL_SUCCESS;
+}
+
 eccl_result_t eccl_bcast_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, int root,
                                 const eccl_bound_t *bound, eccl_comm_t comm,
                                 void *(*pack)(void *arg, size_t bytes), void *arg)
 {
     eccl_call_t c;
-    if (ld < m || ld < 1 || (m && n > SIZE_MAX / m)) {
-        if (comm) return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bcast: a %zu x %zu matrix with ld %zu", m, n, ld);
-        return ECCL_ERR_INVALID_ARG;
-    }
-    size_t count = m * n;
-    if (ld == m || n <= 1) return eccl_bcast(a, count, dtype, root, bound, comm); /* contiguous */
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_BCAST, count, dtype, ECCL_OP_SUM, root);
+    int plain;
+    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_BCAST, a, m, n, ld, dtype, ECCL_OP_SUM, root, pack, arg, &plain);
     if (rc) return rc;
-    NEED(a, "the matrix");
-    if (count == 0) return ECCL_SUCCESS;
-    if (!eccl_ptr_is_device(a))
-        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bcast: a strided matrix must be device memory");
-    c.recvbuf = a;
-    c.sendbuf = a;
-    c.lay_m = m;
-    c.lay_ld = ld;
-    c.lay_pack = pack;
-    c.lay_pack_arg = arg;
-    c.st->bytes_raw = c.rank == root ? (uint64_t)count * c.esize : 0;
-    size_t bytes = count * c.esize;
+    if (plain) return eccl_bcast(a, m * n, dtype, root, bound, comm); /* contiguous */
+    if (c.count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = c.rank == root ? (uint64_t)c.count * c.esize : 0;
+    size_t bytes = c.count * c.esize;
     return run_any(&c, bound, c.rank == root ? bytes : 0, c.rank == root ? 0 : bytes, 0);
+}
+
+eccl_result_t eccl_allreduce_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, eccl_op_t op,
+                                    const eccl_bound_t *bound, eccl_comm_t comm,
+                                    void *(*pack)(void *arg, size_t bytes), void *arg)
+{
+    eccl_call_t c;
+    int plain;
+    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_ALLREDUCE, a, m, n, ld, dtype, op, 0, pack, arg, &plain);
+    if (rc) return rc;
+    if (plain) return eccl_allreduce(MPI_IN_PLACE, a, m * n, dtype, op, bound, comm);
+    if (c.count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = (uint64_t)c.count * c.esize * 2 * (uint64_t)(c.size - 1) / (uint64_t)c.size;
+    return run_any(&c, bound, c.count * c.esize, c.count * c.esize, 0);
+}
+
+eccl_result_t eccl_reduce_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, eccl_op_t op, int root,
+                                 const eccl_bound_t *bound, eccl_comm_t comm,
+                                 void *(*pack)(void *arg, size_t bytes), void *arg)
+{
+    eccl_call_t c;
+    int plain;
+    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_REDUCE, a, m, n, ld, dtype, op, root, pack, arg, &plain);
+    if (rc) return rc;
+    if (plain) return eccl_reduce(comm && comm->rank == root ? MPI_IN_PLACE : a, a, m * n, dtype, op, root, bound, comm);
+    if (c.count == 0) return ECCL_SUCCESS;
+    c.st->bytes_raw = c.rank == root ? 0 : (uint64_t)c.count * c.esize;
+    return run_any(&c, bound, c.count * c.esize, c.rank == root ? c.count * c.esize : 0, 0);
 }
 
 eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,

@@ -153,11 +153,12 @@ eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t i
 {
     double t0 = eccl_wtime();
     eccl_result_t rc;
-    if (c->lay_m) /* matrix calls are broadcasts (eccl_bcast_matrix): nothing reduces them */
-        return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "homomorphic reduction in a matrix call");
     if (c->dev) { /* the GPU kernels take every type and op eccl_hom_reduce takes */
-        rc = eccl_dev_hom_reduce(c->comm->dev, in, in_size, local, count, c->dtype, c->op, out->buf, out->cap,
-                                 &out->size);
+        eccl_dev_layout_t lb;
+        const eccl_dev_layout_t *lay;
+        const void *at = eccl_prim_at(c, local, &lb, &lay);
+        rc = eccl_dev_hom_reduce_at(c->comm->dev, in, in_size, at, lay, count, c->dtype, c->op, out->buf, out->cap,
+                                    &out->size);
     } else {
         rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap, &out->size);
     }
@@ -268,7 +269,7 @@ eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in
 eccl_result_t eccl_prim_copy(eccl_call_t *c, void *dst, const void *src, size_t bytes)
 {
     if (dst == src || bytes == 0) return ECCL_SUCCESS;
-    if (c->lay_m && c->dev) /* the broadcast algorithms a matrix call runs copy nothing */
+    if (c->lay_m && c->dev) /* the algorithms a matrix call runs in place (ECCL_ALG_VIEW) copy nothing */
         return eccl_comm_error(c->comm, ECCL_ERR_INTERNAL, "raw copy in a matrix call");
     if (!c->dev) {
         memmove(dst, src, bytes);

@@ -182,6 +182,15 @@ static int combine(sl_call_t *c, void *a, int dest, eccl_op_t op, const eccl_bou
     eccl_result_t rc = eccl_sl_comm(c->ictxt, c->g, c->scope, &c->comm);
     if (rc) return (int)rc;
     if (c->count == 0) return 0;
+    if (c->dev && !is_contiguous(c)) { /* a strided device block: reduced in place */
+        if (dest == SL_EVERYWHERE)
+            rc = eccl_allreduce_matrix(a, c->m, c->n, c->lda, c->dtype, op, bound, c->comm, eccl_sl_dev_buffer_cb, c->g);
+        else
+            rc = eccl_reduce_matrix(a, c->m, c->n, c->lda, c->dtype, op, dest, bound, c->comm, eccl_sl_dev_buffer_cb,
+                                    c->g);
+        eccl_sl_account(c->g, c->comm, 0, -1, 0);
+        return (int)rc;
+    }
     void *buf = block_buffer(c, a);
     if (!buf) return ECCL_ERR_NO_MEMORY;
     if (buf != a && (rc = pack(c, buf, a))) return (int)rc;
