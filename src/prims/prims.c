@@ -493,6 +493,8 @@ static unsigned char *arena_room(eccl_set_t *s, int pieces, size_t *cap)
  * stream. Both sides decide from the worst case, which they compute alike. */
 static int set_small(const eccl_set_t *s, int pieces) { return (size_t)pieces * s->piece_cap <= ECCL_TR_PIECE; }
 
+int eccl_prim_set_packed(const eccl_set_t *s, int pieces) { return set_small(s, pieces); }
+
 eccl_result_t eccl_prim_set_send(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer)
 {
     if (!set_small(s, hi - lo)) {

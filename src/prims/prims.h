@@ -105,6 +105,9 @@ eccl_result_t eccl_prim_set_combine(eccl_call_t *c, eccl_set_t *s, const eccl_se
 
 /* ---- sets over the network: pieces [lo, hi) travel as one message of back-to-back streams ---- */
 eccl_result_t eccl_prim_set_send(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer);
+/* Whether eccl_prim_set_send sends `pieces` pieces of s as one packed message (1) or one message
+ * per stream (0); eccl_prim_set_recv expects the same. */
+int eccl_prim_set_packed(const eccl_set_t *s, int pieces);
 eccl_result_t eccl_prim_set_recv(eccl_call_t *c, eccl_set_t *s, int lo, int hi, int peer);
 /* Send pieces [slo, shi) of s to dest while receiving pieces [rlo, rhi) of t from src (t may be
  * s: then the received pieces replace s's pointers). */
