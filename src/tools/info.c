@@ -392,6 +392,8 @@ static void json_algorithms(info_json_t *j)
             ij_bool(j, "compressed", (a->flags & ECCL_ALG_COMPRESSED) != 0);
             ij_bool(j, "reduction", (a->flags & ECCL_ALG_REDUCTION) != 0);
             ij_bool(j, "requant", (a->flags & ECCL_ALG_REQUANT) != 0);
+            /* runs on a strided device matrix where it lies (the BLACS layer's blocks and panels) */
+            ij_bool(j, "strided_in_place", (a->flags & ECCL_ALG_VIEW) != 0);
             ij_string(j, "restriction", a->restriction);
             ij_string(j, "summary", a->summary);
             ij_end_object(j);
