@@ -318,7 +318,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     }
     a.done_base = c->done_base;
     if (a.nt > 0) c->done_base += a.nt;
-    CU(eccl_launch_decompress(a, is64_of(dtype), big_ctas(c, a.nt), st));
+    CU(eccl_launch_decompress(a, is64_of(dtype), a.nt <= (uint64_t)c->sms ? 2 : big_ctas(c, a.nt), st));
     CU(cudaGetLastError());
     return check ? eccl_cuda_codec_check(c, st) : ECCL_SUCCESS;
 }

@@ -24,6 +24,12 @@
 #define ECCL_DEC32_MINB 5
 #endif
 // The same two knobs for 64-bit streams (256-thread CTAs; 1024-thread ones always stage).
+// float32 streams of no more tiles than SMs (1 MiB is 32 tiles): each CTA is alone on its SM and
+// its latency is the kernel's, so the tile goes out with 16-byte stores (a separate instance; at 1
+// GiB the same stores lost 3-5% and the plain loop stays).
+#ifndef ECCL_DEC32_SMALL_V4
+#define ECCL_DEC32_SMALL_V4 1
+#endif
 #ifndef ECCL_DEC64_STAGE
 #define ECCL_DEC64_STAGE 0
 #endif
@@ -34,7 +40,7 @@
 namespace {
 
 // float32: NT = 256 threads, one per block; 64-bit types: 256 or 1024 threads, a warp per block.
-template <bool D64, int NT>
+template <bool D64, int NT, bool V4 = false>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
     constexpr bool STAGE = NT != 256 || (D64 ? ECCL_DEC64_STAGE : ECCL_DEC32_STAGE);
@@ -56,7 +62,15 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         __syncthreads();
         PH(sm.ph, 3);
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
-        if (!a.v.rows) { // (contiguous: the plain loop, no mapping)
+        if (V4 && !a.v.rows) { // (4 values of one block per thread: conflict-free row reads)
+            float *x = (float *)a.x + b0 * 32;
+            const unsigned nv4 = (unsigned)nv / 4;
+            for (unsigned g = tid; g < nv4; g += NT) {
+                const float *r = outs + 33 * (g >> 3) + 4 * (g & 7);
+                *(float4 *)(x + 4 * g) = make_float4(r[0], r[1], r[2], r[3]);
+            }
+            for (unsigned e = 4 * nv4 + tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
+        } else if (!a.v.rows) { // (contiguous: the plain loop, no mapping)
             float *x = (float *)a.x + b0 * 32;
             for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
         } else { // (the map made here, after the decoder: not live across it)
@@ -109,7 +123,7 @@ __device__ void finish(const eccl_decomp_args &a, unsigned long long h, dec_smem
 
 } // namespace
 
-template <bool D64, int NT>
+template <bool D64, int NT, bool V4 = false>
 __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_DEC32_MINB) : 1) eccl_decompress_kernel(eccl_decomp_args a)
 {
     extern __shared__ __align__(16) unsigned char pay[];
@@ -127,7 +141,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_
     PH(sm.ph, 2); // (decompress_tile stamps them again; a bad tile ends here)
     PH(sm.ph, 3);
     PH(sm.ph, 4);
-    unsigned long long h = sm.ok ? decompress_tile<D64, NT>(a, pay, sm) : 0;
+    unsigned long long h = sm.ok ? decompress_tile<D64, NT, V4>(a, pay, sm) : 0;
     if (threadIdx.x == 0) finish(a, h, sm);
 }
 
@@ -148,6 +162,7 @@ static __global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
 cudaError_t eccl_decompress_setup(void)
 {
     cudaError_t e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     return e;
@@ -155,6 +170,7 @@ cudaError_t eccl_decompress_setup(void)
 
 cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st)
 {
+    const int small = big == 2; // (no more tiles than SMs)
     if (a.nt == 0) {
         eccl_decompress_empty_kernel<<<1, 1, 0, st>>>(a);
         return cudaGetLastError();
@@ -162,7 +178,8 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
     const unsigned grid = (unsigned)a.nt;
     if (!is64) { /* float32: thread-per-block at every size, rows of 33 words (and the staged payload) */
         const size_t smem = (ECCL_DEC32_STAGE ? (size_t)256 * 32 * 4 + 48 : 0) + 256 * 33 * 4;
-        eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
+        if (ECCL_DEC32_SMALL_V4 && small) eccl_decompress_kernel<false, 256, true><<<grid, 256, smem, st>>>(a);
+        else eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
     } else if (!big) { /* the payload staged (and slack for word reads), or decoded in place */
         const size_t smem = ECCL_DEC64_STAGE ? (size_t)256 * 32 * 8 + 48 : 0;
         eccl_decompress_kernel<true, 256><<<grid, 256, smem, st>>>(a);

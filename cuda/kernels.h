@@ -57,6 +57,7 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
 cudaError_t eccl_launch_range(const void *x, const eccl_view &v, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st);
 // Set the n reals of view v at x to the bit pattern `bits` (a canonical NaN: a failed decompression).
 cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int is64, uint64_t bits, cudaStream_t st);
+// (decompression: big 1 for fewer tiles than 2 x SMs, 2 for no more tiles than SMs)
 cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st);
 cudaError_t eccl_compress_setup(void);
 cudaError_t eccl_compress32_setup(void);
