@@ -161,49 +161,10 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
     return p;
 }
 
-// The RAW encoding of a block (section 6.3) from its values' bits, x[i] for i < r (rare: NaN,
-// inf, huge values); plan_raw_at: the same from value(i) (a view's scattered values).
-__device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t (&m)[32])
-{
-    plan p;
-    uint32_t key[32], all = 0, neg = 0;
-#pragma unroll
-    for (int i = 0; i < 32; i++) key[i] = i < r ? eccl_fmt_key32(x[i]) : 0u;
-#pragma unroll
-    for (int i = 0; i < 32; i++) {
-        uint32_t b = i == 0 ? key[0] : key[i >= q.lag ? i - q.lag : i - 1];
-        uint32_t a = key[i];
-        m[i] = i < r ? (a >= b ? a - b : b - a) : 0u;
-        neg |= (uint32_t)(i < r && a < b) << i;
-        all |= m[i];
-    }
-    int F = 32 - __clz((int)all);
-    int size = 4 + (F > 0 ? 4 + 4 * F : 0);
-    p.quant = 0;
-    p.v0 = x[0];
-    p.neg = neg;
-    p.F = F;
-    p.with_sign = F > 0;
-    p.head = 0;
-    p.none = 0;
-    if (size < r * 4) {
-        p.raw_coded = 1;
-        p.size = size;
-        p.code = eccl_fmt_raw_code((unsigned)F);
-    } else { // VERBATIM: m carries the values themselves, so that the image needs nothing else
-        p.raw_coded = 0;
-        p.size = r * 4;
-        p.code = 0xFFu;
-#pragma unroll
-        for (int i = 0; i < 32; i++) m[i] = i < r ? x[i] : 0u;
-    }
-    return p;
-}
-
-// (plan_raw_at repeats plan_raw rather than plan_raw calling it with a pointer lambda: that one
-// shared form cost the contiguous float32 compression 2.6-5.3% on an H100, through registers.)
+// The RAW encoding of a block (section 6.3) from its values' bits, value(i) for i < r (rare: NaN,
+// inf, huge values): x[i] (plan_raw), or a view's scattered values.
 template <class V>
-__device__ plan plan_raw_at(const eccl_dev_q &q, V value, int r, uint32_t (&m)[32])
+__device__ __forceinline__ plan plan_raw_from(const eccl_dev_q &q, V value, int r, uint32_t (&m)[32])
 {
     plan p;
     uint32_t key[32], all = 0, neg = 0;
@@ -238,6 +199,11 @@ __device__ plan plan_raw_at(const eccl_dev_q &q, V value, int r, uint32_t (&m)[3
         for (int i = 0; i < 32; i++) m[i] = i < r ? value(i) : 0u;
     }
     return p;
+}
+
+__device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t (&m)[32])
+{
+    return plan_raw_from(q, [x](int i) { return x[i]; }, r, m);
 }
 
 struct c32_smem {
@@ -297,7 +263,7 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
                 qs[ROW * b + i] = __float_as_int(f);
             }
         if (VIEW && p.size < 0 && rawsrc) // (a view: the values through the tile's map)
-            p = plan_raw_at(q, [rawsrc, &sm, b](int i) { return rawsrc[sm.map.at((uint32_t)(32 * b + i))]; }, r, m);
+            p = plan_raw_from(q, [rawsrc, &sm, b](int i) { return rawsrc[sm.map.at((uint32_t)(32 * b + i))]; }, r, m);
         else if (p.size < 0)
             p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
         sm.codes[b] = (unsigned char)p.code;
