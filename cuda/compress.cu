@@ -589,25 +589,37 @@ static __global__ void eccl_compress_empty_kernel(eccl_comp_args a)
     a.s->total_size = 64;
 }
 
+// f(offset) for the offset of each of the n values of view vw, the CTAs of the grid taking pieces
+// of 8192 values (a tile's worth: one tile map per piece) in turn.
+template <class Fn> __device__ __forceinline__ void grid_view_for(const eccl_view &vw, uint64_t n, Fn f)
+{
+    for (uint64_t p0 = (uint64_t)blockIdx.x * 8192; p0 < n; p0 += (uint64_t)gridDim.x * 8192) {
+        const tile_map map = make_tile_map(vw, p0);
+        const uint32_t len = n - p0 < 8192 ? (uint32_t)(n - p0) : 8192u;
+        for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) f(map.at(i));
+    }
+}
+
+// The grid for grid_view_for over n values.
+static unsigned view_grid(uint64_t n)
+{
+    uint64_t blocks = (n + 8191) / 8192;
+    return blocks > 1024 ? 1024u : blocks == 0 ? 1u : (unsigned)blocks;
+}
+
 // Min and max of the finite values (REL bounds), as ordered keys so that atomics compare them.
-// Each CTA takes pieces of 8192 values (a tile's worth: one tile map per piece) in turn.
 static __global__ void eccl_range_kernel(const void *x, eccl_view vw, uint64_t n, int is64, eccl_dev_scratch *s)
 {
     __shared__ unsigned long long tmp[2][32];
     unsigned long long lo = ~0ull, hi = 0;
-    for (uint64_t p0 = (uint64_t)blockIdx.x * 8192; p0 < n; p0 += (uint64_t)gridDim.x * 8192) {
-        const tile_map map = make_tile_map(vw, p0);
-        const uint32_t len = n - p0 < 8192 ? (uint32_t)(n - p0) : 8192u;
-        for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) {
-            const uint64_t o = map.at(i);
-            double v = is64 ? ((const double *)x)[o] : (double)((const float *)x)[o];
-            if (isfinite(v)) {
-                unsigned long long k = eccl_fmt_key64(eccl_f64_as_u64(v));
-                lo = k < lo ? k : lo;
-                hi = k > hi ? k : hi;
-            }
+    grid_view_for(vw, n, [&](uint64_t o) {
+        double v = is64 ? ((const double *)x)[o] : (double)((const float *)x)[o];
+        if (isfinite(v)) {
+            unsigned long long k = eccl_fmt_key64(eccl_f64_as_u64(v));
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
         }
-    }
+    });
     for (int o = 16; o > 0; o >>= 1) {
         unsigned long long a = __shfl_down_sync(ECCL_WARP_FULL, lo, o), b = __shfl_down_sync(ECCL_WARP_FULL, hi, o);
         lo = a < lo ? a : lo;
@@ -656,30 +668,21 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
 cudaError_t eccl_launch_range(const void *x, const eccl_view &v, uint64_t n, int is64, eccl_dev_scratch *s,
                               cudaStream_t st)
 {
-    unsigned blocks = (unsigned)((n + 8191) / 8192);
-    if (blocks > 1024) blocks = 1024;
-    if (blocks == 0) blocks = 1;
-    eccl_range_kernel<<<blocks, 256, 0, st>>>(x, v, n, is64, s);
+    eccl_range_kernel<<<view_grid(n), 256, 0, st>>>(x, v, n, is64, s);
     return cudaGetLastError();
 }
 
 static __global__ void eccl_fill_view_kernel(void *x, eccl_view vw, uint64_t n, int is64, uint64_t bits)
 {
-    for (uint64_t p0 = (uint64_t)blockIdx.x * 8192; p0 < n; p0 += (uint64_t)gridDim.x * 8192) {
-        const tile_map map = make_tile_map(vw, p0);
-        const uint32_t len = n - p0 < 8192 ? (uint32_t)(n - p0) : 8192u;
-        for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) {
-            if (is64) ((unsigned long long *)x)[map.at(i)] = bits;
-            else ((unsigned *)x)[map.at(i)] = (unsigned)bits;
-        }
-    }
+    grid_view_for(vw, n, [&](uint64_t o) {
+        if (is64) ((unsigned long long *)x)[o] = bits;
+        else ((unsigned *)x)[o] = (unsigned)bits;
+    });
 }
 
 cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int is64, uint64_t bits, cudaStream_t st)
 {
     if (n == 0) return cudaSuccess;
-    unsigned blocks = (unsigned)((n + 8191) / 8192);
-    if (blocks > 1024) blocks = 1024;
-    eccl_fill_view_kernel<<<blocks, 256, 0, st>>>(x, v, n, is64, bits);
+    eccl_fill_view_kernel<<<view_grid(n), 256, 0, st>>>(x, v, n, is64, bits);
     return cudaGetLastError();
 }

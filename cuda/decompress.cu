@@ -23,13 +23,14 @@
 #ifndef ECCL_DEC32_MINB
 #define ECCL_DEC32_MINB 5
 #endif
-// The same two knobs for 64-bit streams (256-thread CTAs; 1024-thread ones always stage).
 // float32 streams of no more tiles than SMs (1 MiB is 32 tiles): each CTA is alone on its SM and
 // its latency is the kernel's, so the tile goes out with 16-byte stores (a separate instance; at 1
 // GiB the same stores lost 3-5% and the plain loop stays).
 #ifndef ECCL_DEC32_SMALL_V4
 #define ECCL_DEC32_SMALL_V4 1
 #endif
+// The same two knobs as the first for 64-bit streams (256-thread CTAs; 1024-thread ones always
+// stage).
 #ifndef ECCL_DEC64_STAGE
 #define ECCL_DEC64_STAGE 0
 #endif
@@ -62,17 +63,15 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         __syncthreads();
         PH(sm.ph, 3);
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
-        if (V4 && !a.v.rows) { // (4 values of one block per thread: conflict-free row reads)
+        if (!a.v.rows) { // contiguous: no mapping
             float *x = (float *)a.x + b0 * 32;
-            const unsigned nv4 = (unsigned)nv / 4;
-            for (unsigned g = tid; g < nv4; g += NT) {
+            unsigned e0 = 0; // V4: groups of 4 values of one block per thread (conflict-free row reads)
+            for (unsigned g = tid; V4 && g < (unsigned)nv / 4; g += NT) {
                 const float *r = outs + 33 * (g >> 3) + 4 * (g & 7);
                 *(float4 *)(x + 4 * g) = make_float4(r[0], r[1], r[2], r[3]);
             }
-            for (unsigned e = 4 * nv4 + tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
-        } else if (!a.v.rows) { // (contiguous: the plain loop, no mapping)
-            float *x = (float *)a.x + b0 * 32;
-            for (unsigned e = tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
+            if (V4) e0 = (unsigned)nv & ~3u;
+            for (unsigned e = e0 + tid; e < nv; e += NT) x[e] = outs[33 * (e >> 5) + (e & 31)];
         } else { // (the map made here, after the decoder: not live across it)
             float *x = (float *)a.x;
             const tile_map map = make_tile_map(a.v, b0 * 32);
