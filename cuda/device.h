@@ -47,27 +47,44 @@ eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
 /* 1 when the calling thread's current device is the context's (its kernels can run now). */
 int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx);
 
-/* Compress count elements at d_data (bound as for eccl_compress) and copy the stream to h_out
- * (h_cap >= eccl_compress_bound); its size to *h_size. */
-eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
-                                const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size);
-/* Decompress the size-byte stream at h_stream into count elements at d_data. The stream is
- * validated: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_decompress
- * (d_data is then undefined), ECCL_ERR_CUDA for the runtime. */
-eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_data,
-                                  size_t count, eccl_dtype_t dtype);
-/* h_out = stream of op(decompress(h_stream), d_local), the bytes eccl_hom_reduce makes. The input
- * stream is validated on the device: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED
- * as eccl_hom_reduce. */
-eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_local,
-                                  size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
-                                  size_t *h_size);
-/* Finite minimum and maximum of count elements at d_data, as eccl_data_range computes them (0, 0
- * when no value is finite). */
-eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
-                             double *lo, double *hi);
+/* Where device data lies for the operations below: d_base itself when lay is NULL (a plain
+ * array), else the elements of a column-major matrix at d_base with m rows per column, ld >= m
+ * elements apart, taken in column order from element `first` on (strided ScaLAPACK panels,
+ * src/prims/prims.c); a matrix base must be aligned to one real of the dtype (4 or 8 bytes). The
+ * streams are those of the packed elements. A bad layout gives ECCL_ERR_INVALID_ARG. */
+typedef struct eccl_dev_layout {
+    size_t m, ld, first;
+} eccl_dev_layout_t;
+
+/* Compress count elements at (d_base, lay) (bound as for eccl_compress) and copy the stream to
+ * h_out (h_cap >= eccl_compress_bound); its size to *h_size. */
+eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out, size_t h_cap,
+                                size_t *h_size);
+/* Decompress the size-byte stream at h_stream into count elements at (d_base, lay). The stream is
+ * validated: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_decompress (the
+ * elements are then undefined), ECCL_ERR_CUDA for the runtime. */
+eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
+                                  const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
+/* h_out = stream of op(decompress(h_stream), the count elements at (d_base, lay)), the bytes
+ * eccl_hom_reduce makes. The input stream is validated on the device: ECCL_ERR_CORRUPT /
+ * ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_hom_reduce. */
+eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
+                                  const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                  void *h_out, size_t h_cap, size_t *h_size);
+/* Finite minimum and maximum of count elements at (d_base, lay), as eccl_data_range computes them
+ * (0, 0 when no value is finite). */
+eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                             eccl_dtype_t dtype, double *lo, double *hi);
 /* Copy bytes between any host and device memory, on the context's stream; complete on return. */
 eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, size_t bytes);
+/* Copy count elements at (d_base, lay) to contiguous memory at dst (host or device), packed;
+ * complete on return. */
+eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
+                                 size_t count, size_t esize);
+/* Set the count elements at (d_base, lay) to NaN (every byte 0xFF: after a failed decompression). */
+eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                eccl_dtype_t dtype);
 /* Measure the GPU codec for the cost model: out[0] the seconds of one operation on a tiny array
  * (launch, synchronisation, stream copy), out[1..3] compression, decompression and homomorphic
  * SUM throughput beyond that, in bytes of uncompressed data per second, stream copies over PCIe
@@ -76,37 +93,6 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
  * and page-locked stream buffers; grows the context's buffers to that size. A few milliseconds;
  * called once per communicator (src/transport/nccl.c). */
 eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7]);
-/* Set bytes of device memory to `value`. */
-eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes);
-
-/* Strided data (ScaLAPACK panels, src/prims/prims.c): the elements of a column-major matrix at a
- * base address with m rows per column, ld >= m elements apart, taken in column order from element
- * `first` on. The base must be aligned to one real of the dtype (4 or 8 bytes). */
-typedef struct eccl_dev_layout {
-    size_t m, ld, first;
-} eccl_dev_layout_t;
-/* eccl_dev_compress, eccl_dev_decompress, eccl_dev_hom_reduce (its local array) and eccl_dev_range
- * of the count elements of layout lay at d_base (lay NULL: d_base is a plain array, as in those
- * calls); the streams are those of the packed elements. Errors: as those calls,
- * ECCL_ERR_INVALID_ARG for a bad layout. */
-eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
-                                   size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out,
-                                   size_t h_cap, size_t *h_size);
-eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
-                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
-eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
-                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
-                                     void *h_out, size_t h_cap, size_t *h_size);
-eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
-                                size_t count, eccl_dtype_t dtype, double *lo, double *hi);
-/* Copy count elements of layout lay at d_base (lay NULL: contiguous) to contiguous memory at dst
- * (host or device), packed; complete on return. */
-eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
-                                    size_t count, size_t esize);
-/* Set the count elements of layout lay at d_base to NaN (every byte 0xFF, as eccl_dev_fill after a
- * failed decompression). */
-eccl_result_t eccl_dev_fill_nan_at(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
-                                   eccl_dtype_t dtype);
 #ifdef __cplusplus
 }
 #endif

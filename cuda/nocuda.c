@@ -167,32 +167,6 @@ int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx)
     (void)ctx;
     return 0;
 }
-eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
-                                const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size)
-{
-    (void)ctx, (void)d_data, (void)count, (void)dtype, (void)bound, (void)h_out, (void)h_cap, (void)h_size;
-    return ECCL_ERR_UNSUPPORTED;
-}
-eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_data,
-                                  size_t count, eccl_dtype_t dtype)
-{
-    (void)ctx, (void)h_stream, (void)size, (void)d_data, (void)count, (void)dtype;
-    return ECCL_ERR_UNSUPPORTED;
-}
-eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_local,
-                                  size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
-                                  size_t *h_size)
-{
-    (void)ctx, (void)h_stream, (void)size, (void)d_local, (void)count, (void)dtype, (void)op;
-    (void)h_out, (void)h_cap, (void)h_size;
-    return ECCL_ERR_UNSUPPORTED;
-}
-eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_data, size_t count, eccl_dtype_t dtype,
-                             double *lo, double *hi)
-{
-    (void)ctx, (void)d_data, (void)count, (void)dtype, (void)lo, (void)hi;
-    return ECCL_ERR_UNSUPPORTED;
-}
 eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, size_t bytes)
 {
     (void)ctx, (void)dst, (void)src, (void)bytes;
@@ -203,52 +177,47 @@ eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7])
     (void)ctx, (void)out;
     return ECCL_ERR_UNSUPPORTED;
 }
-eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *ctx, void *d_ptr, int value, size_t bytes)
-{
-    (void)ctx, (void)d_ptr, (void)value, (void)bytes;
-    return ECCL_ERR_UNSUPPORTED;
-}
 
-eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
-                                   size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out,
-                                   size_t h_cap, size_t *h_size)
+eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out,
+                                size_t h_cap, size_t *h_size)
 {
     (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)bound, (void)h_out, (void)h_cap;
     (void)h_size;
     return ECCL_ERR_UNSUPPORTED;
 }
 
-eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
-                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
+                                  const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
 {
     (void)ctx, (void)h_stream, (void)size, (void)d_base, (void)lay, (void)count, (void)dtype;
     return ECCL_ERR_UNSUPPORTED;
 }
 
-eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
-                                size_t count, eccl_dtype_t dtype, double *lo, double *hi)
+eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                             size_t count, eccl_dtype_t dtype, double *lo, double *hi)
 {
     (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)lo, (void)hi;
     return ECCL_ERR_UNSUPPORTED;
 }
 
-eccl_result_t eccl_dev_fill_nan_at(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
-                                   eccl_dtype_t dtype)
+eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                eccl_dtype_t dtype)
 {
     (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype;
     return ECCL_ERR_UNSUPPORTED;
 }
 
-eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
-                                    size_t count, size_t esize)
+eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
+                                 size_t count, size_t esize)
 {
     (void)ctx, (void)dst, (void)d_base, (void)lay, (void)count, (void)esize;
     return ECCL_ERR_UNSUPPORTED;
 }
 
-eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
-                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
-                                     void *h_out, size_t h_cap, size_t *h_size)
+eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
+                                  const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                                  void *h_out, size_t h_cap, size_t *h_size)
 {
     (void)ctx, (void)h_stream, (void)size, (void)d_base, (void)lay, (void)count, (void)dtype, (void)op, (void)h_out;
     (void)h_cap, (void)h_size;

@@ -133,9 +133,9 @@ static int view_of(const eccl_dev_layout_t *lay, const void *base, eccl_dtype_t 
     return 1;
 }
 
-extern "C" eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
-                                              size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
-                                              void *h_out, size_t h_cap, size_t *h_size)
+extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
+                                           size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                           void *h_out, size_t h_cap, size_t *h_size)
 {
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || cap == 0) return ECCL_ERR_INVALID_ARG;
@@ -153,12 +153,6 @@ extern "C" eccl_result_t eccl_dev_compress_at(eccl_dev_ctx_t *c, const void *d_b
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
-extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
-                                           const eccl_bound_t *bound, void *h_out, size_t h_cap, size_t *h_size)
-{
-    return eccl_dev_compress_at(c, d_data, NULL, count, dtype, bound, h_out, h_cap, h_size);
-}
-
 // The stream into the context's input buffer (capacity rounded so that the kernels' 16-byte reads
 // stay inside the allocation; they never read past `size`, which is what they are told).
 static eccl_result_t stream_in(eccl_dev_ctx_t *c, const void *h_stream, size_t size)
@@ -169,8 +163,8 @@ static eccl_result_t stream_in(eccl_dev_ctx_t *c, const void *h_stream, size_t s
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_base,
-                                                const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_base,
+                                             const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
 {
     size_t bytes = count * esize_of(dtype);
     if (!c || (!h_stream && size) || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
@@ -189,12 +183,6 @@ extern "C" eccl_result_t eccl_dev_decompress_at(eccl_dev_ctx_t *c, const void *h
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
-extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_data,
-                                             size_t count, eccl_dtype_t dtype)
-{
-    return eccl_dev_decompress_at(c, h_stream, size, d_data, NULL, count, dtype);
-}
-
 // The (dtype, op) pairs the homomorphic kernels take: those eccl_hom_reduce takes.
 static int hom_supported(eccl_dtype_t dtype, eccl_op_t op)
 {
@@ -204,16 +192,9 @@ static int hom_supported(eccl_dtype_t dtype, eccl_op_t op)
     return 0;
 }
 
-extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_stream, size_t size, const void *d_local,
-                                             size_t count, eccl_dtype_t dtype, eccl_op_t op, void *h_out, size_t h_cap,
-                                             size_t *h_size)
-{
-    return eccl_dev_hom_reduce_at(c, h_stream, size, d_local, NULL, count, dtype, op, h_out, h_cap, h_size);
-}
-
-extern "C" eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *c, const void *h_stream, size_t size, const void *d_base,
-                                                const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype,
-                                                eccl_op_t op, void *h_out, size_t h_cap, size_t *h_size)
+extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_stream, size_t size, const void *d_base,
+                                             const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype,
+                                             eccl_op_t op, void *h_out, size_t h_cap, size_t *h_size)
 {
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || (!h_stream && size) || cap == 0) return ECCL_ERR_INVALID_ARG;
@@ -236,14 +217,8 @@ extern "C" eccl_result_t eccl_dev_hom_reduce_at(eccl_dev_ctx_t *c, const void *h
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
-extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, size_t count, eccl_dtype_t dtype,
-                                        double *lo, double *hi)
-{
-    return eccl_dev_range_at(c, d_data, NULL, count, dtype, lo, hi);
-}
-
-extern "C" eccl_result_t eccl_dev_range_at(eccl_dev_ctx_t *c, const void *d_data, const eccl_dev_layout_t *lay,
-                                           size_t count, eccl_dtype_t dtype, double *lo, double *hi)
+extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, const eccl_dev_layout_t *lay,
+                                        size_t count, eccl_dtype_t dtype, double *lo, double *hi)
 {
     if (!c || !lo || !hi || esize_of(dtype) == 0 || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     *lo = *hi = 0.0;
@@ -298,13 +273,13 @@ static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *
     for (int rep = 0; rep < 4 && !rc; rep++) {
         struct timespec ts[5];
         clock_gettime(CLOCK_MONOTONIC, &ts[0]);
-        rc = eccl_dev_compress(c, x, 1024, dt, &b, s, cap, &size);
+        rc = eccl_dev_compress(c, x, NULL, 1024, dt, &b, s, cap, &size);
         clock_gettime(CLOCK_MONOTONIC, &ts[1]);
-        if (!rc) rc = eccl_dev_compress(c, x, n, dt, &b, s, cap, &size);
+        if (!rc) rc = eccl_dev_compress(c, x, NULL, n, dt, &b, s, cap, &size);
         clock_gettime(CLOCK_MONOTONIC, &ts[2]);
-        if (!rc) rc = eccl_dev_decompress(c, s, size, y, n, dt);
+        if (!rc) rc = eccl_dev_decompress(c, s, size, y, NULL, n, dt);
         clock_gettime(CLOCK_MONOTONIC, &ts[3]);
-        if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, n, dt, ECCL_OP_SUM, s2, cap, &size2);
+        if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, NULL, n, dt, ECCL_OP_SUM, s2, cap, &size2);
         clock_gettime(CLOCK_MONOTONIC, &ts[4]);
         for (int k = 0; k < 4 && rep > 0; k++) {
             double t = (double)(ts[k + 1].tv_sec - ts[k].tv_sec) + 1e-9 * (double)(ts[k + 1].tv_nsec - ts[k].tv_nsec);
@@ -352,27 +327,21 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[7])
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_dev_fill(eccl_dev_ctx_t *c, void *d_ptr, int value, size_t bytes)
-{
-    if (!c || (!d_ptr && bytes)) return ECCL_ERR_INVALID_ARG;
-    if (!bytes) return ECCL_SUCCESS;
-    CK(cudaMemsetAsync(d_ptr, value, bytes, c->st));
-    return eccl_cuda_codec_wait(c->codec, c->st);
-}
 
-extern "C" eccl_result_t eccl_dev_fill_nan_at(eccl_dev_ctx_t *c, void *d_base, const eccl_dev_layout_t *lay, size_t count,
-                                              eccl_dtype_t dtype)
+extern "C" eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *c, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                           eccl_dtype_t dtype)
 {
     if (!c || (!d_base && count) || esize_of(dtype) == 0) return ECCL_ERR_INVALID_ARG;
     eccl_view v;
     if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
-    if (!v.rows) return eccl_dev_fill(c, d_base, 0xFF, count * esize_of(dtype));
-    CK(eccl_launch_fill_view(d_base, v, (uint64_t)count * reals_of(dtype), is64_of(dtype), ~0ull, c->st));
+    if (!count) return ECCL_SUCCESS;
+    if (!v.rows) CK(cudaMemsetAsync(d_base, 0xFF, count * esize_of(dtype), c->st));
+    else CK(eccl_launch_fill_view(d_base, v, (uint64_t)count * reals_of(dtype), is64_of(dtype), ~0ull, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
-extern "C" eccl_result_t eccl_dev_copy_from_at(eccl_dev_ctx_t *c, void *dst, const void *d_base,
-                                               const eccl_dev_layout_t *lay, size_t count, size_t esize)
+extern "C" eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *c, void *dst, const void *d_base,
+                                            const eccl_dev_layout_t *lay, size_t count, size_t esize)
 {
     if (!c || ((!dst || !d_base) && count) || (lay && (lay->m == 0 || lay->ld < lay->m))) return ECCL_ERR_INVALID_ARG;
     if (!lay) return eccl_dev_copy(c, dst, d_base, count * esize);

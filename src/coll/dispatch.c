@@ -121,7 +121,7 @@ static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
             eccl_dev_layout_t lb;
             const eccl_dev_layout_t *lay;
             const void *at = eccl_prim_at(c, w, &lb, &lay); /* (a matrix call: its columns) */
-            if (eccl_dev_copy_from_at(c->comm->dev, buf + off, at, lay, win, c->esize)) return 1.0;
+            if (eccl_dev_copy_from(c->comm->dev, buf + off, at, lay, win, c->esize)) return 1.0;
             w = buf + off;
         }
         if (eccl_compress(w, win, c->dtype, &c->mbound, buf, cap, &size)) return 1.0;
@@ -315,7 +315,7 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
             eccl_dev_layout_t lb;
             const eccl_dev_layout_t *lay;
             const void *at = eccl_prim_at(c, ld, &lb, &lay);
-            if (eccl_dev_range_at(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = hi = 0;
+            if (eccl_dev_range(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = hi = 0;
         } else {
             eccl_data_range(ld, ln, c->dtype, &lo, &hi);
         }

@@ -108,7 +108,7 @@ eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count,
         eccl_dev_layout_t lb;
         const eccl_dev_layout_t *lay;
         const void *at = eccl_prim_at(c, data, &lb, &lay);
-        rc = eccl_dev_compress_at(c->comm->dev, at, lay, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+        rc = eccl_dev_compress(c->comm->dev, at, lay, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
     } else {
         rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
     }
@@ -136,12 +136,12 @@ eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_
     eccl_dev_layout_t lb;
     const eccl_dev_layout_t *lay = NULL;
     void *at = c->dev ? (void *)eccl_prim_at(c, data, &lb, &lay) : data;
-    eccl_result_t rc = c->dev ? eccl_dev_decompress_at(c->comm->dev, s, size, at, lay, count, c->dtype)
+    eccl_result_t rc = c->dev ? eccl_dev_decompress(c->comm->dev, s, size, at, lay, count, c->dtype)
                               : eccl_decompress(s, size, data, count, c->dtype);
     add_codec(c, t0);
     if (rc) {
         /* NaNs, rather than whatever was half decoded */
-        if (c->dev) eccl_dev_fill_nan_at(c->comm->dev, at, lay, count, c->dtype);
+        if (c->dev) eccl_dev_fill_nan(c->comm->dev, at, lay, count, c->dtype);
         else memset(data, 0xFF, count * c->esize);
         return corrupt(c, rc, "decompressing a peer's stream");
     }
@@ -157,7 +157,7 @@ eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t i
         eccl_dev_layout_t lb;
         const eccl_dev_layout_t *lay;
         const void *at = eccl_prim_at(c, local, &lb, &lay);
-        rc = eccl_dev_hom_reduce_at(c->comm->dev, in, in_size, at, lay, count, c->dtype, c->op, out->buf, out->cap,
+        rc = eccl_dev_hom_reduce(c->comm->dev, in, in_size, at, lay, count, c->dtype, c->op, out->buf, out->cap,
                                     &out->size);
     } else {
         rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap, &out->size);
