@@ -247,6 +247,35 @@ static void hom_cases(gpu_t *g, int quick, tu_rng *rng)
  * the last column) untouched. */
 static long views;
 
+/* A matrix of view_case: m x n, leading dimension ld, at byte offset shift of the device array dA
+ * (span elements, abytes bytes from dA); `full` holds the array's host image (the sentinels). */
+typedef struct {
+    unsigned char *dA, *full, *back;
+    size_t m, n, ld, shift, span, abytes, esz;
+    eccl_dtype_t dt;
+} mat2d_t;
+
+/* Decode the size-byte stream s into the matrix on the GPU (the array first reset to `full`) and
+ * compare with the packed values y: *differ matrix elements differ, *outside elements outside
+ * the matrix changed. Returns eccl_cuda_decompress_2d's result (checked). */
+static eccl_result_t decode_2d(eccl_cuda_codec_t codec, void *dS, const unsigned char *s, size_t size,
+                               const mat2d_t *a, const void *y, size_t *differ, size_t *outside)
+{
+    cudaMemcpy(a->dA + a->shift, a->full + a->shift, a->abytes - a->shift, cudaMemcpyHostToDevice);
+    cudaMemcpy(dS, s, size, cudaMemcpyHostToDevice);
+    eccl_result_t rc = eccl_cuda_decompress_2d(codec, dS, size, a->dA + a->shift, a->m, a->n, a->ld, a->dt, 1, NULL);
+    cudaMemcpy(a->back + a->shift, a->dA + a->shift, a->abytes - a->shift, cudaMemcpyDeviceToHost);
+    *differ = *outside = 0;
+    for (size_t e = 0; e < a->span; e++) {
+        size_t j = e / a->ld, i = e % a->ld, off = a->shift + e * a->esz;
+        if (j < a->n && i < a->m)
+            *differ += memcmp(a->back + off, (const unsigned char *)y + (j * a->m + i) * a->esz, a->esz) != 0;
+        else
+            *outside += memcmp(a->back + off, a->full + off, a->esz) != 0;
+    }
+    return rc;
+}
+
 static void view_case(eccl_dtype_t dt, const eccl_bound_t *b, size_t m, size_t n, size_t ld, size_t shift, int pat)
 {
     int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
@@ -303,18 +332,11 @@ static void view_case(eccl_dtype_t dt, const eccl_bound_t *b, size_t m, size_t n
     rc = eccl_decompress(s, size, y, count, dt);
     TU_CHECK(rc == ECCL_SUCCESS, "cpu decompress: %s", eccl_strerror(rc));
     for (size_t i = 0; i < abytes; i++) full[i] = (unsigned char)(0x3C ^ (i * 13));
-    cudaMemcpy(dA + shift, full + shift, abytes - shift, cudaMemcpyHostToDevice);
-    cudaMemcpy(dS, s, size, cudaMemcpyHostToDevice);
-    rc = eccl_cuda_decompress_2d(codec, dS, size, dA + shift, m, n, ld, dt, 1, NULL);
+    const mat2d_t mat = {dA, full, back, m, n, ld, shift, span, abytes, esz, dt};
+    size_t bad_in = 0, bad_out = 0;
+    rc = decode_2d(codec, dS, s, size, &mat, y, &bad_in, &bad_out);
     TU_CHECK(rc == ECCL_SUCCESS, "gpu decompress_2d %s %zux%zu ld %zu: %s", eccl_dtype_name(dt), m, n, ld,
              eccl_strerror(rc));
-    cudaMemcpy(back + shift, dA + shift, abytes - shift, cudaMemcpyDeviceToHost);
-    size_t bad_in = 0, bad_out = 0;
-    for (size_t e = 0; e < span; e++) {
-        size_t j = e / ld, i = e % ld, off = shift + e * esz;
-        if (j < n && i < m) bad_in += memcmp(back + off, (unsigned char *)y + (j * m + i) * esz, esz) != 0;
-        else bad_out += memcmp(back + off, full + off, esz) != 0;
-    }
     TU_CHECK(bad_in == 0 && bad_out == 0,
              "decompress_2d %s %zux%zu ld %zu shift %zu: %zu matrix elements differ from the CPU's, %zu outside "
              "it were written", eccl_dtype_name(dt), m, n, ld, shift, bad_in, bad_out);
@@ -329,19 +351,11 @@ static void view_case(eccl_dtype_t dt, const eccl_bound_t *b, size_t m, size_t n
         c[pos] ^= (unsigned char)(1u << ((cseed >> 20) % 8));
         if (trial % 3) fix_checksum(c, size);
         eccl_result_t r1 = eccl_decompress(c, size, y, count, dt);
-        cudaMemcpy(dA + shift, full + shift, abytes - shift, cudaMemcpyHostToDevice);
-        cudaMemcpy(dS, c, size, cudaMemcpyHostToDevice);
-        eccl_result_t r2 = eccl_cuda_decompress_2d(codec, dS, size, dA + shift, m, n, ld, dt, 1, NULL);
+        size_t outside = 0, differ = 0;
+        eccl_result_t r2 = decode_2d(codec, dS, c, size, &mat, y, &differ, &outside);
         TU_CHECK((r1 == ECCL_SUCCESS) == (r2 == ECCL_SUCCESS),
                  "decompress_2d verdicts differ on a corrupted stream (byte %zu): cpu %s, gpu %s", pos,
                  eccl_strerror(r1), eccl_strerror(r2));
-        cudaMemcpy(back + shift, dA + shift, abytes - shift, cudaMemcpyDeviceToHost);
-        size_t outside = 0, differ = 0;
-        for (size_t e = 0; e < span; e++) {
-            size_t j = e / ld, i = e % ld, off = shift + e * esz;
-            if (j < n && i < m) differ += memcmp(back + off, (unsigned char *)y + (j * m + i) * esz, esz) != 0;
-            else outside += memcmp(back + off, full + off, esz) != 0;
-        }
         TU_CHECK(outside == 0, "decompress_2d of a corrupted stream wrote %zu elements outside the matrix", outside);
         if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS)
             TU_CHECK(differ == 0, "decompress_2d: values differ on an accepted corrupted stream");
