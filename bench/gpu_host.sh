@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, quickbench, summabench, hierbench,
-#   profile on request
+#   hierdevbench, profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -67,6 +67,12 @@ case " $what " in *" test "*|*" all "*)
     step stream_device_staged timeout "$test_timeout" env ECCL_DEVICE_RESIDENT=0 mpiexec -n 2 ./tests/test_stream_device
     # the hierarchical allreduce on device buffers (staged), two nodes of two ranks made by ECCL_NODE_SIZE
     step coll_device_hier_np4 timeout "$test_timeout" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
+    # ... its node steps through CUDA IPC windows with three ranks a node, staged (ECCL_NODE_IPC=0),
+    # and a corrupt stream between the nodes
+    step coll_device_hier_np6 timeout "$test_timeout" env ECCL_NODE_SIZE=3 mpiexec -n 6 ./tests/test_coll_device
+    step coll_device_hier_staged timeout "$test_timeout" env ECCL_NODE_IPC=0 ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
+    step corrupt_device_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 4 \
+        ./tests/test_coll_corrupt --device --float32
     if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
         step blacs_device timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device
@@ -124,6 +130,19 @@ case " $what " in *" hierbench "*) # allreduce on two emulated nodes of HIER_PER
             --algorithm ${HIER_ALGOS:-mpi,ring,recursive_doubling,rabenseifner,hierarchical,auto} --min ${HIER_SIZE:-64M} \
             --max ${HIER_SIZE:-64M} --bound abs:1e-4 --iters ${HIER_ITERS:-3}
         [ "$net" = unshaped ] || tc qdisc del dev lo root
+    done ;;
+esac
+case " $what " in *" hierdevbench "*) # the hierarchical allreduce on device buffers: two nodes of HIERDEV_PER
+    # ranks made by ECCL_NODE_SIZE (sharing this host's GPUs), node steps through CUDA IPC windows
+    # vs staged through the host (ECCL_NODE_IPC=0), alternated; the flat ring alongside
+    hp=${HIERDEV_PER:-2}
+    for rep in 1 2; do
+        for ipc in 1 0; do
+            step hierdev_ipc${ipc}_$rep timeout "${BENCH_TIMEOUT:-600}" env ECCL_NODE_SIZE=$hp ECCL_NODE_IPC=$ipc \
+                mpiexec -n $((2 * hp)) ./bench/bench_device --colls allreduce --mib ${HIERDEV_MIB:-64,256} \
+                --iters ${HIERDEV_ITERS:-5} --allreduce-algorithms ${HIERDEV_ALGS:-hierarchical,ring}
+            grep -E "^(#|coll|allreduce)" "$out/hierdev_ipc${ipc}_$rep.log" | sed "s/^/[ipc=$ipc] /"
+        done
     done ;;
 esac
 case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared memory/NVLink, then sockets

@@ -386,24 +386,6 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
 
 namespace {
 
-// op on exact float64 values: NaN results are the canonical quiet NaN, and max/min order -0.0
-// below +0.0 (src/codec/hom.c apply_exact).
-__device__ __forceinline__ unsigned long long apply64(int op, unsigned long long ua, unsigned long long ub)
-{
-    const unsigned long long qnan = 0x7FF8000000000000ull;
-    double a = __longlong_as_double((long long)ua), b = __longlong_as_double((long long)ub);
-    if (op == ECCL_KOP_SUM) {
-        double c = __dadd_rn(a, b);
-        return isnan(c) ? qnan : (unsigned long long)__double_as_longlong(c);
-    }
-    if (isnan(a) || isnan(b)) return qnan;
-    if (a == b) {
-        int pick_a = op == ECCL_KOP_MAX ? !(ua >> 63) : (int)(ua >> 63);
-        return pick_a ? ua : ub;
-    }
-    return (op == ECCL_KOP_MAX) == (a > b) ? ua : ub;
-}
-
 __device__ __forceinline__ unsigned long long rec_bits64(long long q, double D)
 {
     return (unsigned long long)__double_as_longlong((double)q * D);
@@ -684,5 +666,32 @@ cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int i
 {
     if (n == 0) return cudaSuccess;
     eccl_fill_view_kernel<<<view_grid(n), 256, 0, st>>>(x, v, n, is64, bits);
+    return cudaGetLastError();
+}
+
+// out[i] = in[0][i] op ... op in[n-1][i] over the ranks of a node (eccl_launch_reduce_n).
+template <typename U>
+static __global__ void eccl_reduce_n_kernel(U *out, eccl_node_srcs in, int n, uint64_t reals, int op)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < reals; i += (uint64_t)gridDim.x * blockDim.x) {
+        U acc = ((const U *)in.p[0])[i];
+        for (int k = 1; k < n; k++) {
+            U b = ((const U *)in.p[k])[i];
+            if (sizeof(U) == 8) acc = (U)apply64(op, (unsigned long long)acc, (unsigned long long)b);
+            else acc = (U)apply32(op, (unsigned)acc, (unsigned)b);
+        }
+        out[i] = acc;
+    }
+}
+
+cudaError_t eccl_launch_reduce_n(void *out, const eccl_node_srcs &in, int n, uint64_t reals, int is64, int op,
+                                 cudaStream_t st)
+{
+    if (reals == 0) return cudaSuccess;
+    if (n < 1 || n > ECCL_NODE_MAX) return cudaErrorInvalidValue;
+    uint64_t blocks = (reals + 255) / 256;
+    unsigned grid = blocks > 4096 ? 4096u : (unsigned)blocks;
+    if (is64) eccl_reduce_n_kernel<unsigned long long><<<grid, 256, 0, st>>>((unsigned long long *)out, in, n, reals, op);
+    else eccl_reduce_n_kernel<unsigned><<<grid, 256, 0, st>>>((unsigned *)out, in, n, reals, op);
     return cudaGetLastError();
 }

@@ -85,6 +85,28 @@ eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *ctx, void *dst, const void *d_b
 /* Set the count elements at (d_base, lay) to NaN (every byte 0xFF: after a failed decompression). */
 eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
                                 eccl_dtype_t dtype);
+/* ---- node windows: device memory the ranks of a node share through CUDA IPC -------------------
+ * (src/transport/node.c: the hierarchical allreduce's steps inside a node on device buffers).
+ * A window is device memory of the context's device that other processes map with its handle
+ * (ECCL_DEV_IPC_HANDLE opaque bytes, the same on every process of a node). */
+#define ECCL_DEV_IPC_HANDLE 64
+/* Allocate a window of `bytes` bytes (> 0) at *d_win and write its handle. Errors:
+ * ECCL_ERR_NO_MEMORY, ECCL_ERR_UNSUPPORTED (no IPC on this device), ECCL_ERR_INVALID_ARG. */
+eccl_result_t eccl_dev_win_alloc(eccl_dev_ctx_t *ctx, size_t bytes, void **d_win, void *handle);
+/* Free a window of this process (after the context's stream is idle); NULL accepted. */
+void eccl_dev_win_free(eccl_dev_ctx_t *ctx, void *d_win);
+/* Map another process's window (its handle) at *d_peer, peer access enabled where it lies on
+ * another device. Errors: ECCL_ERR_UNSUPPORTED (the runtime refuses: no peer access between the
+ * devices, or a handle of this process), ECCL_ERR_INVALID_ARG. */
+eccl_result_t eccl_dev_win_open(eccl_dev_ctx_t *ctx, const void *handle, void **d_peer);
+/* Unmap a window mapped by eccl_dev_win_open; NULL accepted. */
+void eccl_dev_win_close(eccl_dev_ctx_t *ctx, void *d_peer);
+/* d_out[i] = d_in[0][i] op d_in[1][i] op ... op d_in[n-1][i] for count elements of dtype, in that
+ * order (op: SUM, MAX, MIN with eccl's NaN and signed-zero rules; complex as pairs of reals),
+ * 1 <= n <= 32; the inputs are device memory of this process or mapped windows; d_out may be one of
+ * them. Complete on return. Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_UNSUPPORTED (op), ECCL_ERR_CUDA. */
+eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *const *d_in, int n, size_t count,
+                                eccl_dtype_t dtype, eccl_op_t op);
 /* Measure the GPU codec for the cost model: out[0] the seconds of one operation on a tiny array
  * (launch, synchronisation, stream copy), out[1..3] compression, decompression and homomorphic
  * SUM throughput beyond that, in bytes of uncompressed data per second, stream copies over PCIe

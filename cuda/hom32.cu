@@ -17,25 +17,6 @@
 
 namespace {
 
-constexpr unsigned QNAN32 = 0x7FC00000u;
-
-// op on exact float32 values: NaN results are the canonical quiet NaN, and max/min order -0.0
-// below +0.0 (src/codec/hom.c apply_exact).
-__device__ __forceinline__ unsigned apply32(int op, unsigned ua, unsigned ub)
-{
-    float a = __uint_as_float(ua), b = __uint_as_float(ub);
-    if (op == ECCL_KOP_SUM) {
-        float c = __fadd_rn(a, b);
-        return isnan(c) ? QNAN32 : __float_as_uint(c);
-    }
-    if (isnan(a) || isnan(b)) return QNAN32;
-    if (a == b) {
-        int pick_a = op == ECCL_KOP_MAX ? !(ua >> 31) : (int)(ua >> 31);
-        return pick_a ? ua : ub;
-    }
-    return (op == ECCL_KOP_MAX) == (a > b) ? ua : ub;
-}
-
 __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_as_uint((float)((double)q * D)); }
 
 } // namespace

@@ -39,6 +39,40 @@ struct eccl_decomp_args {
 #define ECCL_KOP_MAX 1
 #define ECCL_KOP_MIN 2
 
+// op on exact values of the element type (float32 bits in 32, float64 bits in 64): NaN results
+// are the canonical quiet NaN, and max/min order -0.0 below +0.0, so the result never depends on
+// the operand order (src/codec/hom.c apply_exact). The homomorphic kernels' RAW blocks and the
+// node reduction (eccl_launch_reduce_n) combine with these.
+static __device__ __forceinline__ unsigned apply32(int op, unsigned ua, unsigned ub)
+{
+    float a = __uint_as_float(ua), b = __uint_as_float(ub);
+    if (op == ECCL_KOP_SUM) {
+        float c = __fadd_rn(a, b);
+        return isnan(c) ? 0x7FC00000u : __float_as_uint(c);
+    }
+    if (isnan(a) || isnan(b)) return 0x7FC00000u;
+    if (a == b) {
+        int pick_a = op == ECCL_KOP_MAX ? !(ua >> 31) : (int)(ua >> 31);
+        return pick_a ? ua : ub;
+    }
+    return (op == ECCL_KOP_MAX) == (a > b) ? ua : ub;
+}
+static __device__ __forceinline__ unsigned long long apply64(int op, unsigned long long ua, unsigned long long ub)
+{
+    const unsigned long long qnan = 0x7FF8000000000000ull;
+    double a = __longlong_as_double((long long)ua), b = __longlong_as_double((long long)ub);
+    if (op == ECCL_KOP_SUM) {
+        double c = __dadd_rn(a, b);
+        return isnan(c) ? qnan : (unsigned long long)__double_as_longlong(c);
+    }
+    if (isnan(a) || isnan(b)) return qnan;
+    if (a == b) {
+        int pick_a = op == ECCL_KOP_MAX ? !(ua >> 63) : (int)(ua >> 63);
+        return pick_a ? ua : ub;
+    }
+    return (op == ECCL_KOP_MAX) == (a > b) ? ua : ub;
+}
+
 struct eccl_hom_args {
     eccl_decomp_args in;    // the received stream (in.x unused), its layout and the scratch
     const void *local;      // in.count elements of in.dtype, laid out as lv says
@@ -57,6 +91,15 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
 cudaError_t eccl_launch_range(const void *x, const eccl_view &v, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st);
 // Set the n reals of view v at x to the bit pattern `bits` (a canonical NaN: a failed decompression).
 cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int is64, uint64_t bits, cudaStream_t st);
+// Node reduction (CUDA IPC windows of the ranks of a node): out[i] = in[0][i] op in[1][i] op ...
+// op in[n-1][i], combined in that order with apply32/apply64, for the `reals` reals (is64: 8 bytes
+// each) at each pointer; 1 <= n <= ECCL_NODE_MAX. out may be one of the inputs.
+#define ECCL_NODE_MAX 32
+struct eccl_node_srcs {
+    const void *p[ECCL_NODE_MAX];
+};
+cudaError_t eccl_launch_reduce_n(void *out, const eccl_node_srcs &in, int n, uint64_t reals, int is64, int op,
+                                 cudaStream_t st);
 // (decompression: big 1 for fewer tiles than 2 x SMs, 2 for no more tiles than SMs)
 cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st);
 cudaError_t eccl_compress_setup(void);

@@ -223,3 +223,28 @@ eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, siz
     (void)h_cap, (void)h_size;
     return ECCL_ERR_UNSUPPORTED;
 }
+
+eccl_result_t eccl_dev_win_alloc(eccl_dev_ctx_t *ctx, size_t bytes, void **d_win, void *handle)
+{
+    (void)ctx, (void)bytes, (void)handle;
+    if (d_win) *d_win = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+void eccl_dev_win_free(eccl_dev_ctx_t *ctx, void *d_win) { (void)ctx, (void)d_win; }
+
+eccl_result_t eccl_dev_win_open(eccl_dev_ctx_t *ctx, const void *handle, void **d_peer)
+{
+    (void)ctx, (void)handle;
+    if (d_peer) *d_peer = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
+void eccl_dev_win_close(eccl_dev_ctx_t *ctx, void *d_peer) { (void)ctx, (void)d_peer; }
+
+eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *const *d_in, int n, size_t count,
+                                eccl_dtype_t dtype, eccl_op_t op)
+{
+    (void)ctx, (void)d_out, (void)d_in, (void)n, (void)count, (void)dtype, (void)op;
+    return ECCL_ERR_UNSUPPORTED;
+}

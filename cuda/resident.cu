@@ -254,6 +254,74 @@ extern "C" eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *c, void *dst, const void 
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
+// ---- node windows (CUDA IPC) ----
+static_assert(sizeof(cudaIpcMemHandle_t) == ECCL_DEV_IPC_HANDLE, "cudaIpcMemHandle_t is not 64 bytes");
+
+extern "C" eccl_result_t eccl_dev_win_alloc(eccl_dev_ctx_t *c, size_t bytes, void **d_win, void *handle)
+{
+    if (!c || !d_win || !handle || bytes == 0) return ECCL_ERR_INVALID_ARG;
+    *d_win = NULL;
+    void *p = NULL;
+    CK(cudaMalloc(&p, bytes));
+    cudaIpcMemHandle_t h;
+    if (cudaIpcGetMemHandle(&h, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        cudaFree(p);
+        return ECCL_ERR_UNSUPPORTED;
+    }
+    memcpy(handle, &h, sizeof h);
+    *d_win = p;
+    return ECCL_SUCCESS;
+}
+
+extern "C" void eccl_dev_win_free(eccl_dev_ctx_t *c, void *d_win)
+{
+    if (!d_win) return;
+    if (c) cudaStreamSynchronize(c->st);
+    cudaFree(d_win);
+    (void)cudaGetLastError();
+}
+
+extern "C" eccl_result_t eccl_dev_win_open(eccl_dev_ctx_t *c, const void *handle, void **d_peer)
+{
+    if (!c || !handle || !d_peer) return ECCL_ERR_INVALID_ARG;
+    *d_peer = NULL;
+    cudaIpcMemHandle_t h;
+    memcpy(&h, handle, sizeof h);
+    if (cudaIpcOpenMemHandle(d_peer, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+        (void)cudaGetLastError();
+        *d_peer = NULL;
+        return ECCL_ERR_UNSUPPORTED;
+    }
+    return ECCL_SUCCESS;
+}
+
+extern "C" void eccl_dev_win_close(eccl_dev_ctx_t *c, void *d_peer)
+{
+    if (!d_peer) return;
+    if (c) cudaStreamSynchronize(c->st);
+    cudaIpcCloseMemHandle(d_peer);
+    (void)cudaGetLastError();
+}
+
+extern "C" eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *c, void *d_out, const void *const *d_in, int n,
+                                           size_t count, eccl_dtype_t dtype, eccl_op_t op)
+{
+    if (!c || !d_in || n < 1 || n > ECCL_NODE_MAX || esize_of(dtype) == 0 || (!d_out && count)) return ECCL_ERR_INVALID_ARG;
+    if (op != ECCL_OP_SUM && op != ECCL_OP_MAX && op != ECCL_OP_MIN) return ECCL_ERR_UNSUPPORTED;
+    if ((op != ECCL_OP_SUM) && reals_of(dtype) != 1) return ECCL_ERR_UNSUPPORTED; /* complex MAX/MIN */
+    if (count == 0) return ECCL_SUCCESS;
+    eccl_node_srcs in;
+    memset(&in, 0, sizeof in);
+    for (int k = 0; k < n; k++) {
+        if (!d_in[k]) return ECCL_ERR_INVALID_ARG;
+        in.p[k] = d_in[k];
+    }
+    int kop = op == ECCL_OP_SUM ? ECCL_KOP_SUM : op == ECCL_OP_MAX ? ECCL_KOP_MAX : ECCL_KOP_MIN;
+    CK(eccl_launch_reduce_n(d_out, in, n, (uint64_t)count * reals_of(dtype), is64_of(dtype), kop, c->st));
+    return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
 // A smooth field (the CPU calibration's, src/core/comm.c) for eccl_dev_calibrate.
 template <typename T> static __global__ void cal_field(T *x, uint64_t n)
 {

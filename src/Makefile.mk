@@ -20,6 +20,7 @@ libeccl_la_SOURCES += \
 	src/core/devptr.c \
 	src/core/log.c \
 	src/transport/mpi.c \
+	src/transport/node.c \
 	src/prims/prims.c \
 	src/coll/algorithms.c \
 	src/coll/dispatch.c \

@@ -62,7 +62,10 @@ tests_test_coll_LDADD = $(TEST_LDADD)
 # The collectives on CUDA device buffers, bit for bit against the host path (skips, 77, without
 # the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
 DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/coll_device_staged_np2.mpi \
-	tests/corrupt_device_np2.mpi tests/corrupt_device_np3.mpi tests/coll_device_hier_np4.mpi
+	tests/corrupt_device_np2.mpi tests/corrupt_device_np3.mpi tests/coll_device_hier_np4.mpi \
+	tests/coll_device_hier_np6.mpi tests/coll_device_hier_staged_np4.mpi tests/corrupt_device_hier_np4.mpi
+# (coll_device_hier_*: the hierarchical allreduce's node steps through CUDA IPC windows, three ranks
+# a node at np6; _staged: ECCL_NODE_IPC=0 stages them through the host as before)
 TESTS += $(DEVICE_COLL_TESTS)
 EXTRA_DIST += $(DEVICE_COLL_TESTS)
 check_PROGRAMS += tests/test_coll_device

@@ -97,7 +97,10 @@ int main(int argc, char **argv)
             eccl_comm_free(&c);
             continue;
         }
-        int staged = !strcmp(colls[k][1], "rabenseifner") || !strcmp(colls[k][1], "hierarchical");
+        /* (hierarchical: device-resident through CUDA IPC inside each node, unless ECCL_NODE_IPC=0) */
+        const char *ipc = getenv("ECCL_NODE_IPC");
+        int staged = !strcmp(colls[k][1], "rabenseifner") ||
+                     (!strcmp(colls[k][1], "hierarchical") && ipc && !strcmp(ipc, "0"));
         int want_where = !use_dev ? 0 : staged ? 1 : 2;
         if (size > 1 && st.device != want_where) {
             fprintf(stderr, "[rank %d] %s/%s ran with device = %d, expected %d\n", rank, colls[k][0], colls[k][1],

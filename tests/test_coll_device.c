@@ -136,8 +136,9 @@ static size_t defined_recv(int coll, size_t rbytes)
  * host/device calls are staged, except where the host buffer is one this rank does not touch
  * (the non-roots' recvbuf of reduce and gather, the non-roots' sendbuf of scatter); 0 when all
  * it touches is host memory. The nccl algorithms run where every rank is device-resident and NCCL
- * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. hierarchical stages device buffers (and
- * falls back to MPI on one node: ECCL_NODE_SIZE makes nodes). */
+ * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. hierarchical keeps device buffers on the
+ * GPU (CUDA IPC inside each node; staged with ECCL_NODE_IPC=0), and falls back to MPI on one node
+ * (ECCL_NODE_SIZE makes nodes). */
 static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_send, int dev_recv)
 {
     const char *env = getenv("ECCL_DEVICE_RESIDENT");
@@ -158,8 +159,10 @@ static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_
     int mpi_where = mpi_aware && !(coll == REDUCE && in_place) && !(reduction && op != ECCL_OP_SUM) ? 2 : 1;
     if (size > 1 && !strcmp(alg, "nccl")) /* NCCL's own collective, else the fallback: plain MPI */
         return expect_nccl && (coll == BCAST || op == ECCL_OP_SUM) ? 2 : mpi_where;
-    if (size > 1 && !strcmp(alg, "hierarchical")) /* staged (several nodes), or the MPI fallback */
-        return getenv("ECCL_NODE_SIZE") ? 1 : mpi_where;
+    if (size > 1 && !strcmp(alg, "hierarchical")) { /* several nodes (ECCL_NODE_SIZE), else the MPI fallback */
+        const char *ipc = getenv("ECCL_NODE_IPC"); /* device-resident through CUDA IPC, or staged */
+        return !getenv("ECCL_NODE_SIZE") ? mpi_where : ipc && !strcmp(ipc, "0") ? 1 : 2;
+    }
     if (size == 1) return 2; /* a device copy, on the device */
     if (!strcmp(alg, "mpi")) return mpi_where;
     return strcmp(alg, "rabenseifner") ? 2 : 1;
@@ -184,6 +187,8 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     unsigned char *in_r = tu_malloc(B.rbytes);
     fill(&B, is64, coll, count, (int)count + coll);
     memcpy(in_r, B.hr, B.rbytes);
+    unsigned char *input = tu_malloc(B.rbytes); /* (the in-place input: recv as filled) */
+    memcpy(input, B.hr, B.rbytes);
     B.ds = dev_alloc(B.sbytes);
     B.dr = dev_alloc(B.rbytes);
     CK(eccl_cuda_memcpy(B.ds, B.hs, B.sbytes));
@@ -224,12 +229,15 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
                 coll_name[coll], alg);
         bad = 1;
     } else if (differ(B.hr, B.out, def) && !(nccl_alg && coll == ALLREDUCE && dst.device == 2) &&
+               !(!strcmp(alg, "hierarchical") && dst.device == 2) &&
                !(!strcmp(alg, coll == BCAST ? "pipeline" : "ring_pipelined") && dst.device == 2 &&
                  !getenv("ECCL_CHUNKS"))) {
         /* (ncclAllReduce sums in its own order, and the pipelined algorithms cut their chunks by
          * the cost model's figures, which are the GPU codec's for device-resident calls: both
          * are checked against the bound below instead; with ECCL_CHUNKS host and device calls
-         * cut the same chunks and must agree bit for bit) */
+         * cut the same chunks and must agree bit for bit; the hierarchical allreduce on the
+         * GPU sums a node's ranks in local-rank order, MPI_Reduce_scatter in its own, and its
+         * inter-node communicator chooses its algorithm with the GPU codec's figures too) */
         fprintf(stderr, "[%d] %s/%s %s count %zu%s%s%s: device result differs from the host result\n",
                 rank, coll_name[coll], alg, is64 ? "f64" : "f32", count, in_place ? " in place" : "",
                 dev_send ? " dev-send" : "", dev_recv ? " dev-recv" : "");
@@ -254,16 +262,28 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
         }
         free(root_in);
     }
-    if (coll == ALLREDUCE && !in_place && op == ECCL_OP_SUM && !rel) {
-        /* exact sum in long double of every rank's input vs the result */
+    if (coll == ALLREDUCE) { /* every rank ends with the same bits */
+        unsigned char *first = tu_malloc(B.rbytes);
+        memcpy(first, B.out, B.rbytes);
+        MPI_Bcast(first, (int)B.rbytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (!hrc && !drc && differ(first, B.out, B.rbytes)) {
+            fprintf(stderr, "[%d] allreduce/%s: the result differs from rank 0's\n", rank, alg);
+            bad = 1;
+        }
+        free(first);
+    }
+    if (coll == ALLREDUCE && !rel) {
+        /* exact sum (max) in long double of every rank's input vs the result */
         size_t n = count;
         long double *acc = calloc(n, sizeof *acc);
         unsigned char *other = tu_malloc(B.sbytes);
         for (int q = 0; q < size; q++) {
-            if (q == rank) memcpy(other, B.hs, B.sbytes);
+            if (q == rank) memcpy(other, in_place ? input : B.hs, B.sbytes);
             MPI_Bcast(other, (int)B.sbytes, MPI_BYTE, q, MPI_COMM_WORLD);
-            for (size_t i = 0; i < n; i++)
-                acc[i] += is64 ? (long double)((double *)other)[i] : (long double)((float *)other)[i];
+            for (size_t i = 0; i < n; i++) {
+                long double x = is64 ? (long double)((double *)other)[i] : (long double)((float *)other)[i];
+                acc[i] = op == ECCL_OP_SUM ? acc[i] + x : q == 0 || x > acc[i] ? x : acc[i];
+            }
         }
         long double tol = (long double)b.value, worst = 0;
         for (size_t i = 0; i < n; i++) {
@@ -286,6 +306,7 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     free(B.hr);
     free(B.out);
     free(in_r);
+    free(input);
     failures += bad;
     cases++;
 }

@@ -44,7 +44,7 @@ const eccl_algo_t eccl_algorithms[] = {
          NULL, "homomorphic binomial reduce to rank 0, then binomial bcast of the result stream"),
 
     ALGO(ECCL_COLL_ALLREDUCE, allreduce, hierarchical, eccl_allreduce_hierarchical_applies,
-         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_HOST_DATA,
+         ECCL_ALG_COMPRESSED | ECCL_ALG_REDUCTION | ECCL_ALG_HOST_DATA | ECCL_ALG_NODE_DEVICE,
          "several nodes with the same number (> 1) of ranks each",
          "uncompressed reduce-scatter inside each node, compressed allreduce between nodes (one "
          "communicator per local rank), uncompressed allgather inside each node"),

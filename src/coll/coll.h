@@ -91,6 +91,9 @@ enum {
                                       through host memory instead of staying on the GPU */
     ECCL_ALG_DEVICE = 1u << 4,     /* uncompressed, on the device buffers themselves (NCCL): only
                                       for calls every rank runs device-resident */
+    ECCL_ALG_NODE_DEVICE = 1u << 6, /* ECCL_ALG_HOST_DATA, except where every rank of a node runs
+                                      device-resident and CUDA IPC joins their GPUs
+                                      (transport/node.c): then device buffers stay on the GPU */
     ECCL_ALG_VIEW = 1u << 5,       /* reaches the user's buffers only through the codec primitives
                                       (compress, decompress, reduce): a strided device matrix
                                       (eccl_*_matrix) runs in place instead of packed */

@@ -184,7 +184,8 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
         double t = a->cost(m, c, ratio);
         /* device-resident calls: an algorithm that needs host data stages the buffer whole */
-        if (!runs_resident(a)) t += m->stage * mdl_bytes(c, total_elems(c));
+        if (!runs_resident(a) && !((a->flags & ECCL_ALG_NODE_DEVICE) && eccl_tr_node_dev_enabled()))
+            t += m->stage * mdl_bytes(c, total_elems(c));
         ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
                  a->name, t * 1e3, ratio);
         if (!(a->flags & ECCL_ALG_COMPRESSED)) { /* the fastest uncompressed one (MPI, NCCL) */
@@ -530,7 +531,15 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     int aware = c->dev && !runs_resident(a) && comm->cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
                 !(c->coll == ECCL_COLL_REDUCE && c->sendbuf == c->recvbuf) &&
                 !(is_reduction(c->coll) && c->op != ECCL_OP_SUM);
-    int staged = c->dev && !runs_resident(a) && !aware;
+    /* the hierarchical allreduce keeps device buffers on the GPU where its node agrees (CUDA IPC);
+     * every rank of the node takes part in the agreement, device-resident or not */
+    int node_dev = 0;
+#ifdef HAVE_CUDA
+    if ((a->flags & ECCL_ALG_NODE_DEVICE) && comm->cuda_all &&
+        (rc = eccl_tr_node_dev_agree(comm, c->dev, c->count * c->esize, &node_dev)))
+        goto fn_exit;
+#endif
+    int staged = c->dev && !runs_resident(a) && !node_dev && !aware;
     if (aware) c->st->transport = 2;
     /* a matrix stays where it is for compressed algorithms on the GPU codec, else it is packed */
     mat_save_t ms = {0};

@@ -405,6 +405,7 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
     if (!*comm) return ECCL_SUCCESS;
+    eccl_tr_node_dev_free(*comm); /* (before the node's communicator and the GPU context go) */
     topo_free(&(*comm)->topo);
     eccl_pool_free(&(*comm)->pool);
     for (int k = 0; k < 2; k++) eccl_cuda_host_free((*comm)->stage[k]);

@@ -36,6 +36,11 @@ typedef struct eccl_model {
 #define ECCL_GPU_H_THR64 50e9
 #define ECCL_GPU_OP_LAT 40e-6
 #define ECCL_GPU_STAGE (2.0 / 25e9) /* a staged buffer crosses PCIe twice (about 25 GB/s each) */
+/* The hierarchical allreduce's node steps through CUDA IPC windows (transport/node.c): s per step
+ * (a node-wide agreement and a GPU synchronisation) and per byte copied or read between the ranks'
+ * windows (a guess between PCIe peer-to-peer, about 25 GB/s, and NVLink, several hundred). */
+#define ECCL_GPU_IPC_ALPHA 20e-6
+#define ECCL_GPU_IPC_BETA (1.0 / 100e9)
 
 /* Where the ranks are (core/comm.c: topology): nodes by MPI_COMM_TYPE_SHARED, or by
  * MPI_COMM_WORLD rank / ECCL_NODE_SIZE. `hier`: several nodes, more than one rank on each, and the
@@ -76,6 +81,10 @@ struct eccl_comm {
      * first call every rank runs device-resident; state 0 untried, 1 ready, -1 unavailable */
     struct eccl_nccl *nccl;
     int nccl_state;
+    /* CUDA IPC windows of the hierarchical allreduce's node steps on device buffers
+     * (transport/node.c): state 0 untried, 1 mapped, -1 unavailable on this node */
+    struct eccl_nodewin *nwin;
+    int nwin_state;
     int gpu_measured;  /* gmodel's GPU codec figures measured (1), or the constants above (0) */
     eccl_topo_t topo;
     int child;         /* an internal communicator of a hierarchical algorithm: flat topology,

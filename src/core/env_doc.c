@@ -72,6 +72,12 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "1 = collectives on CUDA device buffers run device-resident where they can (the GPU codec "
      "works on the buffers, only compressed streams cross PCIe); 0 = device buffers are always "
      "staged whole through host memory and the CPU codec runs (same results, for comparison)."},
+    /* src/transport/node.c */
+    {"ECCL_NODE_IPC", "0 | 1 (yes, true, on = 1)", "1",
+     "1 = the hierarchical allreduce keeps device buffers on the GPU where every rank of a node "
+     "runs it device-resident: its steps inside the node go through CUDA IPC windows (device "
+     "memory of the buffer's size per rank, kept for the communicator's life); 0 = they are "
+     "staged through host memory (MPI inside the node). The same on every rank of a node."},
     {"ECCL_TRANSPORT", "auto | mpi | nccl", "auto",
      "Calls that every rank runs device-resident: auto = when eccl was built with NCCL and NCCL "
      "works on every rank (one GPU per rank), the plain NCCL collectives (nccl algorithms) are "

@@ -90,6 +90,27 @@ eccl_result_t eccl_tr_node_reduce_scatter(eccl_comm_t c, const void *sbuf, void 
                                           eccl_dtype_t dt, eccl_op_t op);
 eccl_result_t eccl_tr_node_allgatherv(eccl_comm_t c, void *rbuf, const int *counts, const int *displs,
                                       eccl_dtype_t dt);
+/* The same steps on device buffers through CUDA IPC windows (transport/node.c), for calls every
+ * rank of the node runs device-resident. eccl_tr_node_dev_agree is collective over the node (every
+ * rank calls it in the same call): *use = 1 on every rank of the node when every one wants it
+ * (want: this call runs device-resident here), ECCL_NODE_IPC allows it, the node has at most
+ * ECCL_TR_NODE_MAX ranks, and every rank's window holds `bytes` (grown collectively, and mapped by
+ * the others, when not); else 0 everywhere (a window that cannot be mapped, for want of peer
+ * access, is not tried again). The two steps then run on every rank of the node and agree on their
+ * outcome there: any rank's failure (ECCL_ERR_CUDA, ...) is returned on all of them, with the
+ * results undefined. The reduce-scatter reads `count` elements at d_src (device) and leaves the
+ * node's reduction of shard counts[lrank] at d_shard (the ranks' values combined in local-rank
+ * order, SUM/MAX/MIN with eccl's rules); the allgather fills every other shard of d_buf (at
+ * displs[j], counts[j] elements) from its owner. Complete on return. */
+#define ECCL_TR_NODE_MAX 32
+eccl_result_t eccl_tr_node_dev_agree(eccl_comm_t c, int want, size_t bytes, int *use);
+/* Whether ECCL_NODE_IPC allows the windows at all (the cost model's guess before agreeing). */
+int eccl_tr_node_dev_enabled(void);
+eccl_result_t eccl_tr_node_dev_reduce_scatter(eccl_comm_t c, const void *d_src, void *d_shard, size_t count,
+                                              const int *counts, const int *displs, eccl_dtype_t dt, eccl_op_t op);
+eccl_result_t eccl_tr_node_dev_allgatherv(eccl_comm_t c, void *d_buf, const int *counts, const int *displs,
+                                          eccl_dtype_t dt);
+void eccl_tr_node_dev_free(eccl_comm_t c);
 /* The MPI operations behind MAX/MIN (NaN propagates, max(-0.0, +0.0) = +0.0, identical bits in
  * any order: the same rules as the compressed path). Created per communicator. */
 eccl_result_t eccl_tr_ops_create(eccl_comm_t c);

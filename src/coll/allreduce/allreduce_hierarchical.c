@@ -6,6 +6,9 @@
  *      communicator (eccl_comm_inter: the parent's configuration, compression always, the
  *      inter-node link as its model; its own cost model picks ring, recursive doubling, ...);
  *   3. inside each node, an uncompressed allgather puts the shards together.
+ * Device buffers stay on the GPU when every rank of the node runs the call device-resident: the
+ * node steps then go through CUDA IPC windows (transport/node.c; over NVLink where the GPUs have
+ * it) and the shard allreduce is device-resident too; otherwise they are staged through the host.
  * Only step 2 crosses the slow links, with 1/L of the data per rank and nnodes contributions per
  * value, so each message may be compressed with E / nnodes instead of E / p. The bound holds as for
  * the flat algorithms (doc/guarantees.md, section 5): the shard allreduce is bounded by E (for
@@ -42,7 +45,7 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     }
     unsigned char *shard = (unsigned char *)c->recvbuf + (size_t)displs[me] * c->esize;
     const void *src = c->sendbuf;
-    if (src == c->recvbuf) { /* in place: reduce from a copy (the shard lands inside recvbuf) */
+    if (!c->dev && src == c->recvbuf) { /* in place: reduce from a copy (the shard lands inside recvbuf) */
         void *tmp = eccl_prim_scratch(c, c->count * c->esize);
         if (!tmp) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for an in-place copy");
         memcpy(tmp, c->recvbuf, c->count * c->esize);
@@ -59,8 +62,18 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
         if (ok == 0) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no inter-node communicator on some rank");
     }
 
+    /* device buffers here: every rank of the node agreed on CUDA IPC (dispatch.c), else the call
+     * was staged. A failure of a node step on the GPU (agreed across the node) leaves undefined
+     * values and lets the call go on, so that no rank of another node waits; the verdict then
+     * reaches every rank at the end (dispatch.c) */
     double t0 = eccl_wtime();
-    if ((rc = eccl_tr_node_reduce_scatter(comm, src, shard, counts, c->dtype, c->op))) return rc;
+    if (c->dev) {
+        rc = eccl_tr_node_dev_reduce_scatter(comm, src, shard, c->count, counts, displs, c->dtype, c->op);
+        if (rc == ECCL_ERR_MPI) return rc;
+        if (rc && !c->err) c->err = eccl_comm_error(comm, rc, "node reduce-scatter on the GPU: %s", eccl_strerror(rc));
+    } else if ((rc = eccl_tr_node_reduce_scatter(comm, src, shard, counts, c->dtype, c->op))) {
+        return rc;
+    }
     double t1 = eccl_wtime();
 
     /* the shard's bound: the result's (the sum's for AVG); a lossless call stays lossless */
@@ -78,7 +91,13 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     double t2 = eccl_wtime();
     if (xrc == ECCL_ERR_MPI) return eccl_comm_error(comm, xrc, "inter-node allreduce: %s", eccl_comm_last_error(x));
 
-    if ((rc = eccl_tr_node_allgatherv(comm, c->recvbuf, counts, displs, c->dtype))) return rc;
+    if (c->dev) {
+        rc = eccl_tr_node_dev_allgatherv(comm, c->recvbuf, counts, displs, c->dtype);
+        if (rc == ECCL_ERR_MPI) return rc;
+        if (rc && !c->err) c->err = eccl_comm_error(comm, rc, "node allgather on the GPU: %s", eccl_strerror(rc));
+    } else if ((rc = eccl_tr_node_allgatherv(comm, c->recvbuf, counts, displs, c->dtype))) {
+        return rc;
+    }
     double t3 = eccl_wtime();
 
     /* statistics: the inter-node call's, plus the node steps as uncompressed traffic */
@@ -96,13 +115,17 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
 }
 
 /* Node steps as MPI's ring collectives (L - 1 messages of a shard each way, on the link inside a
- * node), and the best compressed allreduce between nodes of one shard with nnodes ranks. */
+ * node; or through CUDA IPC windows on device buffers), and the best compressed allreduce between
+ * nodes of one shard with nnodes ranks. */
 double eccl_allreduce_hierarchical_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
     const eccl_topo_t *t = &c->comm->topo;
     int L = t->lsize > 1 ? t->lsize : 1;
     double n = mdl_bytes(c, c->count), shard = n / L;
     double node = 2.0 * (L - 1) * (m->alpha_in + shard * m->beta_in) + (double)(L - 1) / L * mdl_reduce(m, n);
+    if (c->gm && eccl_tr_node_dev_enabled()) /* device-resident: CUDA IPC windows (4 agreements; the
+                                                buffer into the window, L - 1 shards read, L - 1 copied out) */
+        node = 4.0 * ECCL_GPU_IPC_ALPHA + (n + 2.0 * (L - 1) * shard) * ECCL_GPU_IPC_BETA;
     eccl_call_t sub = *c;
     sub.size = t->nnodes > 1 ? t->nnodes : 2;
     sub.rank = 0;
