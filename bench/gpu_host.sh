@@ -2,8 +2,8 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, quickbench, summabench, hierbench,
-#   hierdevbench, profile on request
+#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, quickbench, summabench,
+#   hierbench, hierdevbench, profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -39,6 +39,13 @@ case " $what " in *" quicktest "*) # a short subset for iterating on the GPU pat
     step corrupt_device_f32 timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     step corrupt_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     step stream_device timeout "$test_timeout" mpiexec -n 2 ./tests/test_stream_device ;;
+esac
+case " $what " in *" hiertest "*) # the hierarchical allreduce on device buffers only (see test below)
+    step coll_device_hier_np4 timeout "$test_timeout" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
+    step coll_device_hier_np6 timeout "$test_timeout" env ECCL_NODE_SIZE=3 mpiexec -n 6 ./tests/test_coll_device
+    step coll_device_hier_staged timeout "$test_timeout" env ECCL_NODE_IPC=0 ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
+    step corrupt_device_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 4 \
+        ./tests/test_coll_corrupt --device --float32 ;;
 esac
 case " $what " in *" test "*|*" all "*)
     step test_cuda_codec timeout "$test_timeout" ./tests/test_cuda_codec
