@@ -311,6 +311,64 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     cases++;
 }
 
+/* The hierarchical allreduce with rank 0 on host buffers and every other rank on device buffers:
+ * rank 0's node stages (its ranks do not all run device-resident), the other nodes keep theirs on
+ * the GPU (CUDA IPC); every rank must end with the bits of the all-host call (two ranks a node:
+ * a node's sum is one addition either way), the same bits as rank 0 otherwise. */
+static int node_size_set(void)
+{
+    const char *e = getenv("ECCL_NODE_SIZE");
+    return e && atoi(e) > 1 && size % atoi(e) == 0 && size > atoi(e);
+}
+
+static void mixed_hier_case(eccl_comm_t ec)
+{
+    const size_t n = 60001;
+    const int L = atoi(getenv("ECCL_NODE_SIZE"));
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
+    float *in = tu_malloc(n * sizeof *in), *ref = tu_malloc(n * sizeof *ref), *got = tu_malloc(n * sizeof *got);
+    tu_fill(in, n, 0, TU_SMOOTH, (uint64_t)(977 + rank));
+    CK(eccl_comm_set_algorithm(ec, "allreduce", "hierarchical"));
+    eccl_result_t hrc = eccl_allreduce(in, ref, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec);
+    void *ds = NULL, *dr = NULL;
+    if (rank != 0) {
+        ds = dev_alloc(n * sizeof *in);
+        dr = dev_alloc(n * sizeof *in);
+        CK(eccl_cuda_memcpy(ds, in, n * sizeof *in));
+    }
+    eccl_result_t drc = eccl_allreduce(rank ? ds : in, rank ? dr : (void *)got, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec);
+    eccl_stats_t st;
+    eccl_comm_last_stats(ec, &st);
+    if (rank) CK(eccl_cuda_memcpy(got, dr, n * sizeof *got));
+    int want = rank == 0 ? 0 : rank < L ? 1 : 2; /* host / staged (rank 0's node) / on the GPU */
+    int bad = 0;
+    if (hrc || drc) {
+        fprintf(stderr, "[%d] mixed hierarchical: host call %s, mixed call %s (%s)\n", rank, eccl_strerror(hrc),
+                eccl_strerror(drc), eccl_comm_last_error(ec));
+        bad = 1;
+    } else if (strcmp(st.algorithm, "hierarchical") || st.device != want) {
+        fprintf(stderr, "[%d] mixed hierarchical: ran %s with data at %d, expected hierarchical at %d\n", rank,
+                st.algorithm, st.device, want);
+        bad = 1;
+    } else if (L == 2 && differ((unsigned char *)ref, (unsigned char *)got, n * sizeof *got)) {
+        fprintf(stderr, "[%d] mixed hierarchical: the result differs from the all-host call's\n", rank);
+        bad = 1;
+    }
+    memcpy(ref, got, n * sizeof *got);
+    MPI_Bcast(ref, (int)(n * sizeof *ref), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (!bad && !hrc && !drc && differ((unsigned char *)ref, (unsigned char *)got, n * sizeof *got)) {
+        fprintf(stderr, "[%d] mixed hierarchical: the result differs from rank 0's\n", rank);
+        bad = 1;
+    }
+    if (ds) CK(eccl_cuda_free(ds));
+    if (dr) CK(eccl_cuda_free(dr));
+    free(in);
+    free(ref);
+    free(got);
+    failures += bad;
+    cases++;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -351,6 +409,9 @@ int main(int argc, char **argv)
                     }
                 }
         }
+    const char *ipc = getenv("ECCL_NODE_IPC");
+    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT"))
+        mixed_hier_case(ec);
     CK(eccl_comm_free(&ec));
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
