@@ -301,8 +301,9 @@ eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
  * (eccl_stats_t.device says which; doc/gpu.md). The device data must be complete when the call is
  * made (synchronise the stream that wrote it), the result is on the device when the call returns,
  * and steady-state calls do not allocate. A failed copy from the device in a staged call still
- * completes the collective (zeros stand in for the data) and returns ECCL_ERR_CUDA; running out
- * of page-locked memory returns ECCL_ERR_NO_MEMORY (as any local argument error, peers may then
+ * completes the collective (zeros stand in for the data) and returns ECCL_ERR_CUDA; without
+ * page-locked memory the staging buffers are ordinary host memory (slower copies); running out of
+ * host memory altogether returns ECCL_ERR_NO_MEMORY (as any local argument error, peers may then
  * wait). A build without CUDA returns
  * ECCL_ERR_UNSUPPORTED for a device buffer. `bound` bounds the RESULT (NULL: the communicator's
  * default), see doc/guarantees.md:

@@ -458,7 +458,7 @@ static eccl_result_t mat_begin(eccl_call_t *c, mat_save_t *ms)
     memset(ms, 0, sizeof *ms);
     if (!c->lay_m) return ECCL_SUCCESS;
     void *buf = c->lay_pack ? c->lay_pack(c->lay_pack_arg, c->count * c->esize) : NULL;
-    if (!buf) /* (as staging without page-locked memory: this rank fails at once, peers may wait) */
+    if (!buf) /* (as staging without host memory: this rank fails at once, peers may wait) */
         return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "%s: no device buffer of %zu bytes to pack a matrix",
                                eccl_coll_name(c->coll), c->count * c->esize);
     ms->user = c->recvbuf;
@@ -550,7 +550,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
         c->dev = 0;
-        if ((rc = stage_begin(c, &g))) { /* no page-locked memory (doc: peers may wait) */
+        if ((rc = stage_begin(c, &g))) { /* no host memory at all (doc: peers may wait) */
             rc = mat_end(c, &ms, rc);
             goto fn_exit;
         }
@@ -615,10 +615,20 @@ static void *stage_buf(eccl_comm_t comm, int k, size_t bytes)
     size_t want = comm->stage_cap[k] + comm->stage_cap[k] / 2;
     if (want < bytes) want = bytes;
     void *p = NULL;
-    if (eccl_cuda_host_alloc(&p, want)) return NULL;
-    eccl_cuda_host_free(comm->stage[k]);
+    int pageable = 0;
+    if (eccl_cuda_host_alloc(&p, want)) {
+        /* no page-locked memory (locked-memory limit, or none left): ordinary memory stages too,
+         * with slower copies, rather than failing this rank alone while its peers wait */
+        if (!(p = malloc(want))) return NULL;
+        pageable = 1;
+        ECCL_LOG(1, comm->rank, "no page-locked memory for a %zu-byte staging buffer: ordinary memory instead",
+                 want);
+    }
+    if (comm->stage_pageable[k]) free(comm->stage[k]);
+    else eccl_cuda_host_free(comm->stage[k]);
     comm->stage[k] = p;
     comm->stage_cap[k] = want;
+    comm->stage_pageable[k] = pageable;
     return p;
 }
 
@@ -681,19 +691,19 @@ static eccl_result_t stage_begin(eccl_call_t *c, stage_t *g)
     int rdev = c->r_out && eccl_ptr_is_device(c->recvbuf);
     if (alias) {
         g->hr = stage_buf(comm, 0, c->s_in > c->r_out ? c->s_in : c->r_out);
-        if (!g->hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+        if (!g->hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no host memory for staging");
         g->rc = stage_in(g->hr, g->user_recv, c->s_in, g->rc, &g->failed);
         c->sendbuf = c->recvbuf = g->hr;
     } else {
         if (sdev) {
             void *hs = stage_buf(comm, 0, c->s_in);
-            if (!hs) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+            if (!hs) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no host memory for staging");
             g->rc = stage_in(hs, g->user_send, c->s_in, g->rc, &g->failed);
             c->sendbuf = hs;
         }
         if (rdev) {
             g->hr = stage_buf(comm, 1, c->r_out);
-            if (!g->hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no page-locked memory for staging");
+            if (!g->hr) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no host memory for staging");
             c->recvbuf = g->hr; /* written only: nothing to copy in */
         }
     }

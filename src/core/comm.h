@@ -73,6 +73,7 @@ struct eccl_comm {
     /* page-locked host copies of device buffers (grow-only, like the pool; coll/dispatch.c) */
     void *stage[2];
     size_t stage_cap[2];
+    int stage_pageable[2]; /* stage[k] came from malloc: no page-locked memory could be had */
     /* GPU codec, stream and device buffers of device-resident calls (cuda/device.h), created at
      * the first one; NULL until then and in CPU-only builds */
     struct eccl_dev_ctx *dev;
