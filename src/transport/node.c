@@ -64,7 +64,8 @@ static void release(eccl_comm_t c, int together)
 void eccl_tr_node_dev_free(eccl_comm_t c)
 {
     if (!c->nwin) return;
-    release(c, 1); /* (eccl_comm_free is collective) */
+    release(c, c->nwin->cap > 0); /* (eccl_comm_free is collective; windows exist on every rank of
+                                       the node or on none) */
     free(c->nwin);
     c->nwin = NULL;
 }
@@ -97,6 +98,7 @@ static eccl_result_t grow(eccl_comm_t c, size_t bytes, int *ok)
     eccl_result_t all = ECCL_SUCCESS;
     eccl_result_t rc = mrc == MPI_SUCCESS ? node_verdict(c, lrc, &all)
                                           : eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allgather (inside a node) failed");
+    if (!rc && all && all != ECCL_ERR_NO_MEMORY) c->nwin_state = -1; /* no IPC on some GPU: never again */
     if (!rc && !all) { /* every window is there: map the others' */
         for (int k = 0; k < L && !lrc; k++)
             lrc = k == me ? ECCL_SUCCESS : eccl_dev_win_open(c->dev, h + (size_t)k * ECCL_DEV_IPC_HANDLE, &w->peer[k]);
