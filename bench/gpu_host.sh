@@ -2,8 +2,8 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, quickbench, summabench,
-#   hierbench, hierdevbench, profile on request
+#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, gpusan, quickbench,
+#   summabench, hierbench, hierdevbench, profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -46,6 +46,16 @@ case " $what " in *" hiertest "*) # the hierarchical allreduce on device buffers
     step coll_device_hier_staged timeout "$test_timeout" env ECCL_NODE_IPC=0 ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
     step corrupt_device_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 4 \
         ./tests/test_coll_corrupt --device --float32 ;;
+esac
+case " $what " in *" gpusan "*) # compute-sanitizer memcheck on the codec tests (quick) and the device
+    # collectives with the hierarchical allreduce's CUDA IPC windows (two nodes of two ranks)
+    cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+    if [ -z "$cs" ]; then echo "gpusan: no compute-sanitizer on this host"; else
+        csan="$cs --tool memcheck --leak-check no --error-exitcode 9"
+        step memcheck_cuda_codec timeout "${SAN_TIMEOUT:-400}" env ECCL_TEST_QUICK=1 $csan ./tests/test_cuda_codec
+        step memcheck_coll_hier timeout "${SAN_TIMEOUT:-400}" env ECCL_NODE_SIZE=2 mpiexec -n 4 $csan ./tests/test_coll_device
+        grep -h -m 3 -E "ERROR SUMMARY|Invalid|failures" "$out"/memcheck_*.log
+    fi ;;
 esac
 case " $what " in *" test "*|*" all "*)
     step test_cuda_codec timeout "$test_timeout" ./tests/test_cuda_codec
