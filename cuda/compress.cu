@@ -669,6 +669,21 @@ cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int i
     return cudaGetLastError();
 }
 
+static __global__ void eccl_div_view_kernel(void *x, eccl_view vw, uint64_t n, int is64, unsigned p)
+{
+    grid_view_for(vw, n, [&](uint64_t o) {
+        if (is64) ((double *)x)[o] = __ddiv_rn(((double *)x)[o], (double)p);
+        else ((float *)x)[o] = __fdiv_rn(((float *)x)[o], (float)p);
+    });
+}
+
+cudaError_t eccl_launch_div_view(void *x, const eccl_view &v, uint64_t n, int is64, unsigned p, cudaStream_t st)
+{
+    if (n == 0) return cudaSuccess;
+    eccl_div_view_kernel<<<view_grid(n), 256, 0, st>>>(x, v, n, is64, p);
+    return cudaGetLastError();
+}
+
 // out[i] = in[0][i] op ... op in[n-1][i] over the ranks of a node (eccl_launch_reduce_n).
 template <typename U>
 static __global__ void eccl_reduce_n_kernel(U *out, eccl_node_srcs in, int n, uint64_t reals, int op)

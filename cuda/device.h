@@ -82,6 +82,10 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
  * complete on return. */
 eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
                                  size_t count, size_t esize);
+/* Divide the count elements at (d_base, lay) by p >= 1 in their element type, rounded to nearest
+ * (each real of a complex element: the CPU's x / p, bit for bit): the AVG of a reduction. */
+eccl_result_t eccl_dev_divide(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                              eccl_dtype_t dtype, int p);
 /* Set the count elements at (d_base, lay) to NaN (every byte 0xFF: after a failed decompression). */
 eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
                                 eccl_dtype_t dtype);

@@ -91,6 +91,9 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
 cudaError_t eccl_launch_range(const void *x, const eccl_view &v, uint64_t n, int is64, eccl_dev_scratch *s, cudaStream_t st);
 // Set the n reals of view v at x to the bit pattern `bits` (a canonical NaN: a failed decompression).
 cudaError_t eccl_launch_fill_view(void *x, const eccl_view &v, uint64_t n, int is64, uint64_t bits, cudaStream_t st);
+// Divide the n reals of view v at x by p, rounded to nearest in the element type (as the CPU's
+// x / p): the AVG of a device-resident reduction.
+cudaError_t eccl_launch_div_view(void *x, const eccl_view &v, uint64_t n, int is64, unsigned p, cudaStream_t st);
 // Node reduction (CUDA IPC windows of the ranks of a node): out[i] = in[0][i] op in[1][i] op ...
 // op in[n-1][i], combined in that order with apply32/apply64, for the `reals` reals (is64: 8 bytes
 // each) at each pointer; 1 <= n <= ECCL_NODE_MAX. out may be one of the inputs.

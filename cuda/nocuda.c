@@ -248,3 +248,10 @@ eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *co
     (void)ctx, (void)d_out, (void)d_in, (void)n, (void)count, (void)dtype, (void)op;
     return ECCL_ERR_UNSUPPORTED;
 }
+
+eccl_result_t eccl_dev_divide(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                              eccl_dtype_t dtype, int p)
+{
+    (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)p;
+    return ECCL_ERR_UNSUPPORTED;
+}

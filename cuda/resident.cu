@@ -408,6 +408,17 @@ extern "C" eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *c, void *d_base, cons
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
+extern "C" eccl_result_t eccl_dev_divide(eccl_dev_ctx_t *c, void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                          eccl_dtype_t dtype, int p)
+{
+    if (!c || (!d_base && count) || esize_of(dtype) == 0 || p < 1) return ECCL_ERR_INVALID_ARG;
+    eccl_view v;
+    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
+    if (!count || p == 1) return ECCL_SUCCESS;
+    CK(eccl_launch_div_view(d_base, v, (uint64_t)count * reals_of(dtype), is64_of(dtype), (unsigned)p, c->st));
+    return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
 extern "C" eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *c, void *dst, const void *d_base,
                                             const eccl_dev_layout_t *lay, size_t count, size_t esize)
 {

@@ -156,7 +156,8 @@ static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_
     /* plain MPI on device buffers: staged, or handed to a CUDA-aware MPI as they are (not an
      * in-place reduce, not MAX/MIN: their MPI operations are host functions) */
     int reduction = coll == ALLREDUCE || coll == REDUCE || coll == RSB;
-    int mpi_where = mpi_aware && !(coll == REDUCE && in_place) && !(reduction && op != ECCL_OP_SUM) ? 2 : 1;
+    int mpi_where = mpi_aware && !(coll == REDUCE && in_place) &&
+                    !(reduction && op != ECCL_OP_SUM && op != ECCL_OP_AVG) ? 2 : 1; /* (AVG: a SUM, then /p) */
     if (size > 1 && !strcmp(alg, "nccl")) /* NCCL's own collective, else the fallback: plain MPI */
         return expect_nccl && (coll == BCAST || op == ECCL_OP_SUM) ? 2 : mpi_where;
     if (size > 1 && !strcmp(alg, "hierarchical")) { /* several nodes (ECCL_NODE_SIZE), else the MPI fallback */
@@ -174,7 +175,8 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
 {
     eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
     size_t es = is64 ? 8 : 4;
-    eccl_op_t op = (is64 && count == 1003) ? ECCL_OP_MAX : ECCL_OP_SUM;
+    /* (1003 elements: MAX in float64, AVG in float32, which divides on the GPU when resident) */
+    eccl_op_t op = count != 1003 ? ECCL_OP_SUM : is64 ? ECCL_OP_MAX : ECCL_OP_AVG;
     /* float32 at the largest count: REL from the data, so that the device-side range reduction
      * must agree with the host's (bit for bit results); elsewhere ABS, checked against the bound */
     int rel = !is64 && count == 60001;
@@ -273,7 +275,7 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
         free(first);
     }
     if (coll == ALLREDUCE && !rel) {
-        /* exact sum (max) in long double of every rank's input vs the result */
+        /* exact sum (max, average) in long double of every rank's input vs the result */
         size_t n = count;
         long double *acc = calloc(n, sizeof *acc);
         unsigned char *other = tu_malloc(B.sbytes);
@@ -282,14 +284,16 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
             MPI_Bcast(other, (int)B.sbytes, MPI_BYTE, q, MPI_COMM_WORLD);
             for (size_t i = 0; i < n; i++) {
                 long double x = is64 ? (long double)((double *)other)[i] : (long double)((float *)other)[i];
-                acc[i] = op == ECCL_OP_SUM ? acc[i] + x : q == 0 || x > acc[i] ? x : acc[i];
+                acc[i] = op != ECCL_OP_MAX ? acc[i] + x : q == 0 || x > acc[i] ? x : acc[i];
             }
         }
+        if (op == ECCL_OP_AVG) /* E bounds the average (+ the sum's rounding divided, + the division's) */
+            for (size_t i = 0; i < n; i++) acc[i] /= size;
         long double tol = (long double)b.value, worst = 0;
         for (size_t i = 0; i < n; i++) {
             long double y = is64 ? (long double)((double *)B.out)[i] : (long double)((float *)B.out)[i];
             /* + the rounding of the sum to the element type (doc/guarantees.md) */
-            long double ulp = fabsl(acc[i]) * (is64 ? 0x1p-52L : 0x1p-23L);
+            long double ulp = fabsl(acc[i]) * (is64 ? 0x1p-52L : 0x1p-23L) * (op == ECCL_OP_AVG ? 2 : 1);
             long double e = fabsl(y - acc[i]);
             if (e > tol + ulp && e > worst) worst = e;
         }

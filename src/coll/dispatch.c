@@ -397,9 +397,18 @@ static eccl_result_t check_bound(eccl_comm_t comm, const eccl_bound_t *b)
     return ECCL_SUCCESS;
 }
 
-/* AVG: the algorithms summed; every rank divides identically. */
-static void scale_avg(eccl_call_t *c, void *buf, size_t count)
+/* AVG: the algorithms summed; every rank divides identically (on the GPU where the call runs
+ * device-resident: the same rounding, so the same bits). */
+static eccl_result_t scale_avg(eccl_call_t *c, void *buf, size_t count)
 {
+    if (c->dev) {
+        eccl_dev_layout_t lb;
+        const eccl_dev_layout_t *lay;
+        void *at = (void *)eccl_prim_at(c, buf, &lb, &lay);
+        eccl_result_t rc = eccl_dev_divide(c->comm->dev, at, lay, count, c->dtype, c->size);
+        return rc ? eccl_comm_error(c->comm, rc, "%s: the AVG division on the GPU failed", eccl_coll_name(c->coll))
+                  : ECCL_SUCCESS;
+    }
     size_t n = count * (c->dtype >= ECCL_COMPLEX64 ? 2 : 1);
     if (c->dtype == ECCL_FLOAT32 || c->dtype == ECCL_COMPLEX64) {
         float *x = buf, p = (float)c->size;
@@ -408,6 +417,7 @@ static void scale_avg(eccl_call_t *c, void *buf, size_t count)
         double *x = buf, p = (double)c->size;
         for (size_t i = 0; i < n; i++) x[i] /= p;
     }
+    return ECCL_SUCCESS;
 }
 
 /* One rank: every collective is a copy (or nothing). */
@@ -570,9 +580,9 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
         }
     }
     if (!rc && user_op == ECCL_OP_AVG) {
-        if (c->coll == ECCL_COLL_ALLREDUCE) scale_avg(c, c->recvbuf, c->count);
-        else if (c->coll == ECCL_COLL_REDUCE && c->rank == c->root) scale_avg(c, c->recvbuf, c->count);
-        else if (c->coll == ECCL_COLL_REDUCE_SCATTER_BLOCK) scale_avg(c, c->recvbuf, c->count);
+        if (c->coll == ECCL_COLL_ALLREDUCE) rc = scale_avg(c, c->recvbuf, c->count);
+        else if (c->coll == ECCL_COLL_REDUCE && c->rank == c->root) rc = scale_avg(c, c->recvbuf, c->count);
+        else if (c->coll == ECCL_COLL_REDUCE_SCATTER_BLOCK) rc = scale_avg(c, c->recvbuf, c->count);
     }
     if (staged) rc = stage_end(c, &g, rc);
     rc = mat_end(c, &ms, rc);
@@ -601,7 +611,7 @@ fn_exit:
  *   and the chosen algorithm is compressed and reaches the data only through the primitives, the
  *   communicator's GPU codec compresses, decompresses and reduces on the device and only
  *   compressed streams cross PCIe (c->dev, prims.c, cuda/resident.cu);
- * - staged: otherwise (uncompressed algorithms, mixed host/device buffers, AVG, in-place
+ * - staged: otherwise (uncompressed algorithms, mixed host/device buffers, in-place
  *   reduce_scatter_block, ECCL_DEVICE_RESIDENT=0) the buffers are copied whole to page-locked
  *   host buffers of the communicator (grow-only, so steady-state calls do not allocate), the host
  *   collective runs on the copies, and what the call writes is copied back.
@@ -769,12 +779,11 @@ static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev
     (void)sdev; /* (used by the CUDA build) */
     (void)rdev;
 #ifdef HAVE_CUDA
-    /* device-resident when nothing of this rank's is in host memory; AVG (a host division) and an
-     * in-place reduce_scatter_block (input and output overlap) are staged */
+    /* device-resident when nothing of this rank's is in host memory; an in-place
+     * reduce_scatter_block (input and output overlap) is staged */
     const size_t s_in = c->s_in, r_out = c->r_out;
     const int split = c->split;
-    int resident = (sdev || !s_in) && (rdev || !r_out) && !(split && c->sendbuf == c->recvbuf) &&
-                   !(is_reduction(c->coll) && c->op == ECCL_OP_AVG) && dev_ctx(c->comm);
+    int resident = (sdev || !s_in) && (rdev || !r_out) && !(split && c->sendbuf == c->recvbuf) && dev_ctx(c->comm);
     if (resident) {
         c->dev = 1;
         return run(c, bound); /* stages by itself if the chosen algorithm cannot stay resident */
