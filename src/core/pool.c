@@ -5,6 +5,13 @@
 
 #include "core/pool.h"
 
+static void release_slot(eccl_pool_t *pool, int slot)
+{
+    if (!pool->ptr[slot]) return;
+    if (pool->release && !pool->plain[slot]) pool->release(pool->ptr[slot]);
+    else free(pool->ptr[slot]);
+}
+
 void *eccl_pool_get(eccl_pool_t *pool, int slot, size_t bytes)
 {
     if (bytes == 0) bytes = 64;
@@ -14,25 +21,24 @@ void *eccl_pool_get(eccl_pool_t *pool, int slot, size_t bytes)
     if (want < bytes) want = bytes;
     want = (want + 63) & ~(size_t)63;
     void *p = NULL;
-    if (pool->alloc) {
-        if (!(p = pool->alloc(want))) return NULL;
-    } else if (posix_memalign(&p, 64, want) != 0) {
-        return NULL;
-    }
-    if (pool->release) pool->release(pool->ptr[slot]);
-    else free(pool->ptr[slot]);
+    int plain = !pool->alloc || !(p = pool->alloc(want));
+    /* (an allocator that fails, e.g. page-locked memory over its limit: ordinary memory serves,
+     * slower for DMA, rather than failing one rank's call while its peers wait) */
+    if (plain && posix_memalign(&p, 64, want) != 0) return NULL;
+    release_slot(pool, slot);
     pool->ptr[slot] = p;
     pool->cap[slot] = want;
+    pool->plain[slot] = plain;
     return p;
 }
 
 void eccl_pool_free(eccl_pool_t *pool)
 {
     for (int k = 0; k < ECCL_NSLOTS; k++) {
-        if (pool->release) pool->release(pool->ptr[k]);
-        else free(pool->ptr[k]);
+        release_slot(pool, k);
         pool->ptr[k] = NULL;
         pool->cap[k] = 0;
+        pool->plain[k] = 0;
     }
 }
 

@@ -32,9 +32,11 @@ typedef struct eccl_pool {
     size_t cap[ECCL_NSLOTS];
     void *(*alloc)(size_t bytes); /* NULL: 64-byte aligned malloc; else e.g. page-locked memory */
     void (*release)(void *ptr);
+    int plain[ECCL_NSLOTS]; /* slot k came from posix_memalign (no allocator, or it failed) */
 } eccl_pool_t;
 
-/* Slot k with room for at least `bytes` (aligned to 64 bytes), or NULL when out of memory. */
+/* Slot k with room for at least `bytes` (aligned to 64 bytes), or NULL when out of memory. Where
+ * the pool's allocator fails, ordinary (64-byte aligned) memory is used for that slot instead. */
 void *eccl_pool_get(eccl_pool_t *pool, int slot, size_t bytes);
 void eccl_pool_free(eccl_pool_t *pool);
 /* Free every slot and allocate later ones with alloc/release (64-byte aligned results); no slot
