@@ -90,6 +90,8 @@ case " $what " in *" test "*|*" all "*)
     step coll_device_hier_staged timeout "$test_timeout" env ECCL_NODE_IPC=0 ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
     step corrupt_device_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 4 \
         ./tests/test_coll_corrupt --device --float32
+    # strided device matrices with no device buffer to pack them: packed into host memory instead
+    step matrix_device_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_matrix_device
     if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
         step blacs_device timeout "$test_timeout" env ECCL_BCAST_ALGORITHM=binomial ECCL_ALLREDUCE_ALGORITHM=ring \
             ECCL_REDUCE_ALGORITHM=binomial mpiexec -n 4 ./tests/test_blacs_device

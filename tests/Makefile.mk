@@ -74,6 +74,13 @@ EXTRA_DIST += $(DEVICE_COLL_TESTS)
 check_PROGRAMS += tests/test_coll_device
 tests_test_coll_device_SOURCES = tests/test_coll_device.c
 tests_test_coll_device_LDADD = $(TEST_LDADD)
+# Strided device matrices when no device buffer can be had to pack them (skips without a GPU)
+MATRIX_TESTS = tests/matrix_device_np2.mpi tests/matrix_device_np3.mpi
+TESTS += $(MATRIX_TESTS)
+EXTRA_DIST += $(MATRIX_TESTS)
+check_PROGRAMS += tests/test_matrix_device
+tests_test_matrix_device_SOURCES = tests/test_matrix_device.c
+tests_test_matrix_device_LDADD = $(TEST_LDADD)
 # eccl_cuda_comm_set_stream: calls wait for the work on the communicator's stream (a GPU on
 # every rank; skips otherwise; with the CUDA runtime, per-target flags set in every build)
 STREAM_TESTS = tests/stream_device_np2.mpi tests/stream_device_staged_np2.mpi

@@ -455,23 +455,40 @@ static eccl_result_t stage_end(eccl_call_t *c, stage_t *g, eccl_result_t rrc);
 
 /* A matrix call (eccl_*_matrix) on a path that cannot take the matrix as it lies: a rank that reads
  * the matrix (c->s_in) packs it into the caller's device buffer, the call runs on that buffer, and
- * a rank that receives a result (c->r_out) unpacks it after (mat_end). A failed copy does not skip
- * the call, whose peers would wait for it: it runs on whatever the buffer holds, and the call
- * returns the error. */
+ * a rank that receives a result (c->r_out) unpacks it after (mat_end). Where no device buffer can
+ * be had and `host_ok` (the algorithm does not need device memory), the matrix is packed into a
+ * host staging buffer instead (ms->host: the call then runs on the host, as a staged one). A
+ * failed copy does not skip the call, whose peers would wait for it: it runs on whatever the
+ * buffer holds, and the call returns the error. */
 typedef struct mat_save {
     void *user;
     size_t m, ld;
     eccl_result_t rc;
+    int host;
 } mat_save_t;
 
-static eccl_result_t mat_begin(eccl_call_t *c, mat_save_t *ms)
+#ifdef HAVE_CUDA
+static void *stage_buf(eccl_comm_t comm, int k, size_t bytes);
+#endif
+
+static eccl_result_t mat_begin(eccl_call_t *c, mat_save_t *ms, int host_ok)
 {
     memset(ms, 0, sizeof *ms);
     if (!c->lay_m) return ECCL_SUCCESS;
-    void *buf = c->lay_pack ? c->lay_pack(c->lay_pack_arg, c->count * c->esize) : NULL;
+    const size_t bytes = c->count * c->esize;
+    void *buf = c->lay_pack ? c->lay_pack(c->lay_pack_arg, bytes) : NULL;
+#ifdef HAVE_CUDA
+    if (!buf && host_ok && (buf = stage_buf(c->comm, 0, bytes))) {
+        ms->host = 1;
+        ECCL_LOG(1, c->rank, "%s: no device buffer of %zu bytes to pack a matrix: packed into host memory, the "
+                 "call runs on the host", eccl_coll_name(c->coll), bytes);
+    }
+#else
+    (void)host_ok;
+#endif
     if (!buf) /* (as staging without host memory: this rank fails at once, peers may wait) */
         return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "%s: no device buffer of %zu bytes to pack a matrix",
-                               eccl_coll_name(c->coll), c->count * c->esize);
+                               eccl_coll_name(c->coll), bytes);
     ms->user = c->recvbuf;
     ms->m = c->lay_m;
     ms->ld = c->lay_ld;
@@ -556,8 +573,13 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     mat_save_t ms = {0};
     int in_place = c->dev && !staged && !aware && (a->flags & ECCL_ALG_VIEW) &&
                    (uintptr_t)c->recvbuf % (c->esize / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1)) == 0; /* (a real's alignment) */
-    if (c->lay_m && !in_place && (rc = mat_begin(c, &ms)))
+    if (c->lay_m && !in_place && (rc = mat_begin(c, &ms, !(a->flags & ECCL_ALG_DEVICE))))
         goto fn_exit;
+    if (ms.host) { /* packed into host memory (no device buffer for it): the call runs on the host */
+        staged = 0;
+        c->dev = 0;
+        if (aware) c->st->transport = 0;
+    }
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
         c->dev = 0;
@@ -566,7 +588,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
             goto fn_exit;
         }
     }
-    c->st->device = staged ? 1 : c->dev ? 2 : c->st->device;
+    c->st->device = staged || ms.host ? 1 : c->dev ? 2 : c->st->device;
     rc = a->fn(c);
     if (!rc) rc = c->err; /* a peer's stream failed validation here; the pattern still completed */
     if (c->st->compressed && c->coll != ECCL_COLL_SENDRECV_REPLACE && rc != ECCL_ERR_MPI) {
@@ -792,11 +814,16 @@ static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev
     double t0 = eccl_wtime();
     stage_t g;
     mat_save_t ms;
-    eccl_result_t rc = mat_begin(c, &ms); /* (a matrix call: staged from its packed copy) */
+    eccl_result_t rc = mat_begin(c, &ms, 1); /* (a matrix call: staged from its packed copy) */
     if (rc) return rc;
-    rc = stage_begin(c, &g);
-    if (rc) return mat_end(c, &ms, rc);
-    rc = mat_end(c, &ms, stage_end(c, &g, run(c, bound)));
+    if (ms.host) { /* packed straight into host memory: nothing more to stage */
+        rc = mat_end(c, &ms, run(c, bound));
+        c->st->device = 1;
+    } else {
+        rc = stage_begin(c, &g);
+        if (rc) return mat_end(c, &ms, rc);
+        rc = mat_end(c, &ms, stage_end(c, &g, run(c, bound)));
+    }
     c->st->t_total = eccl_wtime() - t0;
     c->st->result = rc;
     return rc;
