@@ -66,7 +66,9 @@ typedef struct eccl_call {
  * columns in place. Otherwise (uncompressed algorithms, staged calls) a rank that reads the matrix
  * packs it into pack(arg, m*n*esize) (a device buffer the caller owns) and a rank that receives a
  * result unpacks it after. For the BLACS drop-ins (src/scalapack/blacs.c, panel.c). Errors: as
- * eccl_bcast / eccl_allreduce / eccl_reduce; ECCL_ERR_NO_MEMORY when pack returns NULL. */
+ * eccl_bcast / eccl_allreduce / eccl_reduce. When pack returns NULL, the matrix is packed into a
+ * host staging buffer of the communicator and this rank's call runs on the host (an algorithm that
+ * needs device memory, nccl, then fails with ECCL_ERR_NO_MEMORY; so does no host memory). */
 eccl_result_t eccl_bcast_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dtype_t dtype, int root,
                                 const eccl_bound_t *bound, eccl_comm_t comm,
                                 void *(*pack)(void *arg, size_t bytes), void *arg);
