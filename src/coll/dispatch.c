@@ -559,27 +559,31 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     int aware = c->dev && !runs_resident(a) && comm->cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
                 !(c->coll == ECCL_COLL_REDUCE && c->sendbuf == c->recvbuf) &&
                 !(is_reduction(c->coll) && c->op != ECCL_OP_SUM);
-    /* the hierarchical allreduce keeps device buffers on the GPU where its node agrees (CUDA IPC);
-     * every rank of the node takes part in the agreement, device-resident or not */
-    int node_dev = 0;
-#ifdef HAVE_CUDA
-    if ((a->flags & ECCL_ALG_NODE_DEVICE) && comm->cuda_all &&
-        (rc = eccl_tr_node_dev_agree(comm, c->dev, c->count * c->esize, &node_dev)))
-        goto fn_exit;
-#endif
-    int staged = c->dev && !runs_resident(a) && !node_dev && !aware;
     if (aware) c->st->transport = 2;
-    /* a matrix stays where it is for compressed algorithms on the GPU codec, else it is packed */
+    /* a matrix stays where it is for compressed algorithms on the GPU codec (which never stage),
+     * else it is packed */
     mat_save_t ms = {0};
-    int in_place = c->dev && !staged && !aware && (a->flags & ECCL_ALG_VIEW) &&
+    int in_place = c->dev && runs_resident(a) && !aware && (a->flags & ECCL_ALG_VIEW) &&
                    (uintptr_t)c->recvbuf % (c->esize / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1)) == 0; /* (a real's alignment) */
     if (c->lay_m && !in_place && (rc = mat_begin(c, &ms, !(a->flags & ECCL_ALG_DEVICE))))
         goto fn_exit;
     if (ms.host) { /* packed into host memory (no device buffer for it): the call runs on the host */
-        staged = 0;
         c->dev = 0;
         if (aware) c->st->transport = 0;
+        aware = 0;
     }
+    /* the hierarchical allreduce keeps device buffers on the GPU where its node agrees (CUDA IPC);
+     * every rank of the node takes part in the agreement, device-resident or not (after the
+     * packing above: a matrix packed into host memory runs on the host) */
+    int node_dev = 0;
+#ifdef HAVE_CUDA
+    if ((a->flags & ECCL_ALG_NODE_DEVICE) && comm->cuda_all &&
+        (rc = eccl_tr_node_dev_agree(comm, c->dev, c->count * c->esize, &node_dev))) {
+        rc = mat_end(c, &ms, rc);
+        goto fn_exit;
+    }
+#endif
+    int staged = c->dev && !runs_resident(a) && !node_dev && !aware;
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
         c->dev = 0;
