@@ -158,6 +158,8 @@ assert got == src, "algorithms differ from the table: %s" % sorted(set(got) ^ se
 for v in d["algorithms"].values():
     for a in v["algorithms"]:
         assert isinstance(a["compressed"], bool) and a["summary"], a
+        assert a["device_buffers"] in ("resident", "staged", "nccl", "node_ipc"), a
+        assert (a["device_buffers"] == "node_ipc") == (a["name"] == "hierarchical"), a
 env = [e["name"] for e in d["environment"]]
 assert sorted(env) == sorted(l.strip() for l in open(sys.argv[3]) if l.strip()), "variables differ"
 for e in d["environment"]:

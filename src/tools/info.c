@@ -378,6 +378,14 @@ static void json_build(info_json_t *j)
     ij_end_object(j);
 }
 
+static const char *device_buffers(const eccl_algo_t *a)
+{
+    if (a->flags & ECCL_ALG_DEVICE) return "nccl";
+    if (a->flags & ECCL_ALG_NODE_DEVICE) return "node_ipc";
+    if ((a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA)) return "resident";
+    return "staged";
+}
+
 static void json_algorithms(info_json_t *j)
 {
     ij_begin_object(j, "algorithms");
@@ -394,6 +402,9 @@ static void json_algorithms(info_json_t *j)
             ij_bool(j, "requant", (a->flags & ECCL_ALG_REQUANT) != 0);
             /* runs on a strided device matrix where it lies (the BLACS layer's blocks and panels) */
             ij_bool(j, "strided_in_place", (a->flags & ECCL_ALG_VIEW) != 0);
+            /* where device buffers are worked on (doc/gpu.md): by the GPU codec where they are, by
+             * NCCL, through CUDA IPC inside each node, or copied whole through host memory */
+            ij_string(j, "device_buffers", device_buffers(a));
             ij_string(j, "restriction", a->restriction);
             ij_string(j, "summary", a->summary);
             ij_end_object(j);
