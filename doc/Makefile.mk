@@ -8,7 +8,7 @@ dist_doc_DATA = README.md LICENSE doc/collectives.md doc/env.md doc/format.md do
 
 # Figures of the pages, installed next to them so that relative links keep working.
 docimgdir = $(docdir)/img
-dist_docimg_DATA = doc/img/device_collectives.png
+dist_docimg_DATA = doc/img/device_collectives.png doc/img/hier_device_ipc.png
 
 # The raw benchmark outputs doc/performance.md quotes, and the script that plots them.
 EXTRA_DIST += bench/results/README.md bench/results/device_plot.gp bench/results/h200x2_nvlink.txt \
@@ -16,4 +16,5 @@ EXTRA_DIST += bench/results/README.md bench/results/device_plot.gp bench/results
 	bench/results/h100_shared_socket_run1.txt bench/results/h100_shared_socket_run2.txt \
 	bench/results/h100_shared_socket_run3.txt bench/results/h100_shared_socket_run4.txt \
 	bench/results/h100_kernels_planes.txt bench/results/h100_kernels_f64.txt \
-	bench/results/h100_kernels_hom32.txt
+	bench/results/h100_kernels_hom32.txt bench/results/h100_strided_panels.txt \
+	bench/results/h100_hier_device_ipc.txt bench/results/h100_hier_device_ipc.dat bench/results/hier_plot.gp
