@@ -414,8 +414,13 @@ int main(int argc, char **argv)
                 }
         }
     const char *ipc = getenv("ECCL_NODE_IPC");
-    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT"))
+    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT")) {
         mixed_hier_case(ec);
+        /* a buffer larger than the windows so far (2 MiB): every rank of a node grows its window
+         * and maps the others' again; then a smaller call reuses them */
+        one_case(ec, ALLREDUCE, "hierarchical", 1, 600001, 0, 1, 1);
+        one_case(ec, ALLREDUCE, "hierarchical", 0, 1003, 1, 1, 1);
+    }
     CK(eccl_comm_free(&ec));
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
