@@ -24,6 +24,17 @@
 #include "coll/model.h"
 #include "prims/prims.h"
 
+/* A node step's result. On host buffers any failure ends the call (MPI's); on the GPU a failure
+ * other than MPI's (agreed across the node) leaves undefined values and lets the call go on, so
+ * that no rank of another node waits: it is recorded and reaches every rank at the end
+ * (dispatch.c). */
+static eccl_result_t node_step(eccl_call_t *c, eccl_result_t rc, const char *what)
+{
+    if (!rc || !c->dev || rc == ECCL_ERR_MPI) return rc;
+    if (!c->err) c->err = eccl_comm_error(c->comm, rc, "node %s on the GPU: %s", what, eccl_strerror(rc));
+    return ECCL_SUCCESS;
+}
+
 int eccl_allreduce_hierarchical_applies(const eccl_call_t *c)
 {
     return c->comm && c->comm->topo.hier && c->count <= INT_MAX;
@@ -63,17 +74,11 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     }
 
     /* device buffers here: every rank of the node agreed on CUDA IPC (dispatch.c), else the call
-     * was staged. A failure of a node step on the GPU (agreed across the node) leaves undefined
-     * values and lets the call go on, so that no rank of another node waits; the verdict then
-     * reaches every rank at the end (dispatch.c) */
+     * was staged */
     double t0 = eccl_wtime();
-    if (c->dev) {
-        rc = eccl_tr_node_dev_reduce_scatter(comm, src, shard, c->count, counts, displs, c->dtype, c->op);
-        if (rc == ECCL_ERR_MPI) return rc;
-        if (rc && !c->err) c->err = eccl_comm_error(comm, rc, "node reduce-scatter on the GPU: %s", eccl_strerror(rc));
-    } else if ((rc = eccl_tr_node_reduce_scatter(comm, src, shard, counts, c->dtype, c->op))) {
-        return rc;
-    }
+    rc = c->dev ? eccl_tr_node_dev_reduce_scatter(comm, src, shard, c->count, counts, displs, c->dtype, c->op)
+                : eccl_tr_node_reduce_scatter(comm, src, shard, counts, c->dtype, c->op);
+    if ((rc = node_step(c, rc, "reduce-scatter"))) return rc;
     double t1 = eccl_wtime();
 
     /* the shard's bound: the result's (the sum's for AVG); a lossless call stays lossless */
@@ -91,13 +96,9 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     double t2 = eccl_wtime();
     if (xrc == ECCL_ERR_MPI) return eccl_comm_error(comm, xrc, "inter-node allreduce: %s", eccl_comm_last_error(x));
 
-    if (c->dev) {
-        rc = eccl_tr_node_dev_allgatherv(comm, c->recvbuf, counts, displs, c->dtype);
-        if (rc == ECCL_ERR_MPI) return rc;
-        if (rc && !c->err) c->err = eccl_comm_error(comm, rc, "node allgather on the GPU: %s", eccl_strerror(rc));
-    } else if ((rc = eccl_tr_node_allgatherv(comm, c->recvbuf, counts, displs, c->dtype))) {
-        return rc;
-    }
+    rc = c->dev ? eccl_tr_node_dev_allgatherv(comm, c->recvbuf, counts, displs, c->dtype)
+                : eccl_tr_node_allgatherv(comm, c->recvbuf, counts, displs, c->dtype);
+    if ((rc = node_step(c, rc, "allgather"))) return rc;
     double t3 = eccl_wtime();
 
     /* statistics: the inter-node call's, plus the node steps as uncompressed traffic */
