@@ -54,12 +54,8 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
 /* How much faster (as a fraction of the MPI time) a compressed algorithm must be predicted. */
 #define ECCL_MODEL_MARGIN 0.1
 
-/* Whether an algorithm runs on device buffers where they are (compressed, and it reaches the data
- * only through the primitives); others get device buffers staged whole through the host. */
-static int runs_resident(const eccl_algo_t *a)
-{
-    return ((a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA)) || (a->flags & ECCL_ALG_DEVICE);
-}
+/* Whether an algorithm runs on device buffers where they are (coll.h). */
+static int runs_resident(const eccl_algo_t *a) { return ECCL_ALG_RESIDENT(a->flags) != 0; }
 
 static int op_compressible(const eccl_call_t *c)
 {

@@ -382,8 +382,7 @@ static const char *device_buffers(const eccl_algo_t *a)
 {
     if (a->flags & ECCL_ALG_DEVICE) return "nccl";
     if (a->flags & ECCL_ALG_NODE_DEVICE) return "node_ipc";
-    if ((a->flags & ECCL_ALG_COMPRESSED) && !(a->flags & ECCL_ALG_HOST_DATA)) return "resident";
-    return "staged";
+    return ECCL_ALG_RESIDENT(a->flags) ? "resident" : "staged";
 }
 
 static void json_algorithms(info_json_t *j)

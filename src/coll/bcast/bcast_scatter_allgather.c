@@ -8,8 +8,7 @@
 #include "coll/model.h"
 #include "prims/prims.h"
 
-/* Binomial scatter of a set indexed by relative rank (position t belongs to rank (t+root)%p):
- * on return, every rank holds at least its own position; the root holds all of them. */
+/* (coll.h) */
 eccl_result_t eccl_coll_scatter_set(eccl_call_t *c, eccl_set_t *s, int root)
 {
     int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
@@ -30,10 +29,6 @@ eccl_result_t eccl_coll_scatter_set(eccl_call_t *c, eccl_set_t *s, int root)
     }
     return ECCL_SUCCESS;
 }
-
-eccl_result_t eccl_coll_scatter_root(eccl_call_t *c, eccl_set_t *s, const void *(*at)(const eccl_call_t *, int, size_t *),
-                                     eccl_req_t *req, int *nreq);
-eccl_result_t eccl_coll_scatter_root_wait(eccl_call_t *c, eccl_req_t *req, int nreq, eccl_result_t rc);
 
 /* Piece t of the broadcast buffer (eccl_piece's partition into p pieces). */
 static const void *bcast_piece(const eccl_call_t *c, int t, size_t *count)

@@ -10,8 +10,6 @@
 #include "coll/model.h"
 #include "prims/prims.h"
 
-eccl_result_t eccl_coll_scatter_set(eccl_call_t *c, eccl_set_t *s, int root);
-
 /* The root's part of eccl_coll_scatter_set (vr = 0: the subtrees [mask, 2 mask) from the largest
  * power of two below p down to 1), each piece compressed just before its subtree goes, and each
  * subtree sent without blocking: the next subtree is compressed while the previous ones travel (on
