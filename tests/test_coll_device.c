@@ -315,16 +315,17 @@ static void one_case(eccl_comm_t ec, int coll, const char *alg, int is64, size_t
     cases++;
 }
 
-/* The hierarchical allreduce with rank 0 on host buffers and every other rank on device buffers:
- * rank 0's node stages (its ranks do not all run device-resident), the other nodes keep theirs on
- * the GPU (CUDA IPC); every rank must end with the bits of the all-host call (two ranks a node:
- * a node's sum is one addition either way), the same bits as rank 0 otherwise. */
+/* ECCL_NODE_SIZE makes several nodes of equal size here (the hierarchical allreduce applies). */
 static int node_size_set(void)
 {
     const char *e = getenv("ECCL_NODE_SIZE");
     return e && atoi(e) > 1 && size % atoi(e) == 0 && size > atoi(e);
 }
 
+/* The hierarchical allreduce with rank 0 on host buffers and every other rank on device buffers:
+ * rank 0's node stages (its ranks do not all run device-resident), the other nodes keep theirs on
+ * the GPU (CUDA IPC); every rank must end with the bits of the all-host call (two ranks a node:
+ * a node's sum is one addition either way), the same bits as rank 0 otherwise. */
 static void mixed_hier_case(eccl_comm_t ec)
 {
     const size_t n = 60001;
