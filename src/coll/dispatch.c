@@ -644,24 +644,14 @@ ECCL_ENV(env_resident, "ECCL_DEVICE_RESIDENT", 1);
 
 static void *stage_buf(eccl_comm_t comm, int k, size_t bytes)
 {
-    if (comm->stage[k] && comm->stage_cap[k] >= bytes) return comm->stage[k];
-    size_t want = comm->stage_cap[k] + comm->stage_cap[k] / 2;
-    if (want < bytes) want = bytes;
-    void *p = NULL;
-    int pageable = 0;
-    if (eccl_cuda_host_alloc(&p, want)) {
-        /* no page-locked memory (locked-memory limit, or none left): ordinary memory stages too,
-         * with slower copies, rather than failing this rank alone while its peers wait */
-        if (!(p = malloc(want))) return NULL;
-        pageable = 1;
+    /* page-locked where it can be had; the pool falls back to ordinary memory (slower copies)
+     * rather than failing this rank alone while its peers wait */
+    if (!comm->stage.alloc) eccl_pool_set_allocator(&comm->stage, eccl_cuda_host_alloc_ptr, eccl_cuda_host_free);
+    int was_plain = comm->stage.plain[k];
+    void *p = eccl_pool_get(&comm->stage, k, bytes);
+    if (p && comm->stage.plain[k] && !was_plain)
         ECCL_LOG(1, comm->rank, "no page-locked memory for a %zu-byte staging buffer: ordinary memory instead",
-                 want);
-    }
-    if (comm->stage_pageable[k]) free(comm->stage[k]);
-    else eccl_cuda_host_free(comm->stage[k]);
-    comm->stage[k] = p;
-    comm->stage_cap[k] = want;
-    comm->stage_pageable[k] = pageable;
+                 comm->stage.cap[k]);
     return p;
 }
 

@@ -408,10 +408,7 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
     eccl_tr_node_dev_free(*comm); /* (before the node's communicator and the GPU context go) */
     topo_free(&(*comm)->topo);
     eccl_pool_free(&(*comm)->pool);
-    for (int k = 0; k < 2; k++) {
-        if ((*comm)->stage_pageable[k]) free((*comm)->stage[k]);
-        else eccl_cuda_host_free((*comm)->stage[k]);
-    }
+    eccl_pool_free(&(*comm)->stage);
     eccl_dev_ctx_free((*comm)->dev);
     eccl_tr_nccl_free(*comm);
     eccl_tr_ops_free(*comm);

@@ -71,9 +71,7 @@ struct eccl_comm {
     MPI_Op op_max, op_min; /* MAX/MIN with eccl's NaN and signed-zero rules (transport/mpi.c) */
     int threads;       /* OpenMP threads the codec may use in collectives (this rank's core share) */
     /* page-locked host copies of device buffers (grow-only, like the pool; coll/dispatch.c) */
-    void *stage[2];
-    size_t stage_cap[2];
-    int stage_pageable[2]; /* stage[k] came from malloc: no page-locked memory could be had */
+    eccl_pool_t stage; /* (slots 0 and 1: the send side, or an aliased buffer, and the receive side) */
     /* GPU codec, stream and device buffers of device-resident calls (cuda/device.h), created at
      * the first one; NULL until then and in CPU-only builds */
     struct eccl_dev_ctx *dev;
