@@ -398,7 +398,7 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
         c->tile_base += a.in.nt;
         c->done_base += a.in.nt;
     }
-    CU(is64_of(dtype) ? eccl_launch_hom64(a, st) : eccl_launch_hom32(a, st));
+    CU(is64_of(dtype) ? eccl_launch_hom64(a, st) : eccl_launch_hom32(a, st, a.in.nt <= (uint64_t)c->sms));
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;
 }

@@ -33,6 +33,11 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 #ifndef ECCL_HOM32_MINB
 #define ECCL_HOM32_MINB 4
 #endif
+// 1024-thread CTAs for streams of no more tiles than SMs (as compression's ECCL_C32_BIG: each CTA
+// is alone on its SM, and 32 warps quantize and combine its tile instead of 8).
+#ifndef ECCL_HOM32_BIG
+#define ECCL_HOM32_BIG 1
+#endif
 #if ECCL_HOM32_STAGE || !ECCL_HOM32_OVERLAY
 #define HOM32_SMEM (256 * ROW * 4 + 16 + 256 * 32 * 4 + 48)
 #else
@@ -42,8 +47,10 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 // OP: a.op as a template argument (ECCL_KOP_*), one kernel per operation, so that the combine
 // loop carries no test of it.
 // VIEW: the local array is a view (a.lv.rows != 0), read through the tile's map.
-template <int OP, bool VIEW>
-__global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_hom_args a)
+// NT: 256 threads (4 CTAs per SM), or 1024 for streams of no more tiles than SMs (the same
+// register budget; threads 0-255 decode and plan a block each, all of them combine and copy).
+template <int OP, bool VIEW, int NT>
+__global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom32_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ dec_smem ds;
@@ -75,7 +82,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     //    block's bits) into the rows; ds.flag[b] = 1 where the input block is integers.
     int ok = ds.ok;
     unsigned long long hin = 0;
-    if (ok) ok = tile_prepare<false, 256, ECCL_HOM32_STAGE>(a.in, t, pay, ds, &hin);
+    if (ok) ok = tile_prepare<false, NT, ECCL_HOM32_STAGE>(a.in, t, pay, ds, &hin);
     PH(sm.ph, 2);
     if (ok) {
         int good = 1, raw = 1;
@@ -88,8 +95,8 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
         }
     }
     if (!ok) { // a corrupt input tile: zeros, so that the look-back chain still completes
-        for (int e = tid; e < 256 * ROW; e += 256) qs[e] = 0;
-        ds.flag[tid] = 1;
+        for (int e = tid; e < 256 * ROW; e += NT) qs[e] = 0;
+        if (tid < 256) ds.flag[tid] = 1;
         hin = 0;
     }
     __syncthreads();
@@ -105,17 +112,18 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     //    lanes of a warp and its decisions are bytes of warp ballots; the next chunk's load is
     //    issued before this one is quantized.
     const int qmax = (int)q.qmax;
+    constexpr uint64_t STEP = NT / 32 * 128; // values the CTA loads per step
     static_assert(ECCL_FMT_QMAX32 < (1 << 30), "two float32 integers must add in 32 bits");
     float nxt[4];
     if (VIEW) load4_map(x, sm.map, vec, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
     else load4(x, (uint64_t)wp * 128 + 4 * lane, nv, nxt);
 #pragma unroll 1
-    for (uint64_t g = (uint64_t)wp * 128; g < nv; g += 8 * 128) {
+    for (uint64_t g = (uint64_t)wp * 128; g < nv; g += STEP) {
         const uint64_t i = g + 4 * lane;
         const float v[4] = {nxt[0], nxt[1], nxt[2], nxt[3]};
-        if (g + 8 * 128 < nv) {
-            if (VIEW) load4_map(x, sm.map, vec, i + 8 * 128, nv, nxt);
-            else load4(x, i + 8 * 128, nv, nxt);
+        if (g + STEP < nv) {
+            if (VIEW) load4_map(x, sm.map, vec, i + STEP, nv, nxt);
+            else load4(x, i + STEP, nv, nxt);
         }
         const int bi = (int)(i >> 5), sh = lane & ~7;
         int qb[4], okl = 1;
@@ -175,7 +183,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM32_MINB) eccl_hom32_kernel(eccl_h
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM);
-    encode_tile32(o, qs, img, sm, NULL, t, b0, nblk);
+    encode_tile32<NT>(o, qs, img, sm, NULL, t, b0, nblk);
 }
 
 // Zero elements: the input is a header alone; the output is its header with nsum updated.
@@ -199,32 +207,35 @@ static __global__ void eccl_hom32_empty_kernel(eccl_hom_args a)
     if (a.d_size) *a.d_size = 64;
 }
 
-template <bool VIEW> static cudaError_t hom32_setup(void)
+template <bool VIEW, int NT> static cudaError_t hom32_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM, VIEW>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX, VIEW>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN, VIEW>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM, VIEW, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX, VIEW, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN, VIEW, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
     return e;
 }
 
 cudaError_t eccl_hom32_setup(void)
 {
-    cudaError_t e = hom32_setup<false>();
-    return e ? e : hom32_setup<true>();
+    cudaError_t e = hom32_setup<false, 256>();
+    if (!e) e = hom32_setup<true, 256>();
+    if (!e) e = hom32_setup<false, 1024>();
+    return e ? e : hom32_setup<true, 1024>();
 }
 
-template <bool VIEW> static void hom32_launch(const eccl_hom_args &a, cudaStream_t st)
+template <bool VIEW, int NT> static void hom32_launch(const eccl_hom_args &a, cudaStream_t st)
 {
     const unsigned grid = (unsigned)a.in.nt;
-    if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM, VIEW><<<grid, 256, HOM32_SMEM, st>>>(a);
-    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX, VIEW><<<grid, 256, HOM32_SMEM, st>>>(a);
-    else eccl_hom32_kernel<ECCL_KOP_MIN, VIEW><<<grid, 256, HOM32_SMEM, st>>>(a);
+    if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM, VIEW, NT><<<grid, NT, HOM32_SMEM, st>>>(a);
+    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX, VIEW, NT><<<grid, NT, HOM32_SMEM, st>>>(a);
+    else eccl_hom32_kernel<ECCL_KOP_MIN, VIEW, NT><<<grid, NT, HOM32_SMEM, st>>>(a);
 }
 
-cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st)
+cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st, int big)
 {
+    if (!ECCL_HOM32_BIG) big = 0;
     if (a.in.nt == 0) eccl_hom32_empty_kernel<<<1, 1, 0, st>>>(a);
-    else if (a.lv.rows) hom32_launch<true>(a, st);
-    else hom32_launch<false>(a, st);
+    else if (a.lv.rows) big ? hom32_launch<true, 1024>(a, st) : hom32_launch<true, 256>(a, st);
+    else big ? hom32_launch<false, 1024>(a, st) : hom32_launch<false, 256>(a, st);
     return cudaGetLastError();
 }

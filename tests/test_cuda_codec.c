@@ -184,7 +184,9 @@ static void hom_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t co
 
 static void hom_cases(gpu_t *g, int quick, tu_rng *rng)
 {
-    const size_t sizes[] = {0, 1, 31, 33, 8191, 8193, 100003, (1u << 20) + 5};
+    /* (1 << 21) + 3 float32 values are 257 tiles: more than any GPU has SMs, so the 256-thread
+     * kernels run (streams of no more tiles than SMs take 1024-thread CTAs) */
+    const size_t sizes[] = {0, 1, 31, 33, 8191, 8193, 100003, (1u << 20) + 5, (1u << 21) + 3};
     eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0}, {ECCL_MODE_ABS, 1e-1, 0}, {ECCL_MODE_ABS, 1e-13, 0},
                              {ECCL_MODE_REL, 1e-3, 12.5}, {ECCL_MODE_LOSSLESS, 0, 0}, {ECCL_MODE_ABS, 0.5, 0}};
     const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_COMPLEX64, ECCL_FLOAT64, ECCL_COMPLEX128};
