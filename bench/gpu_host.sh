@@ -45,7 +45,8 @@ case " $what " in *" hiertest "*) # the hierarchical allreduce on device buffers
     step coll_device_hier_np6 timeout "$test_timeout" env ECCL_NODE_SIZE=3 mpiexec -n 6 ./tests/test_coll_device
     step coll_device_hier_staged timeout "$test_timeout" env ECCL_NODE_IPC=0 ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
     step corrupt_device_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 4 \
-        ./tests/test_coll_corrupt --device --float32 ;;
+        ./tests/test_coll_corrupt --device --float32
+    step ipc_refused_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_NODE_IPC=3 mpiexec -n 4 ./tests/test_coll_device ;;
 esac
 case " $what " in *" gpusan "*) # compute-sanitizer memcheck on the codec tests (quick) and the device
     # collectives with the hierarchical allreduce's CUDA IPC windows (two nodes of two ranks)
@@ -90,6 +91,9 @@ case " $what " in *" test "*|*" all "*)
     step coll_device_hier_staged timeout "$test_timeout" env ECCL_NODE_IPC=0 ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
     step corrupt_device_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 4 \
         ./tests/test_coll_corrupt --device --float32
+    # a node that refuses the CUDA IPC windows (rank 3 cannot map its peer's): staged there, and
+    # the cost model on every rank prices it so from the next call
+    step ipc_refused_hier timeout "$test_timeout" env ECCL_NODE_SIZE=2 ECCL_FAULT_NODE_IPC=3 mpiexec -n 4 ./tests/test_coll_device
     # strided device matrices with no device buffer to pack them: packed into host memory instead
     step matrix_device_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_matrix_device
     if [ -x ./tests/test_blacs_device ]; then # BLACS drop-ins on device arrays, 2 x 2 grid
@@ -237,7 +241,8 @@ esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo
 for l in "${summary[@]}"; do echo "$l"; done
-for f in test_cuda_codec_quick coll_device_np1 coll_device_np2 coll_device_np3 coll_device_chunks corrupt_device_chunks coll_device_hier_np4 stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 blacs_device_pipeline blacs_device_inplace fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+for f in test_cuda_codec_quick coll_device_np1 coll_device_np2 coll_device_np3 coll_device_chunks corrupt_device_chunks coll_device_hier_np4 ipc_refused_hier stream_device stream_device_staged coll_device_nccl corrupt_device_nccl coll_device_mpi coll_device_staged corrupt_device_f32 corrupt_device_f64 blacs_device blacs_device_2x1 blacs_device_pipeline blacs_device_inplace fortran_coll_np3 gpu_codec_measured; do [ -f "$out/$f.log" ] && tail -n 1 "$out/$f.log"; done
+[ -f "$out/ipc_refused_hier.log" ] && grep -h "refused IPC" "$out/ipc_refused_hier.log"
 for f in summa_device_np2 summa_device_2x2; do [ -f "$out/$f.log" ] && grep "bound  *[0-9.]*  *[A-Z]" "$out/$f.log"; done
 for f in "$out"/summa_[0-9]*.log; do [ -f "$f" ] && { echo "== $(basename "$f" .log)"; grep -E "^(time|panel|worst)" "$f"; }; done
 for k in ${PROF_KERNELS:-compress32 decompress hom32}; do f=$out/prof_$k.txt; [ -f "$f" ] || continue; echo "== profile $k"

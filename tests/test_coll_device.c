@@ -9,6 +9,8 @@
  * range reduction gives the host's bits). Skips (77) when no rank has a usable GPU.
  * ECCL_TEST_EXPECT_NCCL=1 (one GPU per rank, NCCL build): the nccl algorithms must run on NCCL;
  * =2 (with ECCL_TRANSPORT=nccl): compressed device-resident calls must send their streams by NCCL.
+ * ECCL_FAULT_NODE_IPC=R with ECCL_NODE_SIZE: only the case of a node that refuses the hierarchical
+ * allreduce's CUDA IPC windows (refused_ipc_case).
  *
  * Usage: mpiexec -n P tests/test_coll_device
  */
@@ -374,6 +376,100 @@ static void mixed_hier_case(eccl_comm_t ec)
     cases++;
 }
 
+/* ECCL_FAULT_NODE_IPC=R with ECCL_NODE_SIZE nodes: R's node refuses the CUDA IPC windows at the
+ * first hierarchical allreduce on device buffers (of a new communicator). That call must still be
+ * right (R's node staged, the others on the GPU; every rank rank 0's bits, within the bound of the
+ * exact sum); from the next call on, every rank's cost model must price R's node as staged: the
+ * same choice on every rank, and at 64 MiB not the hierarchical allreduce (staging the buffer
+ * through host memory costs more than a device-resident algorithm's whole call). The first call is
+ * left to the model: where it picks the hierarchical allreduce (IPC priced), the test shows the
+ * choice change. */
+static void refused_ipc_case(void)
+{
+    const int L = atoi(getenv("ECCL_NODE_SIZE")), R = atoi(getenv("ECCL_FAULT_NODE_IPC"));
+    const size_t n = (size_t)16 << 20, bytes = n * sizeof(float);
+    eccl_comm_t ec;
+    CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+    float *in = tu_malloc(bytes), *got = tu_malloc(bytes), *other = tu_malloc(bytes);
+    long double *acc = calloc(n, sizeof *acc);
+    if (!acc) MPI_Abort(MPI_COMM_WORLD, 98);
+    tu_fill(in, n, 0, TU_SMOOTH, (uint64_t)(4099 + rank));
+    for (int q = 0; q < size; q++) { /* the exact sum */
+        if (q == rank) memcpy(other, in, bytes);
+        MPI_Bcast(other, (int)bytes, MPI_BYTE, q, MPI_COMM_WORLD);
+        for (size_t i = 0; i < n; i++) acc[i] += (long double)other[i];
+    }
+    void *ds = dev_alloc(bytes), *dr = dev_alloc(bytes);
+    CK(eccl_cuda_memcpy(ds, in, bytes));
+    char chosen[3][32] = {"", "", ""};
+    int refused = 0, bad = 0;
+    for (int k = 0; k < 3; k++) {
+        if (k == 1 && refused) continue; /* the model's first choice refused already */
+        CK(eccl_comm_set_algorithm(ec, "allreduce", k == 1 ? "hierarchical" : "auto"));
+        eccl_result_t rc = eccl_allreduce(ds, dr, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec);
+        eccl_stats_t st;
+        eccl_comm_last_stats(ec, &st);
+        snprintf(chosen[k], sizeof chosen[k], "%s", st.algorithm);
+        if (rc) {
+            fprintf(stderr, "[%d] refused IPC, call %d (%s): %s (%s)\n", rank, k, st.algorithm, eccl_strerror(rc),
+                    eccl_comm_last_error(ec));
+            bad = 1;
+            break;
+        }
+        CK(eccl_cuda_memcpy(got, dr, bytes));
+        memcpy(other, got, bytes);
+        MPI_Bcast(other, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (differ((unsigned char *)other, (unsigned char *)got, bytes)) {
+            fprintf(stderr, "[%d] refused IPC, call %d (%s): the result differs from rank 0's\n", rank, k, st.algorithm);
+            bad = 1;
+        }
+        long double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            long double e = fabsl((long double)got[i] - acc[i]), ulp = fabsl(acc[i]) * 0x1p-23L;
+            if (e > (long double)b.value + ulp && e > worst) worst = e;
+        }
+        if (worst > 0) {
+            fprintf(stderr, "[%d] refused IPC, call %d (%s): bound violated (error %Lg)\n", rank, k, st.algorithm, worst);
+            bad = 1;
+        }
+        /* the same algorithm on every rank */
+        char all[64][32];
+        if (size <= 64) {
+            MPI_Allgather(chosen[k], 32, MPI_CHAR, all, 32, MPI_CHAR, MPI_COMM_WORLD);
+            for (int q = 0; q < size; q++)
+                if (strcmp(all[q], chosen[k])) {
+                    fprintf(stderr, "[%d] refused IPC, call %d: this rank ran %s, rank %d %s\n", rank, k, chosen[k], q,
+                            all[q]);
+                    bad = 1;
+                }
+        }
+        if (!strcmp(st.algorithm, "hierarchical") && !refused) { /* the call that met the refusal */
+            int want = rank / L == R / L ? 1 : 2; /* R's node staged, the others on the GPU */
+            if (st.device != want) {
+                fprintf(stderr, "[%d] refused IPC, call %d: data at %d, expected %d\n", rank, k, st.device, want);
+                bad = 1;
+            }
+            refused = 1;
+        } else if (k == 2 && !strcmp(st.algorithm, "hierarchical")) {
+            fprintf(stderr, "[%d] refused IPC: auto still chose the hierarchical allreduce after the refusal\n", rank);
+            bad = 1;
+        }
+    }
+    if (rank == 0)
+        printf("refused IPC windows on rank %d's node: auto chose %s, then %s%s\n", R, chosen[0], chosen[2],
+               chosen[1][0] ? " (hierarchical forced in between)" : "");
+    CK(eccl_cuda_free(ds));
+    CK(eccl_cuda_free(dr));
+    CK(eccl_comm_free(&ec));
+    free(in);
+    free(got);
+    free(other);
+    free(acc);
+    failures += bad;
+    cases++;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -395,6 +491,15 @@ int main(int argc, char **argv)
     CK(eccl_cuda_set_device(rank % ndev)); /* one GPU per rank where there are enough (NCCL) */
     const char *en = getenv("ECCL_TEST_EXPECT_NCCL");
     expect_nccl = en ? atoi(en) : 0;
+    if (getenv("ECCL_FAULT_NODE_IPC")) { /* that case alone (every hierarchical call would meet it) */
+        if (size > 1 && node_size_set()) refused_ipc_case();
+        else if (rank == 0) printf("ECCL_FAULT_NODE_IPC needs ECCL_NODE_SIZE nodes of several ranks\n");
+        int total = 0;
+        MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0) printf("test_coll_device: %d ranks, %d cases per rank, %d failures\n", size, cases, total);
+        MPI_Finalize();
+        return total || !cases ? 1 : 0;
+    }
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
     CK(eccl_cuda_comm_mpi_aware(ec, &mpi_aware));

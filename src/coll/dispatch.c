@@ -181,7 +181,7 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
         double t = a->cost(m, c, ratio);
         /* device-resident calls: an algorithm that needs host data stages the buffer whole */
-        if (!runs_resident(a) && !((a->flags & ECCL_ALG_NODE_DEVICE) && eccl_tr_node_dev_enabled()))
+        if (!runs_resident(a) && !((a->flags & ECCL_ALG_NODE_DEVICE) && eccl_tr_node_dev_priced(c->comm)))
             t += m->stage * mdl_bytes(c, total_elems(c));
         ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
                  a->name, t * 1e3, ratio);
@@ -302,8 +302,9 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     int need_ratio = !forced;
     size_t ln = 0;
     const void *ld = local_data(c, &ln);
-    /* -min, max, -ratio, and 1 where this rank's call is not device-resident (all reduced by MAX) */
-    double v[4] = {-INFINITY, -INFINITY, -INFINITY, c->dev ? 0.0 : 1.0};
+    /* -min, max, -ratio, 1 where this rank's call is not device-resident, and 1 where this rank's
+     * node has refused CUDA IPC windows (all reduced by MAX) */
+    double v[5] = {-INFINITY, -INFINITY, -INFINITY, c->dev ? 0.0 : 1.0, comm->nwin_state < 0 ? 1.0 : 0.0};
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
         double lo = 0, hi = 0;
@@ -363,8 +364,9 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         c->st->model_ratio = ctl[2];
     } else {
         if (data_range || need_ratio) {
-            eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 4, MPI_MAX);
+            eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 5, MPI_MAX);
             if (rc) return rc;
+            if (v[4] > 0) comm->nwin_refused = 1; /* (the same call on every rank: the same model) */
             if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
         }
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;

@@ -84,6 +84,9 @@ struct eccl_comm {
      * (transport/node.c): state 0 untried, 1 mapped, -1 unavailable on this node */
     struct eccl_nodewin *nwin;
     int nwin_state;
+    int nwin_refused;  /* some node of this communicator refused the windows (nwin_state -1 on its
+                          ranks): learned by every rank at the same call, in the cost model's
+                          agreement (dispatch.c), which from then on prices staged node steps */
     int gpu_measured;  /* gmodel's GPU codec figures measured (1), or the constants above (0) */
     eccl_topo_t topo;
     int child;         /* an internal communicator of a hierarchical algorithm: flat topology,

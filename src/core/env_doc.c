@@ -96,4 +96,8 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "
      "point-to-point message it sends (compressed algorithms), to check that peers detect the "
      "corruption, every rank returns ECCL_ERR_CORRUPT and nobody hangs."},
+    {"ECCL_FAULT_NODE_IPC", "R (a rank)", "unset",
+     "Testing only: rank R fails to map its node peers' CUDA IPC windows (as a GPU without peer "
+     "access would), so its node stages the hierarchical allreduce's device buffers from then on "
+     "and every rank's cost model prices that from the next call."},
     {NULL, NULL, NULL, NULL}};

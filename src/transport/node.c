@@ -27,6 +27,7 @@
 /* ECCL_NODE_IPC=0: device buffers of the hierarchical allreduce are staged through the host as
  * before (doc/env.md); the same on every rank of a node. */
 ECCL_ENV(env_node_ipc, "ECCL_NODE_IPC", 1);
+ECCL_ENV(env_fault_ipc, "ECCL_FAULT_NODE_IPC", -1);
 
 #define MPI_CHECK(c, call, what)                                                                   \
     do {                                                                                           \
@@ -41,6 +42,8 @@ int eccl_tr_node_dev_enabled(void)
     return 0;
 #endif
 }
+
+int eccl_tr_node_dev_priced(eccl_comm_t c) { return eccl_tr_node_dev_enabled() && !c->nwin_refused; }
 
 struct eccl_nodewin {
     void *mine;                      /* this rank's window (device memory) */
@@ -103,6 +106,8 @@ static eccl_result_t grow(eccl_comm_t c, size_t bytes, int *ok)
         for (int k = 0; k < L && !lrc; k++)
             lrc = k == me ? ECCL_SUCCESS : eccl_dev_win_open(c->dev, h + (size_t)k * ECCL_DEV_IPC_HANDLE, &w->peer[k]);
         w->peer[me] = w->mine;
+        if (!lrc && L > 1 && eccl_env_long(&env_fault_ipc) == c->rank) /* (testing: ECCL_FAULT_NODE_IPC) */
+            lrc = ECCL_ERR_UNSUPPORTED; /* as a GPU without peer access to the others' */
         rc = node_verdict(c, lrc, &all);
         if (!rc && all) c->nwin_state = -1; /* mapping refused (no peer access): never again */
     }

@@ -104,8 +104,12 @@ eccl_result_t eccl_tr_node_allgatherv(eccl_comm_t c, void *rbuf, const int *coun
  * displs[j], counts[j] elements) from its owner. Complete on return. */
 #define ECCL_TR_NODE_MAX 32
 eccl_result_t eccl_tr_node_dev_agree(eccl_comm_t c, int want, size_t bytes, int *use);
-/* Whether ECCL_NODE_IPC allows the windows at all (the cost model's guess before agreeing). */
+/* Whether ECCL_NODE_IPC allows the windows at all. */
 int eccl_tr_node_dev_enabled(void);
+/* Whether the cost model prices c's node steps on device buffers as CUDA IPC copies: the windows
+ * are allowed and no node of c has refused them so far (c->nwin_refused, which every rank learns
+ * at the same call: dispatch.c's agreement). Else they are priced as staged through host memory. */
+int eccl_tr_node_dev_priced(eccl_comm_t c);
 eccl_result_t eccl_tr_node_dev_reduce_scatter(eccl_comm_t c, const void *d_src, void *d_shard, size_t count,
                                               const int *counts, const int *displs, eccl_dtype_t dt, eccl_op_t op);
 eccl_result_t eccl_tr_node_dev_allgatherv(eccl_comm_t c, void *d_buf, const int *counts, const int *displs,

@@ -124,7 +124,7 @@ double eccl_allreduce_hierarchical_cost(const eccl_model_t *m, const eccl_call_t
     int L = t->lsize > 1 ? t->lsize : 1;
     double n = mdl_bytes(c, c->count), shard = n / L;
     double node = 2.0 * (L - 1) * (m->alpha_in + shard * m->beta_in) + (double)(L - 1) / L * mdl_reduce(m, n);
-    if (c->gm && eccl_tr_node_dev_enabled()) /* device-resident: CUDA IPC windows (4 agreements; the
+    if (c->gm && eccl_tr_node_dev_priced(c->comm)) /* device-resident: CUDA IPC windows (4 agreements; the
                                                 buffer into the window, L - 1 shards read, L - 1 copied out) */
         node = 4.0 * ECCL_GPU_IPC_ALPHA + (n + 2.0 * (L - 1) * shard) * ECCL_GPU_IPC_BETA;
     eccl_call_t sub = *c;
