@@ -8,7 +8,8 @@
  * checked against the bound element by element (ABS cases; REL cases check that the device's
  * range reduction gives the host's bits). Skips (77) when no rank has a usable GPU.
  * ECCL_TEST_EXPECT_NCCL=1 (one GPU per rank, NCCL build): the nccl algorithms must run on NCCL;
- * =2 (with ECCL_TRANSPORT=nccl): compressed device-resident calls must send their streams by NCCL.
+ * =2 (with ECCL_TRANSPORT=nccl): compressed device-resident calls must send their streams by NCCL;
+ * =0: they must fall back to MPI. Unset: one nccl allreduce first finds out which holds here.
  * ECCL_FAULT_NODE_IPC=R with ECCL_NODE_SIZE: only the case of a node that refuses the hierarchical
  * allreduce's CUDA IPC windows (refused_ipc_case).
  *
@@ -503,6 +504,30 @@ int main(int argc, char **argv)
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
     CK(eccl_cuda_comm_mpi_aware(ec, &mpi_aware));
+    if (!en && size > 1) {
+        /* ECCL_TEST_EXPECT_NCCL unset (make check): whether NCCL is up here, from one nccl allreduce
+         * on device buffers (it runs on NCCL where every rank has a GPU of its own and NCCL comes
+         * up, else falls back to MPI); the nccl algorithms are then expected where it said */
+        const size_t n = 1003;
+        float *h = tu_malloc(n * sizeof *h);
+        tu_fill(h, n, 0, TU_SMOOTH, 5);
+        void *ds = dev_alloc(n * sizeof *h), *dr = dev_alloc(n * sizeof *h);
+        CK(eccl_cuda_memcpy(ds, h, n * sizeof *h));
+        eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
+        CK(eccl_comm_set_algorithm(ec, "allreduce", "nccl"));
+        CK(eccl_allreduce(ds, dr, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec));
+        eccl_stats_t st;
+        eccl_comm_last_stats(ec, &st);
+        int up = st.device == 2 && st.transport == 1;
+        MPI_Allreduce(&up, &expect_nccl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("NCCL %s here: the nccl algorithms are expected to run on %s\n", expect_nccl ? "up" : "not up",
+                   expect_nccl ? "NCCL" : "MPI");
+        CK(eccl_comm_set_algorithm(ec, "allreduce", "auto"));
+        CK(eccl_cuda_free(ds));
+        CK(eccl_cuda_free(dr));
+        free(h);
+    }
     const size_t counts[] = {1, 1003, 60001};
     for (int coll = 0; coll < NCOLL; coll++)
         for (int a = 0; algos[coll][a]; a++) {
