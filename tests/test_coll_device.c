@@ -412,9 +412,12 @@ static void refused_ipc_case(void)
         eccl_stats_t st;
         eccl_comm_last_stats(ec, &st);
         snprintf(chosen[k], sizeof chosen[k], "%s", st.algorithm);
-        if (rc) {
-            fprintf(stderr, "[%d] refused IPC, call %d (%s): %s (%s)\n", rank, k, st.algorithm, eccl_strerror(rc),
-                    eccl_comm_last_error(ec));
+        int failed = rc != ECCL_SUCCESS, any = 0;
+        MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* (every rank stops together) */
+        if (any) {
+            if (failed)
+                fprintf(stderr, "[%d] refused IPC, call %d (%s): %s (%s)\n", rank, k, st.algorithm, eccl_strerror(rc),
+                        eccl_comm_last_error(ec));
             bad = 1;
             break;
         }
