@@ -1,11 +1,11 @@
 // hom32.cu - the fused homomorphic kernel for 32-bit streams (float32, complex64): one CTA of
 // 256 threads (1024 for streams of no more tiles than SMs) per tile decodes the received stream's
 // tile into integer rows in shared memory (the decompression kernel's steps 1-2 and a
-// thread-per-block integer decoder), quantizes the
-// local array's tile with coalesced 16-byte loads and combines it with those integers in the same
-// pass (SUM/MAX/MIN by the rules of doc/format.md section 11), then encodes the rows exactly as
-// the float32 compression kernel does (look-back placement, 16-byte stores). One launch, no
-// intermediate array in global memory; the bytes are those of src/codec/hom.c eccl_hom_reduce.
+// thread-per-block integer decoder), quantizes the local array's tile with coalesced 16-byte
+// loads and combines it with those integers in the same pass (SUM/MAX/MIN by the rules of
+// doc/format.md section 11), then encodes the rows exactly as the float32 compression kernel does
+// (look-back placement, 16-byte stores). One launch, no intermediate array in global memory; the
+// bytes are those of src/codec/hom.c eccl_hom_reduce.
 // (64-bit streams: eccl_hom64_kernel in compress.cu, which shares the 64-bit encoder.)
 #include "config.h"
 
