@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, gpusan, quickbench,
-#   summabench, hierbench, hierdevbench, profile on request
+#   summabench, hierbench, hierdevbench, x2bench (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -185,6 +185,17 @@ case " $what " in *" devbench "*|*" all "*) # two ranks, one GPU each: shared me
     step bench_device_socket_mpi timeout "${BENCH_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi NCCL_P2P_DISABLE=1 \
         NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self mpiexec -n 2 ./bench/bench_device \
         --mib 256,1024 --iters 3 ;;
+esac
+case " $what " in *" x2bench "*) # a host of two GPUs, one rank each (doc/performance.md section 11):
+    # against NCCL over sockets (256 MiB and 1 GiB allreduce, 256 MiB bcast), then over NVLink
+    sock="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    step x2_socket_256 timeout "${BENCH_TIMEOUT:-600}" env $sock mpiexec -n 2 ./bench/bench_device --colls allreduce,bcast \
+        --mib 256 --iters 3 --allreduce-algorithms ring,ring_pipelined --bcast-algorithms binomial,pipeline
+    step x2_socket_1024 timeout "${BENCH_TIMEOUT:-600}" env $sock mpiexec -n 2 ./bench/bench_device --colls allreduce \
+        --mib 1024 --iters 3 --allreduce-algorithms ring_pipelined
+    step x2_nvlink_256 timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device --colls allreduce --mib 256 \
+        --iters 3 --allreduce-algorithms ring_pipelined
+    for f in x2_socket_256 x2_socket_1024 x2_nvlink_256; do echo "== $f"; grep -E "^(#|coll|allreduce|bcast)" "$out/$f.log"; done ;;
 esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10
