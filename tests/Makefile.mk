@@ -1,6 +1,6 @@
 # tests/: the specification.  `make check` runs everything; each program exits 0 (pass),
 # 77 (skip, with a message) or 1 (fail).
-noinst_HEADERS += tests/testutil.h tests/ref_decoder.h tests/golden_inputs.h tests/fuzz/fuzz_target.h
+noinst_HEADERS += tests/testutil.h tests/testutil_mpi.h tests/ref_decoder.h tests/golden_inputs.h tests/fuzz/fuzz_target.h
 TEST_LDADD = libeccl.la -lm
 
 # With more runnable threads than cores (make -j check, or a loaded machine), OpenMP's default

@@ -28,6 +28,7 @@
 
 #include "eccl.h"
 #include "eccl_cuda.h"
+#include "testutil_mpi.h"
 #include "eccl_scalapack.h"
 
 /* BLACS' C interface (ScaLAPACK 2.x, LP64). */
@@ -242,16 +243,10 @@ int main(int argc, char **argv)
     int np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    int ndev = 0, ok = eccl_cuda_device_count(&ndev) == ECCL_SUCCESS && ndev > 0 &&
-                       eccl_cuda_device_check(rank % ndev, NULL, 0) == ECCL_SUCCESS,
-        all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (!all) {
-        if (rank == 0) printf("SKIP: device arrays need a usable CUDA GPU on every rank\n");
+    if (!tu_mpi_use_gpu(rank, "BLACS calls on device arrays")) {
         MPI_Finalize();
         return 77;
     }
-    eccl_cuda_set_device(rank % ndev);
     int me, nprocs, ictxt, nprow = np % 2 == 0 ? 2 : 1, npcol, myrow, mycol;
     npcol = np / nprow;
     Cblacs_pinfo(&me, &nprocs);

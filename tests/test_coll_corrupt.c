@@ -18,6 +18,7 @@
 
 #include "eccl.h"
 #include "eccl_cuda.h"
+#include "testutil_mpi.h"
 
 int main(int argc, char **argv)
 {
@@ -36,16 +37,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--float32")) f32 = 1;
     }
     if (use_dev) {
-        int ndev = 0, ok = eccl_cuda_device_count(&ndev) == ECCL_SUCCESS && ndev > 0 &&
-                             eccl_cuda_device_check(rank % ndev, NULL, 0) == ECCL_SUCCESS,
-            all = 0;
-        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-        if (!all) {
-            if (rank == 0) printf("SKIP: --device needs a usable CUDA GPU on every rank\n");
+        if (!tu_mpi_use_gpu(rank, "corrupt streams with --device")) {
             MPI_Finalize();
             return 77;
         }
-        if (eccl_cuda_set_device(rank % ndev)) MPI_Abort(MPI_COMM_WORLD, 3);
     }
     const eccl_dtype_t dt = f32 ? ECCL_FLOAT32 : ECCL_FLOAT64;
     const size_t es = f32 ? 4 : 8;

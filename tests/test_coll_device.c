@@ -26,6 +26,7 @@
 #include "eccl.h"
 #include "eccl_cuda.h"
 #include "testutil.h"
+#include "testutil_mpi.h"
 
 enum { BCAST, ALLREDUCE, REDUCE, RSB, ALLGATHER, SCATTER, GATHER, SRR, NCOLL };
 static const char *coll_name[NCOLL] = {"bcast",     "allreduce", "reduce", "reduce_scatter_block",
@@ -479,20 +480,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int ndev = 0;
-    eccl_result_t drc = eccl_cuda_device_count(&ndev);
-    int usable = drc == ECCL_SUCCESS && ndev > 0 &&
-                 eccl_cuda_device_check(rank % (ndev > 0 ? ndev : 1), NULL, 0) == ECCL_SUCCESS;
-    int all = 0;
-    MPI_Allreduce(&usable, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
-        if (rank == 0)
-            printf("SKIP: collectives on device buffers need a usable CUDA GPU on every rank (%s)\n",
-                   drc == ECCL_ERR_UNSUPPORTED ? "eccl was built without CUDA" : "none found");
+    if (!tu_mpi_use_gpu(rank, "collectives on device buffers")) {
         MPI_Finalize();
         return 77;
     }
-    CK(eccl_cuda_set_device(rank % ndev)); /* one GPU per rank where there are enough (NCCL) */
     const char *en = getenv("ECCL_TEST_EXPECT_NCCL");
     expect_nccl = en ? atoi(en) : 0;
     if (getenv("ECCL_FAULT_NODE_IPC")) { /* that case alone (every hierarchical call would meet it) */

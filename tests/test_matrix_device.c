@@ -19,6 +19,7 @@
 #include "coll/coll.h"
 #include "eccl.h"
 #include "eccl_cuda.h"
+#include "testutil_mpi.h"
 
 static int rank, size, failures;
 
@@ -122,19 +123,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int ndev = 0;
-    eccl_result_t drc = eccl_cuda_device_count(&ndev);
-    int usable = drc == ECCL_SUCCESS && ndev > 0 && eccl_cuda_device_check(rank % (ndev > 0 ? ndev : 1), NULL, 0) == 0;
-    int all = 0;
-    MPI_Allreduce(&usable, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
-        if (rank == 0)
-            printf("SKIP: matrix collectives on device memory need a usable CUDA GPU on every rank (%s)\n",
-                   drc == ECCL_ERR_UNSUPPORTED ? "eccl was built without CUDA" : "none found");
+    if (!tu_mpi_use_gpu(rank, "matrix collectives on device memory")) {
         MPI_Finalize();
         return 77;
     }
-    CK(eccl_cuda_set_device(rank % ndev));
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
     const char *algs[3][4] = {{"mpi", "binomial", NULL}, {"mpi", "rabenseifner", "ring", NULL}, {"mpi", "binomial", NULL}};
