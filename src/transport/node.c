@@ -135,7 +135,7 @@ eccl_result_t eccl_tr_node_dev_agree(eccl_comm_t c, int want, size_t bytes, int 
     }
     int v[2];
     v[0] = want && c->dev && c->nwin && c->nwin_state >= 0 && L <= ECCL_TR_NODE_MAX && bytes > 0 &&
-           eccl_env_long(&env_node_ipc) != 0;
+           eccl_tr_node_dev_enabled();
     v[1] = v[0] && c->nwin->cap >= bytes;
     MPI_CHECK(c, MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, c->topo.node), "MPI_Allreduce (inside a node)");
     if (!v[0]) return ECCL_SUCCESS;
