@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, gpusan, quickbench,
-#   summabench, hierbench, hierdevbench, x2bench (two GPUs), profile on request
+#   summabench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -196,6 +196,19 @@ case " $what " in *" x2bench "*) # a host of two GPUs, one rank each (doc/perfor
     step x2_nvlink_256 timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device --colls allreduce --mib 256 \
         --iters 3 --allreduce-algorithms ring_pipelined
     for f in x2_socket_256 x2_socket_1024 x2_nvlink_256; do echo "== $f"; grep -E "^(#|coll|allreduce|bcast)" "$out/$f.log"; done ;;
+esac
+case " $what " in *" x2chunks "*) # two GPUs over sockets: the pipelined ring's chunks per piece, each count of
+    # CHUNK_LIST in turn (auto: the cost model's choice; repeats allowed) at X2C_MIB (256) MiB, under
+    # ECCL_DEBUG=2 (the model's figures and its choice)
+    sock="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    i=0
+    for k in ${CHUNK_LIST:-auto 2 4 8 16 32 64}; do
+        i=$((i + 1)); kenv=ECCL_CHUNKS=$k; [ "$k" = auto ] && kenv=ECCL_CHUNKS=0
+        step x2_chunks_${i}_$k timeout "${BENCH_TIMEOUT:-300}" env $sock $kenv ECCL_DEBUG=2 mpiexec -n 2 ./bench/bench_device \
+            --colls allreduce --mib "${X2C_MIB:-256}" --iters 3 --allreduce-algorithms ring_pipelined
+        echo "== chunks $k"
+        grep -hE "^allreduce|chunks of up to|measured|link|comm created|model predicts" "$out/x2_chunks_${i}_$k.log" | sed 's/^\[eccl [0-9]*\] //' | sort | uniq -c
+    done ;;
 esac
 case " $what " in *" bench "*|*" all "*)
     step bench_cuda_codec timeout "${BENCH_TIMEOUT:-600}" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10
