@@ -58,7 +58,8 @@ libeccl_la_SOURCES += \
 libeccl_la_SOURCES += src/core/env_doc.c
 
 # The NCCL transport: its own convenience library, the only C file that sees nccl.h and the CUDA
-# runtime's header (without NCCL it compiles to stubs that are never reached).
+# runtime's header (without NCCL: the device-resident agreement and the GPU codec's measurement
+# only, and stubs that are never reached).
 noinst_LTLIBRARIES += libeccl_nccl.la
 libeccl_nccl_la_SOURCES = src/transport/nccl.c
 libeccl_nccl_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)

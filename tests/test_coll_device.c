@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/comm.h" /* gpu_measured: white-box, the GPU model case */
 #include "eccl.h"
 #include "eccl_cuda.h"
 #include "testutil.h"
@@ -475,6 +476,83 @@ static void refused_ipc_case(void)
     cases++;
 }
 
+/* The cost model prices a device-resident call with the GPU codec, whatever carries its streams:
+ * with a link given as 50 GB/s (the config's alpha and beta: no probe, no noise), an auto
+ * allreduce of 32 MiB of smooth float32 data on device buffers at ABS 1e-4 costs about half a
+ * millisecond of GPU codec and compressed streams against over 3 ms for plain MPI (staged
+ * through host memory: PCIe both ways), so it must run compressed and device-resident. Priced
+ * with the CPU codec's figures (5-12 GB/s on a GPU host's cores) compression would lose even at
+ * an unbounded ratio, and before the device-resident agreement ran on every transport that is
+ * what the model's first check did where NCCL was not in use (no NCCL in the build, or
+ * ECCL_TRANSPORT=mpi): plain MPI, 10x slower. Run where NCCL is not up (its own uncompressed
+ * allreduce over NVLink may rightly win). White-box, as that bug was: the first call, every rank
+ * device-resident, must leave the GPU codec measured for the model (comm->gpu_measured), on
+ * whichever transport. */
+static void gpu_model_case(void)
+{
+    const size_t n = (size_t)8 << 20, bytes = n * sizeof(float);
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    cfg.alpha = 5e-6;
+    cfg.beta = 2e-11;
+    eccl_comm_t ec;
+    CK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &ec));
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+    float *in = tu_malloc(bytes), *got = tu_malloc(bytes), *other = tu_malloc(bytes);
+    long double *acc = calloc(n, sizeof *acc);
+    if (!acc) MPI_Abort(MPI_COMM_WORLD, 98);
+    tu_fill(in, n, 0, TU_SMOOTH, (uint64_t)(7001 + rank));
+    for (int q = 0; q < size; q++) { /* the exact sum */
+        if (q == rank) memcpy(other, in, bytes);
+        MPI_Bcast(other, (int)bytes, MPI_BYTE, q, MPI_COMM_WORLD);
+        for (size_t i = 0; i < n; i++) acc[i] += (long double)other[i];
+    }
+    void *ds = dev_alloc(bytes), *dr = dev_alloc(bytes);
+    CK(eccl_cuda_memcpy(ds, in, bytes));
+    int bad = 0;
+    for (int k = 0; k < 2; k++) { /* the first call measures the GPU codec; both must choose well */
+        cases++;
+        eccl_result_t rc = eccl_allreduce(ds, dr, n, ECCL_FLOAT32, ECCL_OP_SUM, &b, ec);
+        eccl_stats_t st;
+        eccl_comm_last_stats(ec, &st);
+        if (rc != ECCL_SUCCESS) {
+            fprintf(stderr, "[%d] GPU model, call %d: %s (%s)\n", rank, k, eccl_strerror(rc), eccl_comm_last_error(ec));
+            bad = 1;
+            break;
+        }
+        if (!ec->gpu_measured) {
+            fprintf(stderr, "[%d] GPU model, call %d: the GPU codec was not measured for the cost model\n", rank, k);
+            bad = 1;
+        }
+        if (!st.compressed || st.device != 2) {
+            fprintf(stderr, "[%d] GPU model, call %d: auto chose %s (compressed %d, data at %d: %s; model %.3f ms "
+                    "against %.3f ms for MPI), expected a compressed device-resident algorithm\n", rank, k,
+                    st.algorithm, st.compressed, st.device, st.reason, st.model_t_chosen * 1e3, st.model_t_mpi * 1e3);
+            bad = 1;
+        }
+        CK(eccl_cuda_memcpy(got, dr, bytes));
+        long double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            long double e = fabsl((long double)got[i] - acc[i]), ulp = fabsl(acc[i]) * 0x1p-23L;
+            if (e > (long double)b.value + ulp && e > worst) worst = e;
+        }
+        if (worst > 0) {
+            fprintf(stderr, "[%d] GPU model, call %d (%s): bound violated (error %Lg)\n", rank, k, st.algorithm, worst);
+            bad = 1;
+        }
+        if (rank == 0 && k == 1)
+            printf("GPU model at a 50 GB/s link: auto chose %s (model %.3f ms, MPI %.3f ms)\n", st.algorithm,
+                   st.model_t_chosen * 1e3, st.model_t_mpi * 1e3);
+    }
+    failures += bad;
+    CK(eccl_cuda_free(ds));
+    CK(eccl_cuda_free(dr));
+    CK(eccl_comm_free(&ec));
+    free(in);
+    free(got);
+    free(other);
+    free(acc);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -538,6 +616,9 @@ int main(int argc, char **argv)
                     }
                 }
         }
+    if (size > 1 && !expect_nccl && !node_size_set() && !getenv("ECCL_DEVICE_RESIDENT") && !getenv("ECCL_COMPRESS") &&
+        !mpi_aware)
+        gpu_model_case();
     const char *ipc = getenv("ECCL_NODE_IPC");
     if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT")) {
         mixed_hier_case(ec);

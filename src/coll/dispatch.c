@@ -25,7 +25,7 @@
 #include "prims/prims.h"
 #include "transport/transport.h"
 
-#ifdef HAVE_NCCL
+#ifdef HAVE_CUDA
 /* ECCL_TRANSPORT=mpi keeps device-resident calls on MPI (doc/env.md). */
 ECCL_ENV(env_transport, "ECCL_TRANSPORT", 0);
 static int nccl_allowed(void)
@@ -238,14 +238,17 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         return ECCL_SUCCESS;
     }
 
-#ifdef HAVE_NCCL
-    /* Whether every rank runs device-resident, and then whether NCCL carries the call (its
-     * uncompressed algorithms become candidates, compressed ones send their streams through it):
-     * one small agreement, on communicators created while every rank had CUDA loaded, skipped
-     * with ECCL_TRANSPORT=mpi. */
-    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->cuda_all && nccl_allowed()) {
+#ifdef HAVE_CUDA
+    /* Whether every rank runs device-resident (the model then prices the GPU codec, measured at
+     * the first such call), and then whether NCCL carries the call (its uncompressed algorithms
+     * become candidates, compressed ones send their streams through it; not with
+     * ECCL_TRANSPORT=mpi): one small agreement, on communicators created while every rank had
+     * CUDA loaded. Before the 'no ratio would pay' check below, which must price the codec that
+     * would run. */
+    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->cuda_all) {
         int all_dev = 0, use = 0;
-        eccl_result_t rc = eccl_tr_nccl_agree(comm, c->dev, &all_dev, &use);
+        eccl_result_t rc = nccl_allowed() ? eccl_tr_nccl_agree(comm, c->dev, &all_dev, &use)
+                                          : eccl_tr_dev_agree(comm, c->dev, &all_dev);
         if (rc) return rc;
         c->gm = all_dev;
         c->nccl = use;

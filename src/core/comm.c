@@ -340,8 +340,9 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
             m[7] = m[1];
         }
     }
-#ifdef HAVE_NCCL
-    { /* only where every rank can hold device memory is a per-call NCCL agreement worth its cost */
+#ifdef HAVE_CUDA
+    { /* only where every rank can hold device memory is the per-call device agreement (GPU codec
+       * figures, NCCL) worth its cost */
         int loaded = eccl_cuda_driver_loaded();
         if (MPI_Allreduce(&loaded, &c->cuda_all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
             ECCL_FAIL(rc, ECCL_ERR_MPI);

@@ -97,7 +97,8 @@ struct eccl_comm {
     int cuda_aware;    /* this rank hands device buffers straight to MPI in uncompressed algorithms
                           (ECCL_CUDA_AWARE, or MPIX_Query_cuda_support; transport/mpi.c) */
     int cuda_all;      /* every rank had the CUDA driver loaded at creation: device-resident calls
-                          on all ranks are possible, so calls agree on NCCL (dispatch.c) */
+                          on all ranks are possible, so calls agree on it (the GPU figures, NCCL;
+                          dispatch.c) */
 };
 
 /* Record an error message for eccl_comm_last_error and return rc. */

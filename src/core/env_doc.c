@@ -83,7 +83,8 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "works on every rank (one GPU per rank), the plain NCCL collectives (nccl algorithms) are "
      "candidates, and compressed streams travel by NCCL point-to-point where its measured link is "
      "faster than MPI's, after one small agreement per call; nccl = the same, streams always by "
-     "NCCL; mpi = always MPI, no agreement."},
+     "NCCL; mpi = always MPI (the agreement that every rank is device-resident still runs, so the "
+     "cost model prices the GPU codec)."},
     /* src/transport/mpi.c */
     {"ECCL_CUDA_AWARE", "auto | 0 | 1", "auto",
      "Builds with the CUDA backend: whether the plain MPI collectives (mpi algorithms, fallbacks) "

@@ -8,6 +8,10 @@
  * to the device, one NCCL group of the send and the receive, the payload copied back. Every
  * function is blocking and complete on return; pairing a send with a receive in one group keeps
  * exchanges in rings free of deadlock.
+ *
+ * Also here, for every CUDA build (with NCCL or not): the per-call agreement that every rank runs
+ * device-resident, and the measurement of the GPU codec for the cost model at the first such call
+ * (eccl_tr_dev_agree).
  */
 #include "config.h"
 
@@ -18,6 +22,51 @@
 #include "core/log.h"
 #include "cuda/device.h"
 #include "transport/transport.h"
+
+/* The GPU codec's figures for the cost model, measured on rank 0's GPU (eccl_dev_calibrate) and
+ * broadcast, so that every rank decides with the same numbers. Collective. A failed measurement
+ * keeps the constants of src/core/comm.h (and says so under ECCL_DEBUG). */
+static eccl_result_t measure_gpu_codec(eccl_comm_t c)
+{
+    double v[7] = {0, 0, 0, 0, 0, 0, 0};
+    if (c->rank == 0) {
+        eccl_result_t rc = c->dev ? eccl_dev_calibrate(c->dev, v) : ECCL_ERR_NO_DEVICE;
+        if (rc) {
+            ECCL_LOG(1, c->rank, "GPU codec not measured (%s): the cost model keeps its constants",
+                     eccl_strerror(rc));
+            v[0] = 0;
+        }
+    }
+    if (MPI_Bcast(v, 7, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
+    c->gpu_measured = 1;
+    int good = v[0] > 0 && isfinite(v[0]);
+    for (int k = 1; k < 7; k++) good &= v[k] > 0 && isfinite(v[k]);
+    if (good) {
+        c->gmodel.op_lat = c->gmodel64.op_lat = v[0];
+        c->gmodel.c_thr = v[1];
+        c->gmodel.d_thr = v[2];
+        c->gmodel.h_thr = v[3];
+        c->gmodel64.c_thr = v[4];
+        c->gmodel64.d_thr = v[5];
+        c->gmodel64.h_thr = v[6];
+        ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f us per operation, compress %.0f, decompress %.0f, "
+                 "homomorphic %.0f GB/s (float32; float64 %.0f, %.0f, %.0f; stream copies included)", v[0] * 1e6,
+                 v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9, v[4] * 1e-9, v[5] * 1e-9, v[6] * 1e-9);
+    }
+    return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_tr_dev_agree(eccl_comm_t c, int want, int *all_want)
+{
+    int mine = want ? 1 : 0, all = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+    *all_want = all;
+    if (all && !c->gpu_measured) /* the first call every rank runs device-resident: measure the GPU codec */
+        return measure_gpu_codec(c);
+    return ECCL_SUCCESS;
+}
 
 #ifdef HAVE_NCCL
 #include <cuda_runtime_api.h>
@@ -124,52 +173,11 @@ static eccl_result_t calibrate(eccl_comm_t c)
     return ECCL_SUCCESS;
 }
 
-/* The GPU codec's figures for the cost model, measured on rank 0's GPU (eccl_dev_calibrate) and
- * broadcast, so that every rank decides with the same numbers. Collective. A failed measurement
- * keeps the constants of src/core/comm.h (and says so under ECCL_DEBUG). */
-static eccl_result_t measure_gpu_codec(eccl_comm_t c)
-{
-    double v[7] = {0, 0, 0, 0, 0, 0, 0};
-    if (c->rank == 0) {
-        eccl_result_t rc = c->dev ? eccl_dev_calibrate(c->dev, v) : ECCL_ERR_NO_DEVICE;
-        if (rc) {
-            ECCL_LOG(1, c->rank, "GPU codec not measured (%s): the cost model keeps its constants",
-                     eccl_strerror(rc));
-            v[0] = 0;
-        }
-    }
-    if (MPI_Bcast(v, 7, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
-        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
-    c->gpu_measured = 1;
-    int good = v[0] > 0 && isfinite(v[0]);
-    for (int k = 1; k < 7; k++) good &= v[k] > 0 && isfinite(v[k]);
-    if (good) {
-        c->gmodel.op_lat = c->gmodel64.op_lat = v[0];
-        c->gmodel.c_thr = v[1];
-        c->gmodel.d_thr = v[2];
-        c->gmodel.h_thr = v[3];
-        c->gmodel64.c_thr = v[4];
-        c->gmodel64.d_thr = v[5];
-        c->gmodel64.h_thr = v[6];
-        ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f us per operation, compress %.0f, decompress %.0f, "
-                 "homomorphic %.0f GB/s (float32; float64 %.0f, %.0f, %.0f; stream copies included)", v[0] * 1e6,
-                 v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9, v[4] * 1e-9, v[5] * 1e-9, v[6] * 1e-9);
-    }
-    return ECCL_SUCCESS;
-}
-
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
 {
     *use = 0;
-    int mine = want ? 1 : 0, all = 0;
-    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
-        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
-    *all_want = all;
-    if (!all) return ECCL_SUCCESS;
-    if (!c->gpu_measured) { /* the first call every rank runs device-resident: measure the GPU codec */
-        eccl_result_t rc = measure_gpu_codec(c);
-        if (rc) return rc;
-    }
+    eccl_result_t rc = eccl_tr_dev_agree(c, want, all_want);
+    if (rc || !*all_want) return rc;
     if (c->nccl_state == 0) { /* every rank gets here in the same call: set up collectively */
         struct eccl_nccl *n = calloc(1, sizeof *n);
         ncclUniqueId id;
@@ -309,14 +317,12 @@ eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dt
     return ECCL_SUCCESS;
 }
 
-#else /* no NCCL: never agreed, never used */
+#else /* no NCCL: the device-resident agreement alone, NCCL never used */
 
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
 {
-    (void)c, (void)want;
-    *all_want = 0;
     *use = 0;
-    return ECCL_SUCCESS;
+    return eccl_tr_dev_agree(c, want, all_want);
 }
 
 eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt)

@@ -39,11 +39,18 @@ eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got);
 /* Cancel a receive that will not be needed (after an error) and free its request. */
 void eccl_tr_cancel(eccl_comm_t c, eccl_req_t *req);
 
-/* ---- NCCL (builds with NCCL): calls that every rank runs device-resident ----
- * Collective: every rank calls it in the same call, `want` = this rank runs device-resident. On
- * return *all_want and *use are the same everywhere: every rank wants it, and (use) the NCCL
- * communicator works (set up, and its link measured into comm->nmodel, at the first such call; if
- * that fails anywhere, never again). Without NCCL: 0 and 0, no communication. */
+/* ---- calls that every rank runs device-resident (CUDA builds) ----
+ * Collective: every rank calls it in the same call, `want` = this rank runs device-resident; on
+ * return *all_want is the same everywhere: every rank does. At the first call where every rank
+ * does, the GPU codec is measured on rank 0 and its figures shared (comm->gmodel, gmodel64,
+ * gpu_measured), so the cost model prices device-resident calls with this GPU's speed, whatever
+ * transport carries the streams. */
+eccl_result_t eccl_tr_dev_agree(eccl_comm_t c, int want, int *all_want);
+/* ---- NCCL (builds with NCCL) ----
+ * eccl_tr_dev_agree, then, where every rank runs device-resident, whether NCCL carries the call:
+ * *use, the same everywhere, says the NCCL communicator works (set up, and its link measured into
+ * comm->nmodel, at the first such call; if that fails anywhere, never again). Without NCCL:
+ * eccl_tr_dev_agree alone and *use = 0. */
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use);
 /* Plain NCCL collectives on device buffers (SUM; complex as pairs of reals), complete on return. */
 eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt);
