@@ -24,9 +24,11 @@
 #include "cuda/device.h"
 #include "transport/transport.h"
 
+#ifdef HAVE_CUDA
 /* ECCL_NODE_IPC=0: device buffers of the hierarchical allreduce are staged through the host as
  * before (doc/env.md); the same on every rank of a node. */
 ECCL_ENV(env_node_ipc, "ECCL_NODE_IPC", 1);
+#endif
 ECCL_ENV(env_fault_ipc, "ECCL_FAULT_NODE_IPC", -1);
 
 #define MPI_CHECK(c, call, what)                                                                   \
