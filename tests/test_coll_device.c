@@ -379,6 +379,34 @@ static void mixed_hier_case(eccl_comm_t ec)
     cases++;
 }
 
+/* The sum over every rank of its in[0..n-1] (float32), in long double: the exact sum the bound is
+ * checked against (malloc'd; the caller frees it). Collective over MPI_COMM_WORLD. */
+static long double *exact_sum_f32(const float *in, size_t n)
+{
+    const size_t bytes = n * sizeof(float);
+    float *other = tu_malloc(bytes);
+    long double *acc = calloc(n, sizeof *acc);
+    if (!acc) MPI_Abort(MPI_COMM_WORLD, 98);
+    for (int q = 0; q < size; q++) {
+        if (q == rank) memcpy(other, in, bytes);
+        MPI_Bcast(other, (int)bytes, MPI_BYTE, q, MPI_COMM_WORLD);
+        for (size_t i = 0; i < n; i++) acc[i] += (long double)other[i];
+    }
+    free(other);
+    return acc;
+}
+
+/* The largest |got - acc| above eb (plus the result's own float32 rounding), or 0 if none is. */
+static long double worst_over_bound_f32(const float *got, const long double *acc, size_t n, double eb)
+{
+    long double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        long double e = fabsl((long double)got[i] - acc[i]), ulp = fabsl(acc[i]) * 0x1p-23L;
+        if (e > (long double)eb + ulp && e > worst) worst = e;
+    }
+    return worst;
+}
+
 /* ECCL_FAULT_NODE_IPC=R with ECCL_NODE_SIZE nodes: R's node refuses the CUDA IPC windows at the
  * first hierarchical allreduce on device buffers (of a new communicator). That call must still be
  * right (R's node staged, the others on the GPU; every rank rank 0's bits, within the bound of the
@@ -394,15 +422,10 @@ static void refused_ipc_case(void)
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
     eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
-    float *in = tu_malloc(bytes), *got = tu_malloc(bytes), *other = tu_malloc(bytes);
-    long double *acc = calloc(n, sizeof *acc);
-    if (!acc) MPI_Abort(MPI_COMM_WORLD, 98);
+    float *in = tu_malloc(bytes), *got = tu_malloc(bytes);
     tu_fill(in, n, 0, TU_SMOOTH, (uint64_t)(4099 + rank));
-    for (int q = 0; q < size; q++) { /* the exact sum */
-        if (q == rank) memcpy(other, in, bytes);
-        MPI_Bcast(other, (int)bytes, MPI_BYTE, q, MPI_COMM_WORLD);
-        for (size_t i = 0; i < n; i++) acc[i] += (long double)other[i];
-    }
+    long double *acc = exact_sum_f32(in, n);
+    float *other = tu_malloc(bytes); /* rank 0's result */
     void *ds = dev_alloc(bytes), *dr = dev_alloc(bytes);
     CK(eccl_cuda_memcpy(ds, in, bytes));
     char chosen[3][32] = {"", "", ""};
@@ -430,11 +453,7 @@ static void refused_ipc_case(void)
             fprintf(stderr, "[%d] refused IPC, call %d (%s): the result differs from rank 0's\n", rank, k, st.algorithm);
             bad = 1;
         }
-        long double worst = 0;
-        for (size_t i = 0; i < n; i++) {
-            long double e = fabsl((long double)got[i] - acc[i]), ulp = fabsl(acc[i]) * 0x1p-23L;
-            if (e > (long double)b.value + ulp && e > worst) worst = e;
-        }
+        long double worst = worst_over_bound_f32(got, acc, n, b.value);
         if (worst > 0) {
             fprintf(stderr, "[%d] refused IPC, call %d (%s): bound violated (error %Lg)\n", rank, k, st.algorithm, worst);
             bad = 1;
@@ -497,15 +516,9 @@ static void gpu_model_case(void)
     eccl_comm_t ec;
     CK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &ec));
     eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
-    float *in = tu_malloc(bytes), *got = tu_malloc(bytes), *other = tu_malloc(bytes);
-    long double *acc = calloc(n, sizeof *acc);
-    if (!acc) MPI_Abort(MPI_COMM_WORLD, 98);
+    float *in = tu_malloc(bytes), *got = tu_malloc(bytes);
     tu_fill(in, n, 0, TU_SMOOTH, (uint64_t)(7001 + rank));
-    for (int q = 0; q < size; q++) { /* the exact sum */
-        if (q == rank) memcpy(other, in, bytes);
-        MPI_Bcast(other, (int)bytes, MPI_BYTE, q, MPI_COMM_WORLD);
-        for (size_t i = 0; i < n; i++) acc[i] += (long double)other[i];
-    }
+    long double *acc = exact_sum_f32(in, n);
     void *ds = dev_alloc(bytes), *dr = dev_alloc(bytes);
     CK(eccl_cuda_memcpy(ds, in, bytes));
     int bad = 0;
@@ -530,11 +543,7 @@ static void gpu_model_case(void)
             bad = 1;
         }
         CK(eccl_cuda_memcpy(got, dr, bytes));
-        long double worst = 0;
-        for (size_t i = 0; i < n; i++) {
-            long double e = fabsl((long double)got[i] - acc[i]), ulp = fabsl(acc[i]) * 0x1p-23L;
-            if (e > (long double)b.value + ulp && e > worst) worst = e;
-        }
+        long double worst = worst_over_bound_f32(got, acc, n, b.value);
         if (worst > 0) {
             fprintf(stderr, "[%d] GPU model, call %d (%s): bound violated (error %Lg)\n", rank, k, st.algorithm, worst);
             bad = 1;
@@ -549,7 +558,6 @@ static void gpu_model_case(void)
     CK(eccl_comm_free(&ec));
     free(in);
     free(got);
-    free(other);
     free(acc);
 }
 
