@@ -20,7 +20,8 @@ module eccl_device
   ! call eccl_bcast(buf, count, dtype, root, bound, comm, info): buf a type(c_ptr) to count
   !  elements of dtype (ECCL_FLOAT32, ...); the other collectives likewise, in MPI order, with
   !  dtype after the count.  count is integer(c_int) or integer(c_int64_t).  In place: pass
-  !  eccl_in_place() as sendbuf where MPI allows MPI_IN_PLACE.
+  !  eccl_in_place() as sendbuf where MPI allows MPI_IN_PLACE (scatter: as recvbuf at the root);
+  !  anywhere else it gives ECCL_ERR_INVALID_ARG before any communication.
   interface eccl_bcast
     module procedure bcast_ptr, bcast_ptr_i
   end interface eccl_bcast
@@ -103,6 +104,14 @@ module eccl_device
   end interface
 
 contains
+
+  ! Whether p is eccl_in_place() (MPI_IN_PLACE).  The collectives below reject it, as a local
+  ! argument error, where MPI does not accept MPI_IN_PLACE (a receive buffer, the buffer of bcast
+  ! and sendrecv_replace, scatter's send buffer): C would take it for the address of data.
+  logical function is_in_place(p)
+    type(c_ptr), intent(in) :: p
+    is_in_place = c_associated(p, eccl_in_place())
+  end function is_in_place
 
   ! call eccl_cuda_device_count(count, info): CUDA devices this process can use (0 when none).
   subroutine eccl_cuda_device_count(count, info)
@@ -193,7 +202,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(buf)) return
     info = c_eccl_bcast(buf, int(count, c_size_t), dtype, root, bound, comm%ptr)
   end subroutine bcast_ptr
 
@@ -215,7 +224,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(recvbuf)) return
     info = c_eccl_allreduce(sendbuf, recvbuf, int(count, c_size_t), dtype, op, bound, comm%ptr)
   end subroutine allreduce_ptr
 
@@ -237,7 +246,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(recvbuf)) return
     info = c_eccl_reduce(sendbuf, recvbuf, int(count, c_size_t), dtype, op, root, bound, comm%ptr)
   end subroutine reduce_ptr
 
@@ -259,7 +268,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (recvcount < 0) return
+    if (recvcount < 0 .or. is_in_place(recvbuf)) return
     info = c_eccl_reduce_scatter_block(sendbuf, recvbuf, int(recvcount, c_size_t), dtype, op, &
       bound, comm%ptr)
   end subroutine reduce_scatter_block_ptr
@@ -283,7 +292,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(recvbuf)) return
     info = c_eccl_allgather(sendbuf, recvbuf, int(count, c_size_t), dtype, bound, comm%ptr)
   end subroutine allgather_ptr
 
@@ -305,7 +314,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(sendbuf)) return
     info = c_eccl_scatter(sendbuf, recvbuf, int(count, c_size_t), dtype, root, bound, comm%ptr)
   end subroutine scatter_ptr
 
@@ -327,7 +336,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(recvbuf)) return
     info = c_eccl_gather(sendbuf, recvbuf, int(count, c_size_t), dtype, root, bound, comm%ptr)
   end subroutine gather_ptr
 
@@ -350,7 +359,7 @@ contains
     type(eccl_comm), intent(in) :: comm
     integer(c_int), intent(out) :: info
     info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
+    if (count < 0 .or. is_in_place(buf)) return
     info = c_eccl_sendrecv_replace(buf, int(count, c_size_t), dtype, dest, sendtag, source, &
       recvtag, bound, comm%ptr)
   end subroutine sendrecv_replace_ptr

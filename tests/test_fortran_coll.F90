@@ -63,6 +63,7 @@ program test_fortran_coll
   call test_scatter_gather()
   call test_sendrecv()
   call test_ptr()
+  call test_in_place_misuse()
   call eccl_comm_free(comm, ierr)
   call check(ierr == ECCL_SUCCESS .and. .not. c_associated(comm%ptr), 'eccl_comm_free')
 
@@ -355,5 +356,44 @@ contains
     call eccl_cuda_free(d, info)
     call check(info == 0 .and. .not. c_associated(d), 'eccl_cuda_free')
   end subroutine test_ptr
+
+  ! eccl_in_place() where MPI does not accept MPI_IN_PLACE (a receive buffer, bcast's and
+  ! sendrecv_replace's buffer, scatter's send buffer): a local argument error on every rank (each
+  ! makes the same call, so none waits), never a dereference of the MPI_IN_PLACE address.
+  subroutine test_in_place_misuse()
+    real(c_double), target :: x(n), g(n * size)
+    integer(c_int) :: info
+    integer :: i, r
+    type(c_ptr) :: ip
+    ip = eccl_in_place()
+    x = 1
+    g = 2
+    call eccl_bcast(ip, n, ECCL_FLOAT64, 0, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'bcast of eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_allreduce(c_loc(x), ip, n, ECCL_FLOAT64, ECCL_OP_SUM, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'allreduce into eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_allreduce(ip, ip, int(n, c_int64_t), ECCL_FLOAT64, ECCL_OP_SUM, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'allreduce with both buffers in place: ECCL_ERR_INVALID_ARG')
+    call eccl_reduce(c_loc(x), ip, n, ECCL_FLOAT64, ECCL_OP_SUM, 0, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'reduce into eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_reduce_scatter_block(c_loc(g), ip, n, ECCL_FLOAT64, ECCL_OP_SUM, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'reduce_scatter_block into eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_allgather(c_loc(x), ip, n, ECCL_FLOAT64, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'allgather into eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_scatter(ip, c_loc(x), n, ECCL_FLOAT64, 0, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'scatter from eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_gather(c_loc(x), ip, n, ECCL_FLOAT64, 0, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'gather into eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call eccl_sendrecv_replace(ip, n, ECCL_FLOAT64, mod(rank + 1, size), 5, &
+      mod(rank - 1 + size, size), 5, bnd, comm, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'sendrecv_replace of eccl_in_place(): ECCL_ERR_INVALID_ARG')
+    call check(all(x == 1) .and. all(g == 2), 'rejected in-place calls leave the buffers alone')
+    ! where MPI accepts it, it still works: allgather with the send buffer in place
+    g = -1
+    g(rank * n + 1:(rank + 1) * n) = [(v(i, rank), i = 1, n)]
+    call eccl_allgather(ip, c_loc(g), n, ECCL_FLOAT64, bnd, comm, info)
+    call check(info == 0 .and. all(abs(g - [((v(i, r), i = 1, n), r = 0, size - 1)]) <= e), &
+      'allgather with eccl_in_place() as the send buffer')
+  end subroutine test_in_place_misuse
 
 end program test_fortran_coll
