@@ -30,6 +30,7 @@ module eccl_comm_api
   end interface eccl_comm_create
 
   ! call eccl_comm_info(ecomm, comm, size, rank, info): eccl's duplicate of the MPI communicator.
+  ! On an error (a null ecomm) comm is MPI_COMM_NULL, size 0 and rank -1.
   interface eccl_comm_info
     module procedure comm_info_int
 #ifdef ECCL_HAVE_MPI_F08
@@ -72,7 +73,8 @@ module eccl_comm_api
     function c_comm_info(comm, fcomm, size, rank) bind(C, name="eccl_fortran_comm_info") result(rc)
       import :: c_int, c_ptr
       type(c_ptr), value :: comm
-      integer(c_int), intent(out) :: fcomm, size, rank
+      integer(c_int), intent(out) :: fcomm
+      integer(c_int), intent(inout) :: size, rank ! (left alone on an error)
       integer(c_int) :: rc
     end function c_comm_info
 
@@ -198,6 +200,7 @@ contains
     type(eccl_comm), intent(in) :: ecomm
     integer(c_int) :: rank, fcomm, size
     rank = -1
+    size = 0
     if (c_comm_info(ecomm%ptr, fcomm, size, rank) /= ECCL_SUCCESS) rank = -1
   end function eccl_comm_rank
 
@@ -256,6 +259,8 @@ contains
     integer, intent(out) :: comm
     integer(c_int), intent(out) :: size, rank, info
     integer(c_int) :: fcomm
+    size = 0
+    rank = -1
     info = c_comm_info(ecomm%ptr, fcomm, size, rank)
     comm = int(fcomm)
   end subroutine comm_info_int
@@ -266,6 +271,8 @@ contains
     type(MPI_Comm), intent(out) :: comm
     integer(c_int), intent(out) :: size, rank, info
     integer(c_int) :: fcomm
+    size = 0
+    rank = -1
     info = c_comm_info(ecomm%ptr, fcomm, size, rank)
     comm%MPI_VAL = int(fcomm)
   end subroutine comm_info_f08

@@ -183,6 +183,26 @@ contains
 #endif
     call eccl_comm_free(c2, info)
     call check(info == ECCL_SUCCESS, 'freeing a null communicator is a no-op')
+    ! a null (never created, or freed) communicator: every output of eccl_comm_info is defined,
+    ! and no rank or size of a real communicator
+    sz = 5
+    rk = 5
+    call eccl_comm_info(c2, fcomm, sz, rk, info)
+    call check(info == ECCL_ERR_INVALID_ARG .and. fcomm == MPI_COMM_NULL .and. sz == 0 .and. &
+      rk == -1, 'eccl_comm_info of a null communicator: INVALID_ARG, MPI_COMM_NULL, size 0, rank -1')
+#ifdef ECCL_HAVE_MPI_F08
+    sz = 5
+    rk = 5
+    call eccl_comm_info(c2, f08comm, sz, rk, info)
+    call check(info == ECCL_ERR_INVALID_ARG .and. sz == 0 .and. rk == -1, &
+      'eccl_comm_info (type(MPI_Comm)) of a null communicator: size 0, rank -1')
+#endif
+    call eccl_bcast(one, 1, 0, bnd, c2, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'bcast on a null communicator: ECCL_ERR_INVALID_ARG')
+    call eccl_allreduce(one, 1, ECCL_OP_SUM, bnd, c2, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'allreduce on a null communicator: ECCL_ERR_INVALID_ARG')
+    call eccl_reduce(one, 1, ECCL_OP_SUM, 0, bnd, c2, info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'reduce in place on a null communicator')
   end subroutine test_comms
 
   subroutine test_bcast()
