@@ -4,8 +4,10 @@
 ! (both buffer forms of allreduce and reduce) with each data type and both count kinds somewhere,
 ! results checked element by element against the bound; the type(c_ptr) forms of the collectives
 ! (on host memory through c_loc, and on device memory from eccl_cuda_malloc when every rank has a
-! GPU), bit for bit against the array forms; and the C layout of the bind(C) types
-! eccl_config, eccl_stats and eccl_blacs_totals (C side: test_fortran_coll_layout.c).
+! GPU), bit for bit against the array forms; the argument errors of doc/fortran.md (a null
+! communicator, negative counts, eccl_in_place() where MPI refuses MPI_IN_PLACE); and the C layout
+! of the bind(C) types eccl_config, eccl_stats and eccl_blacs_totals (C side:
+! test_fortran_coll_layout.c).
 !
 !   mpiexec -n 3 tests/test_fortran_coll        exit status 0 pass, 1 fail
 program test_fortran_coll
@@ -64,6 +66,7 @@ program test_fortran_coll
   call test_sendrecv()
   call test_ptr()
   call test_in_place_misuse()
+  call test_negative_counts()
   call eccl_comm_free(comm, ierr)
   call check(ierr == ECCL_SUCCESS .and. .not. c_associated(comm%ptr), 'eccl_comm_free')
 
@@ -415,5 +418,36 @@ contains
     call check(info == 0 .and. all(abs(g - [((v(i, r), i = 1, n), r = 0, size - 1)]) <= e), &
       'allgather with eccl_in_place() as the send buffer')
   end subroutine test_in_place_misuse
+
+  ! A negative count in the array forms (doc/fortran.md, "Argument checks"): ECCL_ERR_INVALID_ARG
+  ! from the wrapper on every rank, before any communication, buffers untouched.
+  subroutine test_negative_counts()
+    real(c_double) :: x(4), y(4 * size)
+    complex(c_float_complex) :: z(4)
+    integer(c_int) :: info, k, nbad
+    x = 1
+    y = 2
+    z = (3.0, 0.0)
+    nbad = 0
+    do k = 1, 11
+      select case (k)
+      case (1); call eccl_bcast(x, -1, 0, bnd, comm, info)
+      case (2); call eccl_allreduce(x, y, -1_c_int64_t, ECCL_OP_SUM, bnd, comm, info)
+      case (3); call eccl_allreduce(z, -2, ECCL_OP_SUM, bnd, comm, info)
+      case (4); call eccl_reduce(x, y, -1, ECCL_OP_SUM, 0, bnd, comm, info)
+      case (5); call eccl_reduce(z, -1_c_int64_t, ECCL_OP_SUM, 0, bnd, comm, info)
+      case (6); call eccl_reduce_scatter_block(y, x, -1, ECCL_OP_SUM, bnd, comm, info)
+      case (7); call eccl_allgather(x, y, -1, bnd, comm, info)
+      case (8); call eccl_scatter(y, x, -huge(0_c_int64_t), 0, bnd, comm, info)
+      case (9); call eccl_gather(x, y, -1, 0, bnd, comm, info)
+      case (10); call eccl_sendrecv_replace(x, -1, 0, 1, 0, 1, bnd, comm, info)
+      case default; call eccl_allgather(c_null_ptr, c_null_ptr, -1, ECCL_FLOAT64, bnd, comm, info)
+      end select
+      if (info /= ECCL_ERR_INVALID_ARG) nbad = nbad + 1
+    end do
+    call check(nbad == 0, 'negative counts: ECCL_ERR_INVALID_ARG from every collective')
+    call check(all(x == 1) .and. all(y == 2) .and. all(z == (3.0, 0.0)), &
+      'negative counts leave the buffers alone')
+  end subroutine test_negative_counts
 
 end program test_fortran_coll
