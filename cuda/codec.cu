@@ -59,6 +59,12 @@ static eccl_result_t reserve(eccl_cuda_codec_t c, size_t tiles)
     return ECCL_SUCCESS;
 }
 
+extern "C" eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t c, size_t count, eccl_dtype_t dtype)
+{
+    if (!c || reals_of(dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    return reserve(c, eccl_fmt_ntiles(eccl_fmt_nblocks((uint64_t)count * reals_of(dtype))));
+}
+
 extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_codec_t *out)
 {
     if (!out) return ECCL_ERR_INVALID_ARG;

@@ -44,6 +44,16 @@ void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *ar
  * cuda/ only (CUDA builds; nocuda.c has no stand-ins). */
 eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg);
 eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
+/* Grow the codec's scratch for streams of count elements of dtype now (cuda/codec.cu; CUDA builds
+ * only). Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA (cudaMalloc failed). */
+eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t codec, size_t count, eccl_dtype_t dtype);
+/* Allocate, before a device-resident call moves any data, every device buffer its operations on
+ * at most `count` elements of dtype can grow (the codec's scratch, the stream buffers, the
+ * alignment copy), so that no operation of the call allocates: a rank whose GPU is out of memory
+ * learns it here, alone, and stages its buffers through host memory instead (src/coll/dispatch.c)
+ * rather than fail in the middle of a collective while its peers wait. Grow-only. Errors:
+ * ECCL_ERR_INVALID_ARG, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *ctx, size_t count, eccl_dtype_t dtype);
 /* 1 when the calling thread's current device is the context's (its kernels can run now). */
 int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx);
 
@@ -72,8 +82,9 @@ eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, siz
 eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
                                   const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
                                   void *h_out, size_t h_cap, size_t *h_size);
-/* Finite minimum and maximum of count elements at (d_base, lay), as eccl_data_range computes them
- * (0, 0 when no value is finite). */
+/* Finite minimum and maximum of count elements at (d_base, lay), as eccl_data_range computes them,
+ * except with no finite value (or count 0): *lo = +inf, *hi = -inf (as eccl_data_range_n), so
+ * that the global range of a collective ignores this rank. */
 eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
                              eccl_dtype_t dtype, double *lo, double *hi);
 /* Copy bytes between any host and device memory, on the context's stream; complete on return. */

@@ -194,6 +194,12 @@ eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, siz
     return ECCL_ERR_UNSUPPORTED;
 }
 
+eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *ctx, size_t count, eccl_dtype_t dtype)
+{
+    (void)ctx, (void)count, (void)dtype;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
                              size_t count, eccl_dtype_t dtype, double *lo, double *hi)
 {

@@ -217,11 +217,26 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
+extern "C" eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *c, size_t count, eccl_dtype_t dtype)
+{
+    size_t cap = eccl_compress_bound(count, dtype);
+    if (!c || cap == 0) return ECCL_ERR_INVALID_ARG;
+    // what grow() is asked for by compress / hom_reduce (d_out, also the range's scratch image),
+    // stream_in (d_in), aligned_input and the misaligned decompression (d_tmp), and the codec
+    size_t out = cap > sizeof(eccl_dev_scratch) ? cap : sizeof(eccl_dev_scratch);
+    eccl_result_t rc = grow(c, &c->d_out, &c->out_cap, out);
+    if (!rc) rc = grow(c, &c->d_in, &c->in_cap, cap + 64);
+    if (!rc && count) rc = grow(c, &c->d_tmp, &c->tmp_cap, count * esize_of(dtype));
+    if (!rc) rc = eccl_cuda_codec_reserve(c->codec, count, dtype);
+    return rc;
+}
+
 extern "C" eccl_result_t eccl_dev_range(eccl_dev_ctx_t *c, const void *d_data, const eccl_dev_layout_t *lay,
                                         size_t count, eccl_dtype_t dtype, double *lo, double *hi)
 {
     if (!c || !lo || !hi || esize_of(dtype) == 0 || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
-    *lo = *hi = 0.0;
+    *lo = INFINITY; // no finite value (yet): lo > hi, so a MIN/MAX over ranks ignores this one
+    *hi = -INFINITY;
     if (count == 0) return ECCL_SUCCESS;
     eccl_view v;
     if (!view_of(lay, d_data, dtype, &v)) return ECCL_ERR_INVALID_ARG;

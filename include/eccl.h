@@ -235,15 +235,18 @@ typedef struct eccl_config {
 /* Wrap `comm` (any communicator, row/column sub-communicators included; it is duplicated, so
  * eccl's messages never mix with the caller's). Collective over comm. Measures the link's latency
  * and bandwidth unless the config gives them (a few milliseconds).
- * config may be NULL (all defaults). *out must be freed with eccl_comm_free.
- * Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY. */
+ * config may be NULL (all defaults). *out must be freed with eccl_comm_free; it is NULL after
+ * any failure. Errors: ECCL_ERR_INVALID_ARG (out NULL, MPI_COMM_NULL, or an intercommunicator:
+ * these three are local checks, made before anything collective), ECCL_ERR_MPI,
+ * ECCL_ERR_NO_MEMORY. */
 eccl_result_t eccl_comm_create(MPI_Comm comm, const eccl_config_t *config, eccl_comm_t *out);
 
 /* Force the algorithm of one collective on this communicator ("auto" restores the cost model).
  * collective: "bcast", "allreduce", "reduce", "reduce_scatter_block", "allgather", "scatter",
  * "gather", "sendrecv_replace"; algorithm: a name eccl-info lists for it. Takes precedence over
- * ECCL_<OP>_ALGORITHM. Must be called with the same arguments on every rank (not collective).
- * Errors: ECCL_ERR_INVALID_ARG (unknown collective or algorithm name). */
+ * ECCL_<OP>_ALGORITHM. Must be called with the same arguments on every rank (not collective;
+ * compressed calls compare the forced algorithm across ranks, ECCL_ERR_MISMATCH if it differs).
+ * Errors: ECCL_ERR_INVALID_ARG (NULL or unknown collective or algorithm name, with a message). */
 eccl_result_t eccl_comm_set_algorithm(eccl_comm_t comm, const char *collective, const char *algorithm);
 
 /* Free a communicator and its buffers (collective over its MPI communicator); sets *comm = NULL.
@@ -254,7 +257,8 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm);
 eccl_result_t eccl_comm_info(eccl_comm_t comm, MPI_Comm *mpi_comm, int *size, int *rank);
 
 /* Message of the last error this communicator returned (static storage of the communicator,
- * valid until its next call); "" when the last call succeeded. */
+ * valid until its next call); "" when the last call on it (a collective, eccl_comm_set_algorithm,
+ * eccl_cuda_comm_set_stream) succeeded. */
 const char *eccl_comm_last_error(eccl_comm_t comm);
 
 /* What the last collective on this communicator did (this rank's view). */
@@ -315,10 +319,18 @@ eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);
  * for sendrecv_replace, else the global range through one small MPI_Allreduce). Results of allreduce/allgather are bitwise identical on every rank, and those of bcast
  * on every rank but the root (which keeps its exact input); a forced algorithm also reproduces
  * them from run to run (doc/collectives.md). MPI_IN_PLACE is accepted where MPI accepts it.
- * Counts are elements of dtype. Errors: ECCL_ERR_INVALID_ARG (NULL buffers with count > 0, bad
- * root, bad dtype/op/bound), ECCL_ERR_UNSUPPORTED (with ECCL_FALLBACK_ERROR), ECCL_ERR_CORRUPT
- * (a peer's stream failed validation), ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA (copying a
- * device buffer failed). A failing call may leave the output buffers partly written.
+ * Counts are elements of dtype; the bytes of a call on all ranks (count x element size x ranks)
+ * must stay below 2^62. A REL range ignores NaN and +-inf: a rank whose data has no finite value
+ * adds nothing to the global range. Every rank must pass the same count, dtype, op, root and bound
+ * (as MPI requires): calls that compress compare them before any data moves (doc/collectives.md
+ * section 8). Errors: ECCL_ERR_INVALID_ARG (NULL buffers with count > 0, bad root, bad
+ * dtype/op/bound, a count too large: checked whatever the count, 0 included; local, before any
+ * communication), ECCL_ERR_MISMATCH (those arguments differ across ranks: every rank returns it;
+ * sendrecv_replace: a stream made with a larger absolute bound than the receiver's ABS/LOSSLESS
+ * one, on the receiver), ECCL_ERR_UNSUPPORTED (with ECCL_FALLBACK_ERROR, on any number of ranks),
+ * ECCL_ERR_CORRUPT (a peer's stream failed validation), ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY,
+ * ECCL_ERR_CUDA (copying a device buffer failed). A failing call may leave the output buffers
+ * partly written.
  * ------------------------------------------------------------------------------------------- */
 eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
                          const eccl_bound_t *bound, eccl_comm_t comm);

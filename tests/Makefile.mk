@@ -62,6 +62,18 @@ tests_test_coll_corrupt_SOURCES = tests/test_coll_corrupt.c
 tests_test_coll_corrupt_LDADD = $(TEST_LDADD)
 tests_test_coll_LDADD = $(TEST_LDADD)
 
+# The collectives' contract under hostile or careless use (issue 22): mismatched arguments, a REL
+# range with a rank of no finite value, the fallback policy, intercommunicators, count limits; the
+# _device_ ones on CUDA device buffers (skip, 77, without a GPU on every rank)
+CONTRACT_TESTS = tests/contract_np1.mpi tests/contract_np2.mpi tests/contract_np3.mpi tests/contract_np4.mpi \
+	tests/contract_np5.mpi tests/contract_device_np2.mpi tests/contract_device_np3.mpi \
+	tests/contract_devoom_fault_np2.mpi tests/contract_devoom_np2.mpi
+TESTS += $(CONTRACT_TESTS)
+EXTRA_DIST += $(CONTRACT_TESTS)
+check_PROGRAMS += tests/test_contract
+tests_test_contract_SOURCES = tests/test_contract.c
+tests_test_contract_LDADD = $(TEST_LDADD)
+
 # The collectives on CUDA device buffers, bit for bit against the host path (skips, 77, without
 # the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
 DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/coll_device_staged_np2.mpi \

@@ -115,7 +115,11 @@ const eccl_algo_t *eccl_algo_find(eccl_coll_t coll, const char *name)
 
 eccl_result_t eccl_comm_set_algorithm(eccl_comm_t comm, const char *collective, const char *algorithm)
 {
-    if (!comm || !collective || !algorithm) return ECCL_ERR_INVALID_ARG;
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+    comm->errmsg[0] = '\0';
+    if (!collective || !algorithm)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "eccl_comm_set_algorithm: the %s name is NULL",
+                               !collective ? "collective" : "algorithm");
     for (int k = 0; k < ECCL_NCOLLS; k++) {
         if (strcmp(collective, eccl_coll_name((eccl_coll_t)k))) continue;
         if (!strcmp(algorithm, "auto")) {

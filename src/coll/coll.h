@@ -35,6 +35,9 @@ typedef struct eccl_call {
     int size, rank;
     double E;            /* absolute bound of the result (0: lossless) */
     eccl_bound_t mbound; /* what each message is compressed with: ABS eb, or LOSSLESS */
+    double eb_recv_max;  /* sendrecv_replace: the largest eb_abs a received stream may carry (this
+                            rank's own E for ABS and LOSSLESS bounds; +inf for REL, whose E is
+                            the sender's) */
     eccl_stats_t *st;    /* bytes and times accumulate here */
     int requant;         /* the chosen algorithm has ECCL_ALG_REQUANT */
     int avg;             /* the user's op is AVG (op says SUM): E bounds the sum divided by size */
@@ -48,6 +51,8 @@ typedef struct eccl_call {
     int gm_agreed;       /* gm came from the NCCL agreement (every rank's status, not guessed) */
     int dev;             /* this rank's buffers are device memory and its codec work runs on the
                             GPU (comm->dev): the primitives take device data pointers */
+    int dev_short;       /* dispatch only: device buffers, but no device memory could be reserved
+                            for the call (eccl_dev_reserve): this rank stages them */
     eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no
                             peer waits forever, and returns this at the end */
     size_t lay_m, lay_ld; /* eccl_*_matrix: recvbuf (= sendbuf) is a column-major matrix of

@@ -28,6 +28,8 @@
 #ifdef HAVE_CUDA
 /* ECCL_TRANSPORT=mpi keeps device-resident calls on MPI (doc/env.md). */
 ECCL_ENV(env_transport, "ECCL_TRANSPORT", 0);
+/* Testing only: rank R acts as if its GPU had no memory for a device-resident call (doc/env.md). */
+ECCL_ENV(env_fault_dev, "ECCL_FAULT_DEV_ALLOC", -1);
 static int nccl_allowed(void)
 {
     const char *v = eccl_env_str(&env_transport);
@@ -204,6 +206,99 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
 }
 
 static int algo_index(const eccl_algo_t *a) { return (int)(a - eccl_algorithms); }
+static int num_algorithms(void)
+{
+    int n = 0;
+    while (eccl_algorithms[n].name) n++;
+    return n;
+}
+
+/* The call's signature: what every rank must pass alike (MPI's rule for count, datatype,
+ * operation and root, plus the bound and a forced algorithm). Every call that runs compressed
+ * compares it in the agreement it makes anyway (choose), so a mismatch returns
+ * ECCL_ERR_MISMATCH on every rank instead of a hang, an MPI abort or a bound broken on some rank.
+ * As doubles, each exact: the count in two 32-bit halves. */
+enum { SIG_COLL, SIG_COUNT_HI, SIG_COUNT_LO, SIG_DTYPE, SIG_OP, SIG_ROOT, SIG_MODE, SIG_VALUE, SIG_RANGE, SIG_ALGO,
+       SIG_N };
+/* the agreement's doubles: 5 figures, then the signature and its negation (MAX gives max and -min) */
+#define AGREE_N (5 + 2 * SIG_N)
+
+static void sig_fill(const eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t *forced, double *v)
+{
+    uint64_t n = c->count;
+    int has_root = c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_REDUCE || c->coll == ECCL_COLL_SCATTER ||
+                   c->coll == ECCL_COLL_GATHER;
+    double s[SIG_N];
+    s[SIG_COLL] = (double)c->coll;
+    s[SIG_COUNT_HI] = (double)(n >> 32);
+    s[SIG_COUNT_LO] = (double)(n & 0xffffffffu);
+    s[SIG_DTYPE] = (double)c->dtype;
+    s[SIG_OP] = is_reduction(c->coll) ? (double)c->op : 0.0;
+    s[SIG_ROOT] = has_root ? (double)c->root : 0.0;
+    s[SIG_MODE] = (double)b->mode;
+    s[SIG_VALUE] = b->mode == ECCL_MODE_LOSSLESS ? 0.0 : b->value;
+    s[SIG_RANGE] = b->mode == ECCL_MODE_REL ? b->range : 0.0;
+    s[SIG_ALGO] = forced ? (double)(algo_index(forced) + 1) : 0.0;
+    for (int k = 0; k < SIG_N; k++) {
+        v[k] = s[k];
+        v[SIG_N + k] = -s[k];
+    }
+}
+
+static eccl_result_t sig_check(eccl_call_t *c, const double *v)
+{
+    static const char *const what[SIG_N] = {"collective", "count", "count", "datatype", "operation", "root",
+                                            "bound mode", "bound value", "bound range", "forced algorithm"};
+    for (int k = 0; k < SIG_N; k++)
+        if (v[k] != -v[SIG_N + k]) {
+            if (k == SIG_COUNT_HI || k == SIG_COUNT_LO)
+                return eccl_comm_error(c->comm, ECCL_ERR_MISMATCH, "%s: the count differs across ranks (this rank: %zu)",
+                                       eccl_coll_name(c->coll), c->count);
+            return eccl_comm_error(c->comm, ECCL_ERR_MISMATCH, "%s: the %s differs across ranks (from %.17g to %.17g)",
+                                   eccl_coll_name(c->coll), what[k], -v[SIG_N + k], v[k]);
+        }
+    return ECCL_SUCCESS;
+}
+
+/* The fallback policy (doc/collectives.md section 7) for a call that cannot run compressed: plain
+ * MPI (with a warning once per communicator under WARN), or ECCL_ERR_UNSUPPORTED under ERROR. The
+ * same on every rank: what triggers it is an argument every rank passes alike. */
+static eccl_result_t fall_back(eccl_call_t *c, const eccl_algo_t *mpi, const char *what, const char *reason,
+                               const eccl_algo_t **out)
+{
+    eccl_comm_t comm = c->comm;
+    if (comm->cfg.fallback == ECCL_FALLBACK_ERROR)
+        return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "%s cannot run compressed here (%s) and ECCL_FALLBACK=error",
+                               eccl_coll_name(c->coll), what);
+    if (comm->cfg.fallback == ECCL_FALLBACK_WARN && !comm->warned && c->rank == 0) {
+        fprintf(stderr, "eccl: warning: %s falls back to uncompressed MPI (%s)\n", eccl_coll_name(c->coll), what);
+        comm->warned = 1;
+    }
+    snprintf(c->st->reason, sizeof c->st->reason, "fallback: %s", reason);
+    *out = mpi;
+    set_bound(c, 0.0);
+    return ECCL_SUCCESS;
+}
+
+/* The algorithm forced for this call (eccl_comm_set_algorithm, else ECCL_<OP>_ALGORITHM; NULL:
+ * auto) and whether the call wants compression (a forced compressed algorithm, or a policy other
+ * than never). */
+static eccl_result_t find_forced(eccl_call_t *c, const eccl_algo_t **forced, int *want_compressed)
+{
+    eccl_comm_t comm = c->comm;
+    const char *forced_name = comm->child ? NULL : eccl_env_str(&env_algo[c->coll]);
+    *forced = NULL;
+    if (comm->forced[c->coll]) {
+        *forced = &eccl_algorithms[comm->forced[c->coll] - 1];
+    } else if (forced_name && *forced_name && strcmp(forced_name, "auto") != 0) {
+        *forced = eccl_algo_find(c->coll, forced_name);
+        if (!*forced)
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s=%s: no such algorithm (see eccl-info)",
+                                   env_algo[c->coll].name, forced_name);
+    }
+    *want_compressed = *forced ? ((*forced)->flags & ECCL_ALG_COMPRESSED) != 0 : comm->cfg.compress != ECCL_COMPRESS_NEVER;
+    return ECCL_SUCCESS;
+}
 
 static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t **out)
 {
@@ -211,26 +306,22 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     const eccl_algo_t *mpi = NULL; /* plain MPI: the first uncompressed entry */
     for (const eccl_algo_t *a = eccl_algorithms; a->name && !mpi; a++)
         if (a->coll == c->coll && !(a->flags & ECCL_ALG_COMPRESSED)) mpi = a;
-    const char *forced_name = comm->child ? NULL : eccl_env_str(&env_algo[c->coll]);
     const eccl_algo_t *forced = NULL;
-    if (comm->forced[c->coll]) {
-        forced = &eccl_algorithms[comm->forced[c->coll] - 1];
-    } else if (forced_name && *forced_name && strcmp(forced_name, "auto") != 0) {
-        forced = eccl_algo_find(c->coll, forced_name);
-        if (!forced)
-            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s=%s: no such algorithm (see eccl-info)",
-                                   env_algo[c->coll].name, forced_name);
-    }
+    int want_compressed = 0;
+    eccl_result_t frc = find_forced(c, &forced, &want_compressed);
+    if (frc) return frc;
     size_t n = total_elems(c);
     double bytes = (double)n * (double)c->esize;
-    int want_compressed = forced ? (forced->flags & ECCL_ALG_COMPRESSED) != 0
-                                 : comm->cfg.compress != ECCL_COMPRESS_NEVER;
     const char *why = comm->forced[c->coll] ? "forced by eccl_comm_set_algorithm"
                       : forced                ? "forced by the environment"
                                               : "auto";
 
-    /* Small calls go to MPI before anything else (the fallback policy is about calls that
-     * would have been compressed). */
+    /* An operation compression cannot do: the fallback policy, consulted before min_bytes
+     * (doc/collectives.md section 7: with ECCL_FALLBACK=error even a tiny PROD fails). */
+    if (want_compressed && is_reduction(c->coll) && !op_compressible(c))
+        return fall_back(c, mpi, "operation/datatype", "cannot compress this operation/datatype", out);
+
+    /* Small calls go to MPI before anything else. */
     if (want_compressed && !forced && comm->cfg.compress == ECCL_COMPRESS_AUTO && bytes < comm->cfg.min_bytes) {
         *out = mpi;
         set_bound(c, 0.0);
@@ -239,6 +330,21 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     }
 
 #ifdef HAVE_CUDA
+    /* A device-resident rank first allocates every device buffer the call's operations can need
+     * (eccl_dev_reserve: no operation allocates after this): a rank whose GPU is out of memory
+     * learns it now, alone, says it is not device-resident in the agreement below, and stages its
+     * buffers through host memory (run): the streams are the same either way, so its peers do not
+     * care, and nobody is left waiting for a rank that failed in the middle of the call. */
+    if (c->dev && (want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE)))) {
+        eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
+                                ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
+                                : eccl_dev_reserve(comm->dev, c->count, c->dtype);
+        if (rrc) {
+            c->dev_short = 1;
+            ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
+                     "stages its buffers through host memory", eccl_coll_name(c->coll), c->count, eccl_strerror(rrc));
+        }
+    }
     /* Whether every rank runs device-resident (the model then prices the GPU codec, measured at
      * the first such call), and then whether NCCL carries the call (its uncompressed algorithms
      * become candidates, compressed ones send their streams through it; not with
@@ -247,8 +353,9 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
      * would run. */
     if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->cuda_all) {
         int all_dev = 0, use = 0;
-        eccl_result_t rc = nccl_allowed() ? eccl_tr_nccl_agree(comm, c->dev, &all_dev, &use)
-                                          : eccl_tr_dev_agree(comm, c->dev, &all_dev);
+        int resident = c->dev && !c->dev_short;
+        eccl_result_t rc = nccl_allowed() ? eccl_tr_nccl_agree(comm, resident, &all_dev, &use)
+                                          : eccl_tr_dev_agree(comm, resident, &all_dev);
         if (rc) return rc;
         c->gm = all_dev;
         c->nccl = use;
@@ -258,25 +365,10 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     }
 #endif
 
-    /* Things compression cannot do (and forced algorithms that cannot run here): fallback policy. */
-    int restricted = forced && forced->applies && !forced->applies(c);
-    if ((want_compressed && is_reduction(c->coll) && !op_compressible(c)) || restricted) {
-        if (comm->cfg.fallback == ECCL_FALLBACK_ERROR)
-            return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED,
-                                   "%s cannot run compressed here (%s) and ECCL_FALLBACK=error",
-                                   eccl_coll_name(c->coll),
-                                   restricted ? forced->restriction : "operation/datatype");
-        if (comm->cfg.fallback == ECCL_FALLBACK_WARN && !comm->warned && c->rank == 0) {
-            fprintf(stderr, "eccl: warning: %s falls back to uncompressed MPI (%s)\n",
-                    eccl_coll_name(c->coll), restricted ? forced->restriction : "operation/datatype");
-            comm->warned = 1;
-        }
-        snprintf(c->st->reason, sizeof c->st->reason, "fallback: %s",
-                 restricted ? forced->restriction : "cannot compress this operation/datatype");
-        *out = mpi;
-        set_bound(c, 0.0);
-        return ECCL_SUCCESS;
-    }
+    /* Forced algorithms that cannot run here (their restriction may depend on the agreement
+     * above): fallback policy. */
+    if (forced && forced->applies && !forced->applies(c))
+        return fall_back(c, mpi, forced->restriction, forced->restriction, out);
     if (!want_compressed) {
         *out = forced ? forced : mpi;
         set_bound(c, 0.0);
@@ -301,27 +393,33 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         }
     }
 
-    /* Data-dependent: the range (REL) and the sampled ratio, agreed by all ranks. */
+    /* Data-dependent: the range (REL) and the sampled ratio, agreed by all ranks together with the
+     * call's signature. */
     int need_ratio = !forced;
     size_t ln = 0;
     const void *ld = local_data(c, &ln);
     /* -min, max, -ratio, 1 where this rank's call is not device-resident, and 1 where this rank's
-     * node has refused CUDA IPC windows (all reduced by MAX) */
-    double v[5] = {-INFINITY, -INFINITY, -INFINITY, c->dev ? 0.0 : 1.0, comm->nwin_state < 0 ? 1.0 : 0.0};
+     * node has refused CUDA IPC windows (all reduced by MAX); then the signature (sig_fill) */
+    double v[AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev && !c->dev_short ? 0.0 : 1.0,
+                         comm->nwin_state < 0 ? 1.0 : 0.0};
+    sig_fill(c, b, forced, v + 5);
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
-        double lo = 0, hi = 0;
+        /* a rank with no finite value (all NaN or inf, or a failed device range) adds nothing: the
+         * range is that of the finite values of the ranks that have some (lo > hi: none here) */
+        double lo = INFINITY, hi = -INFINITY;
         if (c->dev) {
-            /* a failure leaves (0, 0): the call goes on (a lossless-like range) and the same
-             * runtime error surfaces in the algorithm's first device operation */
+            /* a failure adds nothing (a smaller E is always safe); the same runtime error surfaces
+             * in the algorithm's first device operation */
             eccl_dev_layout_t lb;
             const eccl_dev_layout_t *lay;
             const void *at = eccl_prim_at(c, ld, &lb, &lay);
-            if (eccl_dev_range(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = hi = 0;
+            if (eccl_dev_range(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = INFINITY, hi = -INFINITY;
         } else {
-            eccl_data_range(ld, ln, c->dtype, &lo, &hi);
+            size_t nfinite = 0;
+            if (eccl_data_range_n(ld, ln, c->dtype, &lo, &hi, &nfinite) || !nfinite) lo = INFINITY, hi = -INFINITY;
         }
-        if (ln) {
+        if (lo <= hi) {
             v[0] = -lo;
             v[1] = hi;
         }
@@ -332,8 +430,11 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         v[2] = -sample_ratio(c, ld, ln);
     }
     if (c->coll == ECCL_COLL_SENDRECV_REPLACE) {
-        /* pairwise: both sides decide from sizes alone; the sender's range bounds its data */
+        /* pairwise: both sides decide from sizes alone; the sender's range bounds its data, and a
+         * receiver whose own bound is absolute (ABS, LOSSLESS) refuses a stream made with a larger
+         * one (the algorithm checks c->eb_recv_max) */
         set_bound(c, result_bound(b, range));
+        c->eb_recv_max = b->mode == ECCL_MODE_REL ? INFINITY : c->E;
         double t_mpi = 0, t_best = 0;
         const eccl_algo_t *a = forced ? forced : model_choice(c, ECCL_ASSUMED_RATIO, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
         c->st->model_ratio = ECCL_ASSUMED_RATIO;
@@ -345,12 +446,13 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
         return ECCL_SUCCESS;
     }
     if (rooted(c)) {
-        /* the root decides and tells: {algorithm index, E, ratio} */
-        double ctl[4] = {0, 0, 1, 0};
+        /* the root decides and tells {algorithm index, E, ratio, gm}: an MPI_MAX allreduce where the
+         * other ranks give -inf (a broadcast that also compares every rank's signature) */
+        double ctl[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         if (c->rank == c->root) {
             double E = result_bound(b, range), ratio = need_ratio ? -v[2] : 0, t_mpi = 0, t_best = 0;
             set_bound(c, E);
-            if (!c->gm_agreed) c->gm = c->dev; /* the root's figures stand for everyone's */
+            if (!c->gm_agreed) c->gm = c->dev && !c->dev_short; /* the root's figures stand for everyone's */
             const eccl_algo_t *a = forced ? forced : model_choice(c, ratio, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
             ctl[0] = algo_index(a);
             ctl[1] = E;
@@ -359,19 +461,24 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
             c->st->model_t_mpi = t_mpi;
             c->st->model_t_chosen = t_best;
         }
-        eccl_result_t rc = eccl_tr_bcast_doubles(comm, ctl, 4, c->root);
+        memcpy(v, ctl, sizeof ctl);
+        v[4] = -INFINITY;
+        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
         if (rc) return rc;
-        *out = &eccl_algorithms[(int)ctl[0]];
-        c->gm = ctl[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
-        set_bound(c, ctl[1]);
-        c->st->model_ratio = ctl[2];
+        if ((rc = sig_check(c, v + 5))) return rc;
+        if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
+            return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
+        *out = &eccl_algorithms[(int)v[0]];
+        c->gm = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
+        set_bound(c, v[1]);
+        c->st->model_ratio = v[2];
     } else {
-        if (data_range || need_ratio) {
-            eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, 5, MPI_MAX);
-            if (rc) return rc;
-            if (v[4] > 0) comm->nwin_refused = 1; /* (the same call on every rank: the same model) */
-            if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
-        }
+        /* always (also forced with a given bound): the signature must be compared */
+        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
+        if (rc) return rc;
+        if ((rc = sig_check(c, v + 5))) return rc;
+        if (v[4] > 0) comm->nwin_refused = 1; /* (the same call on every rank: the same model) */
+        if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         set_bound(c, result_bound(b, range));
         double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
@@ -382,19 +489,6 @@ static eccl_result_t choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_al
     }
     if (!((*out)->flags & ECCL_ALG_COMPRESSED)) set_bound(c, 0.0);
     snprintf(c->st->reason, sizeof c->st->reason, "%s", forced ? why : "cost model");
-    return ECCL_SUCCESS;
-}
-
-static eccl_result_t check_bound(eccl_comm_t comm, const eccl_bound_t *b)
-{
-    if (b->mode == ECCL_MODE_LOSSLESS) return ECCL_SUCCESS;
-    if (b->mode != ECCL_MODE_ABS && b->mode != ECCL_MODE_REL)
-        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "unknown bound mode %d", (int)b->mode);
-    if (!(b->value > 0) || !isfinite(b->value))
-        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "bound value %g must be finite and > 0", b->value);
-    if (b->mode == ECCL_MODE_REL && b->range != ECCL_RANGE_FROM_DATA && !(b->range >= 0 && isfinite(b->range)))
-        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG,
-                               "bound range %g must be ECCL_RANGE_FROM_DATA or finite and >= 0", b->range);
     return ECCL_SUCCESS;
 }
 
@@ -525,11 +619,19 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     eccl_result_t rc;
     double t0 = eccl_wtime();
     const eccl_algo_t *a = NULL;
-    eccl_bound_t b = bound ? *bound : comm->cfg.bound;
+    eccl_bound_t b = bound ? *bound : comm->cfg.bound; /* (checked in begin) */
     int old_cap = eccl_codec_set_threads(comm->threads); /* restored below */
-    if ((rc = check_bound(comm, &b))) goto fn_exit;
     eccl_op_t user_op = c->op;
     if (c->size == 1) {
+        /* every call is a copy; the fallback policy still holds, so that a program that fails with
+         * ECCL_FALLBACK=error on four ranks fails on one */
+        int want = 0;
+        if ((rc = find_forced(c, &a, &want))) goto fn_exit;
+        if (want && is_reduction(c->coll) && !op_compressible(c) && comm->cfg.fallback == ECCL_FALLBACK_ERROR) {
+            rc = eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "%s cannot run compressed (operation/datatype) and "
+                                 "ECCL_FALLBACK=error", eccl_coll_name(c->coll));
+            goto fn_exit;
+        }
         if (c->dev) c->st->device = 2;
         if ((rc = local(c))) {
             eccl_comm_error(comm, rc, "copying device data failed");
@@ -550,21 +652,23 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     c->st->compressed = (a->flags & ECCL_ALG_COMPRESSED) != 0;
     if (c->st->compressed) c->st->bytes_raw = 0; /* the primitives count what really left */
     else c->st->bytes_sent = c->st->bytes_raw;  /* the nominal payload */
+    /* this rank's call stays on the GPU: an algorithm that can, and device memory reserved for it */
+    const int resident = runs_resident(a) && !c->dev_short;
     /* NCCL runs its own algorithms and carries the streams of compressed ones (where faster) */
-    if (!runs_resident(a) || !(a->flags & ECCL_ALG_COMPRESSED)) c->nccl_streams = 0;
+    if (!resident || !(a->flags & ECCL_ALG_COMPRESSED)) c->nccl_streams = 0;
     c->st->transport = (a->flags & ECCL_ALG_DEVICE) || c->nccl_streams;
     /* a CUDA-aware MPI takes the device buffers of the plain MPI collectives as they are (not an
      * in-place reduce: eccl_tr_reduce copies it on the host; not MAX/MIN: eccl's MPI operations
      * for them are host functions that MPI would call on device memory); this rank's affair only:
      * the messages are the same either way, and the choice above did not depend on it */
-    int aware = c->dev && !runs_resident(a) && comm->cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
+    int aware = c->dev && !resident && comm->cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
                 !(c->coll == ECCL_COLL_REDUCE && c->sendbuf == c->recvbuf) &&
                 !(is_reduction(c->coll) && c->op != ECCL_OP_SUM);
     if (aware) c->st->transport = 2;
     /* a matrix stays where it is for compressed algorithms on the GPU codec (which never stage),
      * else it is packed */
     mat_save_t ms = {0};
-    int in_place = c->dev && runs_resident(a) && !aware && (a->flags & ECCL_ALG_VIEW) &&
+    int in_place = c->dev && resident && !aware && (a->flags & ECCL_ALG_VIEW) &&
                    (uintptr_t)c->recvbuf % (c->esize / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1)) == 0; /* (a real's alignment) */
     if (c->lay_m && !in_place && (rc = mat_begin(c, &ms, !(a->flags & ECCL_ALG_DEVICE))))
         goto fn_exit;
@@ -579,12 +683,12 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     int node_dev = 0;
 #ifdef HAVE_CUDA
     if ((a->flags & ECCL_ALG_NODE_DEVICE) && comm->cuda_all &&
-        (rc = eccl_tr_node_dev_agree(comm, c->dev, c->count * c->esize, &node_dev))) {
+        (rc = eccl_tr_node_dev_agree(comm, c->dev && !c->dev_short, c->count * c->esize, &node_dev))) {
         rc = mat_end(c, &ms, rc);
         goto fn_exit;
     }
 #endif
-    int staged = c->dev && !runs_resident(a) && !node_dev && !aware;
+    int staged = c->dev && !resident && !node_dev && !aware;
     stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
         c->dev = 0;
@@ -824,13 +928,17 @@ static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev
     return rc;
 }
 
-/* Common argument checks; fills the call. */
+/* Common argument checks; fills the call. Every argument is checked whatever the count (a call
+ * of 0 elements with a bad root, datatype, operation or bound fails as one of 1 would); these are
+ * local errors: this rank returns at once and sends nothing (its peers may then wait, as in MPI).
+ * Clears the communicator's last error message (eccl_comm_last_error: "" after a success). */
 static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, size_t count,
-                           eccl_dtype_t dtype, eccl_op_t op, int root)
+                           eccl_dtype_t dtype, eccl_op_t op, int root, const eccl_bound_t *bound)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
     memset(c, 0, sizeof *c);
     memset(&comm->last, 0, sizeof comm->last);
+    comm->errmsg[0] = '\0';
     c->comm = comm;
     c->coll = coll;
     c->count = count;
@@ -848,10 +956,18 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
          coll == ECCL_COLL_GATHER) && (root < 0 || root >= comm->size))
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "root %d is not a rank of a communicator of %d",
                                root, comm->size);
-    if (count > ((size_t)1 << 62) / c->esize / (size_t)comm->size)
-        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "count %zu too large", count);
+    /* the format's limit: the bytes of every buffer the call touches stay below 2^62 */
+    if (count > (((size_t)1 << 62) - 1) / c->esize / (size_t)comm->size)
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "count %zu too large (%zu bytes on %d ranks reach 2^62)",
+                               count, c->esize, comm->size);
     if (is_reduction(coll) && (op == ECCL_OP_MAX || op == ECCL_OP_MIN) && dtype >= ECCL_COMPLEX64)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MAX/MIN are not defined for complex data");
+    const char *why = eccl_bound_problem(bound ? bound : &comm->cfg.bound);
+    if (why) {
+        const eccl_bound_t *b = bound ? bound : &comm->cfg.bound;
+        return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s (mode %d, value %g, range %g)", why, (int)b->mode,
+                               b->value, b->range);
+    }
     return ECCL_SUCCESS;
 }
 
@@ -860,14 +976,21 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
         if (!(ptr) && count > 0)                                                                   \
             return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s is NULL", what);                \
     } while (0)
+/* A buffer where MPI does not accept MPI_IN_PLACE (a local error, whatever the count). */
+#define NOT_IN_PLACE(ptr, what)                                                                    \
+    do {                                                                                           \
+        if ((const void *)(ptr) == (const void *)MPI_IN_PLACE)                                     \
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s cannot be MPI_IN_PLACE", what); \
+    } while (0)
 
 eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
                          const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_BCAST, count, dtype, ECCL_OP_SUM, root);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_BCAST, count, dtype, ECCL_OP_SUM, root, bound);
     if (rc) return rc;
     NEED(buf, "buf");
+    NOT_IN_PLACE(buf, "the buffer of a bcast");
     c.recvbuf = buf;
     c.sendbuf = buf;
     if (count == 0) return ECCL_SUCCESS;
@@ -879,7 +1002,7 @@ eccl_result_t eccl_bcast(void *buf, size_t count, eccl_dtype_t dtype, int root,
 /* The checks and the call of an eccl_*_matrix entry point; *plain = 1 when the matrix is contiguous
  * (the caller then makes the plain call). */
 static eccl_result_t matrix_call(eccl_call_t *c, eccl_comm_t comm, eccl_coll_t coll, void *a, size_t m, size_t n,
-                                 size_t ld, eccl_dtype_t dtype, eccl_op_t op, int root,
+                                 size_t ld, eccl_dtype_t dtype, eccl_op_t op, int root, const eccl_bound_t *bound,
                                  void *(*pack)(void *, size_t), void *arg, int *plain)
 {
     *plain = 0;
@@ -893,7 +1016,7 @@ static eccl_result_t matrix_call(eccl_call_t *c, eccl_comm_t comm, eccl_coll_t c
         *plain = 1;
         return ECCL_SUCCESS;
     }
-    eccl_result_t rc = begin(comm, c, coll, m * n, dtype, op, root);
+    eccl_result_t rc = begin(comm, c, coll, m * n, dtype, op, root, bound);
     if (rc) return rc;
     if (!a && m * n > 0) return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "the matrix is NULL");
     if (m * n > 0 && !eccl_ptr_is_device(a))
@@ -914,7 +1037,7 @@ eccl_result_t eccl_bcast_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dty
 {
     eccl_call_t c;
     int plain;
-    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_BCAST, a, m, n, ld, dtype, ECCL_OP_SUM, root, pack, arg, &plain);
+    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_BCAST, a, m, n, ld, dtype, ECCL_OP_SUM, root, bound, pack, arg, &plain);
     if (rc) return rc;
     if (plain) return eccl_bcast(a, m * n, dtype, root, bound, comm); /* contiguous */
     if (c.count == 0) return ECCL_SUCCESS;
@@ -929,7 +1052,7 @@ eccl_result_t eccl_allreduce_matrix(void *a, size_t m, size_t n, size_t ld, eccl
 {
     eccl_call_t c;
     int plain;
-    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_ALLREDUCE, a, m, n, ld, dtype, op, 0, pack, arg, &plain);
+    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_ALLREDUCE, a, m, n, ld, dtype, op, 0, bound, pack, arg, &plain);
     if (rc) return rc;
     if (plain) return eccl_allreduce(MPI_IN_PLACE, a, m * n, dtype, op, bound, comm);
     if (c.count == 0) return ECCL_SUCCESS;
@@ -943,7 +1066,7 @@ eccl_result_t eccl_reduce_matrix(void *a, size_t m, size_t n, size_t ld, eccl_dt
 {
     eccl_call_t c;
     int plain;
-    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_REDUCE, a, m, n, ld, dtype, op, root, pack, arg, &plain);
+    eccl_result_t rc = matrix_call(&c, comm, ECCL_COLL_REDUCE, a, m, n, ld, dtype, op, root, bound, pack, arg, &plain);
     if (rc) return rc;
     if (plain) return eccl_reduce(comm && comm->rank == root ? MPI_IN_PLACE : a, a, m * n, dtype, op, root, bound, comm);
     if (c.count == 0) return ECCL_SUCCESS;
@@ -955,9 +1078,10 @@ eccl_result_t eccl_allreduce(const void *sendbuf, void *recvbuf, size_t count, e
                              eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_ALLREDUCE, count, dtype, op, 0);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_ALLREDUCE, count, dtype, op, 0, bound);
     if (rc) return rc;
     NEED(recvbuf, "recvbuf");
+    NOT_IN_PLACE(recvbuf, "recvbuf");
     NEED(sendbuf, "sendbuf");
     c.sendbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     c.recvbuf = recvbuf;
@@ -970,9 +1094,10 @@ eccl_result_t eccl_reduce(const void *sendbuf, void *recvbuf, size_t count, eccl
                           eccl_op_t op, int root, const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_REDUCE, count, dtype, op, root);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_REDUCE, count, dtype, op, root, bound);
     if (rc) return rc;
     if (comm->rank == root) NEED(recvbuf, "recvbuf at the root");
+    if (comm->rank == root) NOT_IN_PLACE(recvbuf, "recvbuf at the root");
     NEED(sendbuf, "sendbuf");
     if (sendbuf == MPI_IN_PLACE && comm->rank != root)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MPI_IN_PLACE is only valid at the root");
@@ -989,9 +1114,10 @@ eccl_result_t eccl_reduce_scatter_block(const void *sendbuf, void *recvbuf, size
 {
     eccl_call_t c;
     size_t count = recvcount;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_REDUCE_SCATTER_BLOCK, count, dtype, op, 0);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_REDUCE_SCATTER_BLOCK, count, dtype, op, 0, bound);
     if (rc) return rc;
     NEED(recvbuf, "recvbuf");
+    NOT_IN_PLACE(recvbuf, "recvbuf");
     NEED(sendbuf, "sendbuf");
     c.recvbuf = recvbuf;
     c.sendbuf = sendbuf;
@@ -1014,9 +1140,10 @@ eccl_result_t eccl_allgather(const void *sendbuf, void *recvbuf, size_t count, e
                              const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_ALLGATHER, count, dtype, ECCL_OP_SUM, 0);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_ALLGATHER, count, dtype, ECCL_OP_SUM, 0, bound);
     if (rc) return rc;
     NEED(recvbuf, "recvbuf");
+    NOT_IN_PLACE(recvbuf, "recvbuf");
     NEED(sendbuf, "sendbuf");
     c.recvbuf = recvbuf;
     c.sendbuf = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf + (size_t)comm->rank * count * c.esize
@@ -1030,9 +1157,10 @@ eccl_result_t eccl_scatter(const void *sendbuf, void *recvbuf, size_t count, ecc
                            int root, const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_SCATTER, count, dtype, ECCL_OP_SUM, root);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_SCATTER, count, dtype, ECCL_OP_SUM, root, bound);
     if (rc) return rc;
     if (comm->rank == root) NEED(sendbuf, "sendbuf at the root");
+    if (comm->rank == root) NOT_IN_PLACE(sendbuf, "sendbuf at the root");
     NEED(recvbuf, "recvbuf");
     if (recvbuf == MPI_IN_PLACE && comm->rank != root)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MPI_IN_PLACE is only valid at the root");
@@ -1048,9 +1176,10 @@ eccl_result_t eccl_gather(const void *sendbuf, void *recvbuf, size_t count, eccl
                           int root, const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_GATHER, count, dtype, ECCL_OP_SUM, root);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_GATHER, count, dtype, ECCL_OP_SUM, root, bound);
     if (rc) return rc;
     if (comm->rank == root) NEED(recvbuf, "recvbuf at the root");
+    if (comm->rank == root) NOT_IN_PLACE(recvbuf, "recvbuf at the root");
     NEED(sendbuf, "sendbuf");
     if (sendbuf == MPI_IN_PLACE && comm->rank != root)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MPI_IN_PLACE is only valid at the root");
@@ -1066,9 +1195,10 @@ eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype,
                                     const eccl_bound_t *bound, eccl_comm_t comm)
 {
     eccl_call_t c;
-    eccl_result_t rc = begin(comm, &c, ECCL_COLL_SENDRECV_REPLACE, count, dtype, ECCL_OP_SUM, 0);
+    eccl_result_t rc = begin(comm, &c, ECCL_COLL_SENDRECV_REPLACE, count, dtype, ECCL_OP_SUM, 0, bound);
     if (rc) return rc;
     NEED(buf, "buf");
+    NOT_IN_PLACE(buf, "the buffer of a sendrecv_replace");
     if ((dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->size)) ||
         (source != MPI_PROC_NULL && (source < 0 || source >= comm->size)))
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "dest %d / source %d out of range", dest, source);

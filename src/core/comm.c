@@ -290,8 +290,14 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     eccl_result_t rc = ECCL_SUCCESS;
     eccl_comm_t c = NULL;
     void *buf = NULL;
-    if (!out || mcomm == MPI_COMM_NULL) return ECCL_ERR_INVALID_ARG;
+    if (!out) return ECCL_ERR_INVALID_ARG;
     *out = NULL;
+    if (mcomm == MPI_COMM_NULL) return ECCL_ERR_INVALID_ARG;
+    /* an intercommunicator's collectives have other semantics (two groups): refused, a local
+     * check, before anything collective (MPI_Comm_test_inter is local) */
+    int inter = 0;
+    if (MPI_Comm_test_inter(mcomm, &inter) != MPI_SUCCESS) return ECCL_ERR_MPI;
+    if (inter) return ECCL_ERR_INVALID_ARG;
     c = calloc(1, sizeof *c);
     if (!c) return ECCL_ERR_NO_MEMORY;
     if (MPI_Comm_dup(mcomm, &c->comm) != MPI_SUCCESS) {
@@ -431,6 +437,7 @@ eccl_result_t eccl_comm_info(eccl_comm_t comm, MPI_Comm *mpi_comm, int *size, in
 eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
+    comm->errmsg[0] = '\0';
 #ifdef HAVE_CUDA
     comm->user_stream = (void *)stream;
     return ECCL_SUCCESS;

@@ -101,4 +101,8 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "Testing only: rank R fails to map its node peers' CUDA IPC windows (as a GPU without peer "
      "access would), so its node stages the hierarchical allreduce's device buffers from then on "
      "and every rank's cost model prices that from the next call."},
+    {"ECCL_FAULT_DEV_ALLOC", "R (a rank)", "unset",
+     "Testing only: rank R acts as if its GPU had no memory left for a device-resident call, so it "
+     "stages that call's device buffers through host memory while the other ranks stay on their "
+     "GPUs; every rank succeeds with the same results."},
     {NULL, NULL, NULL, NULL}};

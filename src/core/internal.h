@@ -27,6 +27,12 @@
         goto fn_exit;                                                                              \
     } while (0)
 
+/* The one check of a collective's bound (the collectives, the BLACS layer and the panels): NULL
+ * when it is valid, else a static sentence saying what is wrong. LOSSLESS (any value) and NULL
+ * are valid; ABS and REL need a finite value > 0; REL's range is ECCL_RANGE_FROM_DATA or finite
+ * and >= 0 (the codec's eccl_bound_resolve also takes an infinite range). */
+const char *eccl_bound_problem(const eccl_bound_t *b);
+
 /* 1 when p is CUDA device memory (not managed, not host), 0 otherwise, also when the process has
  * not loaded the CUDA driver (core/devptr.c). Thread-safe. */
 int eccl_ptr_is_device(const void *p);

@@ -21,14 +21,7 @@
 #include "cuda/device.h"
 #include "scalapack/sl.h"
 
-int eccl_sl_bound_invalid(const eccl_bound_t *b)
-{
-    if (!b || b->mode == ECCL_MODE_LOSSLESS) return 0;
-    if (b->mode != ECCL_MODE_ABS && b->mode != ECCL_MODE_REL) return 1;
-    if (!(b->value > 0) || !isfinite(b->value)) return 1;
-    if (b->mode == ECCL_MODE_REL && b->range != ECCL_RANGE_FROM_DATA && !(b->range >= 0)) return 1;
-    return 0;
-}
+int eccl_sl_bound_invalid(const eccl_bound_t *b) { return eccl_bound_problem(b) != NULL; }
 
 /* What a drop-in call was given, resolved. */
 typedef struct sl_call {
