@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, gpusan, quickbench,
+#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, gpusan, quickbench,
 #   summabench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
@@ -42,6 +42,14 @@ case " $what " in *" quicktest "*) # a short subset for iterating on the GPU pat
     step corrupt_device_f32 timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     step corrupt_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=4 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
     step stream_device timeout "$test_timeout" mpiexec -n 2 ./tests/test_stream_device ;;
+esac
+case " $what " in *" contracttest "*|*" test "*|*" all "*) # issue 22's contract on device buffers: mismatches,
+    # REL ranges with ranks of no finite value, fallback; a rank out of device memory (by the
+    # ECCL_FAULT_DEV_ALLOC knob, and for real: its GPU's memory taken) stages its call alone
+    step contract_device_np2 timeout "$test_timeout" mpiexec -n 2 ./tests/test_contract --device
+    step contract_device_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_contract --device
+    step contract_devoom_fault timeout "$test_timeout" env ECCL_FAULT_DEV_ALLOC=1 mpiexec -n 2 ./tests/test_contract --device dev_oom
+    step contract_devoom_real timeout "$test_timeout" mpiexec -n 2 ./tests/test_contract --device dev_oom ;;
 esac
 case " $what " in *" hiertest "*) # the hierarchical allreduce on device buffers only (see test below)
     step coll_device_hier_np4 timeout "$test_timeout" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
