@@ -448,10 +448,11 @@ static void dispatch_cases(void)
     eccl_comm_last_stats(c, &st);
     CHECK(st.bound_requested == 0 && st.eb_per_message == 0 && !st.compressed, "mpi sendrecv_replace stats E %g",
           st.bound_requested);
-    /* the fallback policy (error here) does not apply below min_bytes */
+    /* the fallback policy (error here) is consulted before min_bytes (doc/collectives.md section 7) */
     float f[4] = {1, 2, 3, 4}, g[4];
     eccl_comm_set_algorithm(c, "allreduce", "auto");
-    CHECK(eccl_allreduce(f, g, 4, ECCL_FLOAT32, ECCL_OP_PROD, &abs, c) == ECCL_SUCCESS, "tiny PROD with fallback=error");
+    CHECK(eccl_allreduce(f, g, 4, ECCL_FLOAT32, ECCL_OP_PROD, &abs, c) == ECCL_ERR_UNSUPPORTED,
+          "tiny PROD with fallback=error");
     CHECK(eccl_allreduce(x, y, n, ECCL_FLOAT64, ECCL_OP_PROD, &abs, c) == ECCL_ERR_UNSUPPORTED,
           "large PROD forced ring with fallback=error");
     eccl_comm_free(&c);

@@ -672,8 +672,10 @@ static int case_dev_oom(void)
     double mm[2] = {sum, -sum};
     MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     CHECK(mm[0] == -mm[1], "the ranks' results differ");
+    int vdev = rank_ == victim ? st.device : -1;
+    MPI_Allreduce(MPI_IN_PLACE, &vdev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank_ == 0) printf("  (dev_oom: rank %d %s; its call ran with device = %d)\n", victim,
-                           fault ? "by ECCL_FAULT_DEV_ALLOC" : "with its GPU memory taken", rank_ == victim ? st.device : -1);
+                           fault ? "by ECCL_FAULT_DEV_ALLOC" : "with its GPU memory taken", vdev);
     eccl_comm_free(&c);
     bfree(X);
     bfree(Y);
