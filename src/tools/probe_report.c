@@ -55,6 +55,8 @@ static void text_input(const probe_opts_t *o, const probe_field_t *f, const prob
 {
     printf("eccl-probe %s\n", o->input);
     printf("  input        %zu values of %s (", f->count, probe_type_name(f->dtype));
+    /* A netCDF variable with no dimensions holds one value: a scalar. */
+    if (f->ndims == 0) fputs("scalar", stdout);
     for (int i = 0; i < f->ndims; i++) printf("%s%zu", i ? " x " : "", f->dims[i]);
     if (f->var_colon) printf(", netCDF %s", f->nc_type_name);
     printf("), %zu bytes\n", r->input_bytes);
@@ -199,8 +201,10 @@ static void json_input(json_writer_t *w, const probe_opts_t *o, const probe_fiel
                 strlen(f->nc_type_name));
     json_string(w, "type", probe_type_name(f->dtype), 3);
     json_size(w, "count", f->count);
+    /* [] for a scalar (a netCDF variable with no dimensions). */
     json_key(w, "dims");
-    for (int i = 0; i < f->ndims; i++) fprintf(w->out, "%s%zu", i ? ", " : "[", f->dims[i]);
+    fputs("[", w->out);
+    for (int i = 0; i < f->ndims; i++) fprintf(w->out, "%s%zu", i ? ", " : "", f->dims[i]);
     fputs("]", w->out);
     json_size(w, "input_bytes", r->input_bytes);
 }
