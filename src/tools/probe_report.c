@@ -28,6 +28,8 @@ static const char *plural(uint64_t n)
     return n == 1 ? "" : "s";
 }
 
+/* False when every finite value is a fill: the fill-free range is then NaN, and nothing is
+ * outside it. */
 static int fill_outside(const probe_field_t *f, const probe_result_t *r)
 {
     int outside = 0;
