@@ -202,12 +202,21 @@ static int nc_shape(int ncid, int varid, const char *path, const char *var, prob
         probe_error("%s:%s has %d dimensions, more than %d", path, var, ndims, PROBE_MAX_DIMS);
         goto fn_exit;
     }
-    for (int i = 0; i < ndims; i++)
+    for (int i = 0; i < ndims; i++) {
         if (nc_inq_dimlen(ncid, dimids[i], &f->dims[i]) != NC_NOERR) goto fn_fail;
+        /* An unlimited dimension with no records yet: nothing to probe. */
+        if (f->dims[i] == 0) {
+            char dim[NC_MAX_NAME + 1] = "?";
+            nc_inq_dimname(ncid, dimids[i], dim);
+            probe_error("%s:%s holds no values: zero-length dimension '%s'", path, var, dim);
+            goto fn_exit;
+        }
+    }
+    /* No dimensions (a scalar): one value, the empty product. */
     f->ndims = ndims;
     f->count = dims_product(f->dims, ndims);
     if (f->count == 0) {
-        probe_error("%s:%s holds no values (or too many to address)", path, var);
+        probe_error("%s:%s holds too many values to address", path, var);
         goto fn_exit;
     }
     if (f->dtype == 0) f->dtype = xtype == NC_FLOAT ? ECCL_FLOAT32 : ECCL_FLOAT64;
