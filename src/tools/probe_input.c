@@ -159,20 +159,24 @@ static int nc_numeric(nc_type t)
     return numeric;
 }
 
-/* "t, urot, ..." so a mistyped variable name can be corrected from the message alone. */
+/* "variables: t, urot, ..." so a mistyped variable name can be corrected from the message
+ * alone, or "the file has no variables". */
 static void nc_list_vars(int ncid, char *buf, size_t len)
 {
+    static const char head[] = "variables: ";
     int nvars = 0;
-    size_t used = 0;
-    buf[0] = '\0';
+    size_t used = sizeof(head) - 1;
+    snprintf(buf, len, "%s", head);
     if (nc_inq_nvars(ncid, &nvars) != NC_NOERR) nvars = 0;
     for (int v = 0; v < nvars && used + 1 < len; v++) {
         char name[NC_MAX_NAME + 1];
         if (nc_inq_varname(ncid, v, name) != NC_NOERR) continue;
-        int n = snprintf(buf + used, len - used, "%s%s", v ? ", " : "", name);
+        int n = snprintf(buf + used, len - used, "%s%s", used > sizeof(head) - 1 ? ", " : "",
+                         name);
         if (n < 0) break;
         used += (size_t)n;
     }
+    if (used == sizeof(head) - 1) snprintf(buf, len, "the file has no variables");
 }
 
 static int nc_find_var(int ncid, const char *path, const char *var, int *varid)
@@ -182,7 +186,7 @@ static int nc_find_var(int ncid, const char *path, const char *var, int *varid)
     if (rc != NC_NOERR) {
         char names[512];
         nc_list_vars(ncid, names, sizeof(names));
-        probe_error("%s: no variable '%s' (variables: %s)", path, var, names);
+        probe_error("%s: no variable '%s' (%s)", path, var, names);
         status = PROBE_EXIT_USAGE;
     }
     return status;
