@@ -108,28 +108,43 @@ static int raw_read(const char *path, FILE *fp, size_t bytes, probe_field_t *f)
         probe_error("%s: read failed: %s", path, ferror(fp) ? strerror(errno) : "file shrank");
         goto fn_exit;
     }
-    /* Without a ":VAR" a netCDF file would be probed as floats made of its header bytes. */
-    if (looks_like_netcdf(f->values, bytes)) {
-        probe_error("%s is a netCDF file: name a variable, as %s:VAR", path, path);
-        goto fn_exit;
-    }
     status = PROBE_OK;
 fn_exit:
     return status;
 }
 
+/* The first bytes of a regular file look like a netCDF header; fp is left at the start. */
+static int raw_is_netcdf(FILE *fp)
+{
+    unsigned char head[8];
+    size_t n = 0;
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+        n = fread(head, 1, sizeof(head), fp);
+        rewind(fp);
+    }
+    return looks_like_netcdf(head, n);
+}
+
+static void netcdf_without_var(const char *path);
+
 static int load_raw(const probe_opts_t *o, probe_field_t *f)
 {
     int status = PROBE_EXIT_USAGE;
     size_t esz = eccl_dtype_size(o->dtype), bytes = 0;
-    FILE *fp = NULL;
-    if (!o->type_given) {
-        probe_error("%s: a raw file needs --type f32 or --type f64", o->input);
-        goto fn_exit;
-    }
-    fp = fopen(o->input, "rb");
+    FILE *fp = fopen(o->input, "rb");
     if (!fp) {
         probe_error("%s: %s", o->input, strerror(errno));
+        goto fn_exit;
+    }
+    /* Without a ":VAR" a netCDF file would be probed as floats made of its header bytes, or
+     * refused for want of a --type it does not need: say what it needs instead. */
+    if (raw_is_netcdf(fp)) {
+        netcdf_without_var(o->input);
+        goto fn_exit;
+    }
+    if (!o->type_given) {
+        probe_error("%s: a raw file needs --type f32 or --type f64", o->input);
         goto fn_exit;
     }
     status = raw_size(o->input, fp, esz, &bytes);
@@ -302,7 +317,27 @@ fn_exit:
     if (ncid >= 0) nc_close(ncid);
     return status;
 }
+
+/* The probe does not pick a variable for the user: it lists those there are. */
+static void netcdf_without_var(const char *path)
+{
+    int ncid = -1;
+    char names[512];
+    if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+        nc_list_vars(ncid, names, sizeof(names));
+        nc_close(ncid);
+        probe_error("%s is a netCDF file: name a variable, as %s:VAR (%s)", path, path, names);
+    } else {
+        probe_error("%s is a netCDF file: name a variable, as %s:VAR", path, path);
+    }
+}
 #else
+static void netcdf_without_var(const char *path)
+{
+    probe_error("%s is a netCDF file: name a variable, as %s:VAR (and use an eccl built with "
+                "netCDF support)", path, path);
+}
+
 static int load_netcdf(const probe_opts_t *o, const char *path, const char *var, probe_field_t *f)
 {
     (void)o;
