@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_probe.sh - eccl-probe end to end: raw f32/f64 fields (smooth, and with NaN/inf), every
 # mode, the JSON contract, --compressed/--decompressed (checked by tests/cmp_raw, independently
-# of the probe), bad invocations (status 2 and a message), and netCDF input when available.
+# of the probe), bad invocations (status 2 and a message), and netCDF input when available
+# (scalar variables, an empty record dimension and other edge cases with ncgen).
 #
 # Environment (tests/Makefile.mk sets it): top_builddir, ECCL_NCARG_DIR.
 # Exit: 0 pass, 1 fail, 77 only when the programs under test are not built.
@@ -210,6 +211,116 @@ expect_usage "threads" "$F" --type f32 --abs 1e-3 --threads 0
 expect_usage "unknown option" "$F" --type f32 --abs 1e-3 --frobnicate
 
 # ---------------------------------------------------------------------------------------------
+# netCDF edge cases (needs ncgen): scalar variables (zero dimensions: one value, shape [] and
+# "scalar" in the report), a record variable with no records (zero-length dimension), a scalar
+# that is its own fill value (no fill-free range), a file named without :VAR, and a file with no
+# variables at all.
+nc_edge_cases() {
+    cat >"$tmp/edge.cdl" <<'EOF'
+netcdf edge {
+dimensions:
+    x = 3 ;
+    t = UNLIMITED ;
+variables:
+    double sd ;
+    float sf ;
+    double a(x) ;
+    float e(t) ;
+    double sfill ;
+        sfill:_FillValue = -999. ;
+data:
+    sd = 2.5 ;
+    sf = -1.25 ;
+    a = 1, 2, 3 ;
+}
+EOF
+    printf 'netcdf novars {\ndimensions:\n    x = 2 ;\n}\n' >"$tmp/novars.cdl"
+    if ! ncgen -o "$tmp/edge.nc" "$tmp/edge.cdl" || ! ncgen -o "$tmp/novars.nc" "$tmp/novars.cdl"
+    then
+        fail "ncgen could not build the edge-case test files"
+        return
+    fi
+    N=$tmp/edge.nc
+
+    # scalar double: the value itself (lossless dump), then --abs, checked by cmp_raw
+    probe "$N:sd" --lossless --json --repeat 1 --decompressed "$tmp/sd.f64"
+    if expect_ok "scalar double lossless"; then
+        [ "$(size_of "$tmp/sd.f64")" = 8 ] || fail "scalar double: --decompressed is not 8 bytes"
+    fi
+    probe "$N:sd" --abs 0.1 --json --repeat 1 --decompressed "$tmp/sd.rec"
+    if expect_ok "scalar double --json"; then
+        check_bound "scalar double"
+        [ "$(get count)" = 1 ] && [ "$(get type)" = '"f64"' ] &&
+            [ "$(get netcdf_type)" = '"double"' ] && [ "$(get variable)" = '"sd"' ] &&
+            [ "$(get input_bytes)" = 8 ] && [ "$(get data_min)" = 2.5 ] &&
+            [ "$(get data_max)" = 2.5 ] && [ "$(get blocks)" = 1 ] &&
+            grep -q '^  "dims": \[\],$' "$tmp/out" &&
+            pass "scalar double: count 1, dims [], range [2.5, 2.5]" ||
+            fail "scalar double --json: $(tr -d '\n' <"$tmp/out")"
+        check_rec "scalar double" "$tmp/sd.f64" "$tmp/sd.rec" f64 0.1
+    fi
+    probe "$N:sd" --abs 0.1 --repeat 1
+    if [ "$rc" -eq 0 ] && grep -q '^  input        1 value of f64 (scalar, netCDF double), 8 bytes$' \
+        "$tmp/out" && ! grep -q '(,' "$tmp/out"; then
+        pass "scalar double: text report says 'scalar'"
+    else
+        fail "scalar double text report (status $rc): $(cat "$tmp/out" "$tmp/err")"
+    fi
+
+    # scalar float
+    probe "$N:sf" --abs 0.01 --json --repeat 1
+    if expect_ok "scalar float --json"; then
+        check_bound "scalar float"
+        [ "$(get count)" = 1 ] && [ "$(get type)" = '"f32"' ] &&
+            [ "$(get netcdf_type)" = '"float"' ] && [ "$(get input_bytes)" = 4 ] &&
+            [ "$(get data_min)" = -1.25 ] && [ "$(get data_max)" = -1.25 ] &&
+            grep -q '^  "dims": \[\],$' "$tmp/out" &&
+            pass "scalar float: count 1, dims [], range [-1.25, -1.25]" ||
+            fail "scalar float --json: $(tr -d '\n' <"$tmp/out")"
+    fi
+    probe "$N:sf" --lossless --repeat 1
+    [ "$rc" -eq 0 ] && grep -q '1 value of f32 (scalar, netCDF float), 4 bytes$' "$tmp/out" &&
+        pass "scalar float: text report says 'scalar'" ||
+        fail "scalar float text report (status $rc): $(cat "$tmp/out" "$tmp/err")"
+
+    # --dims 1 gives a scalar the shape [1]
+    probe "$N:sd" --lossless --dims 1 --json --repeat 1
+    if expect_ok "scalar --dims 1"; then
+        grep -q '^  "dims": \[1\],$' "$tmp/out" && pass "scalar --dims 1: dims [1]" ||
+            fail "scalar --dims 1: $(tr -d '\n' <"$tmp/out")"
+    fi
+
+    # the array variable beside the scalars is unaffected
+    probe "$N:a" --lossless --json --repeat 1
+    if expect_ok "edge.nc:a"; then
+        grep -q '^  "dims": \[3\],$' "$tmp/out" && [ "$(get count)" = 3 ] &&
+            pass "array beside scalars: dims [3]" || fail "edge.nc:a: $(tr -d '\n' <"$tmp/out")"
+    fi
+
+    # a scalar equal to its _FillValue: every value is a fill, so there is no fill-free range
+    probe "$N:sfill" --rel 1e-3 --json --repeat 1
+    if expect_ok "scalar fill --json"; then
+        [ "$(get fill_count)" = 1 ] && [ "$(get fill_free_min)" = null ] &&
+            [ "$(get fill_free_max)" = null ] &&
+            pass "all-fill scalar: fill_free_min/max null" ||
+            fail "all-fill scalar --json: $(tr -d '\n' <"$tmp/out")"
+    fi
+    probe "$N:sfill" --rel 1e-3 --repeat 1
+    [ "$rc" -eq 0 ] && grep -q '1 value (100.0%)' "$tmp/out" &&
+        ! grep -q 'without them it is' "$tmp/out" &&
+        pass "all-fill scalar: no fill-free range note" ||
+        fail "all-fill scalar text report (status $rc): $(cat "$tmp/out" "$tmp/err")"
+
+    # a record variable with no records: a usage error naming the empty dimension
+    expect_usage "zero-length dimension 't'" "$N:e" --abs 1
+    # no :VAR: the probe does not pick a variable, it says which there are (with or without --type)
+    expect_usage "is a netCDF file: name a variable, as .*:VAR (variables: sd, sf, a, e, sfill)" \
+        "$N" --abs 1
+    expect_usage "is a netCDF file: name a variable" "$N" --type f64 --abs 1
+    expect_usage "no variable 'v' (the file has no variables)" "$tmp/novars.nc:v" --abs 1
+}
+
+# ---------------------------------------------------------------------------------------------
 # netCDF
 probe --version
 if grep -q 'netCDF input: yes' "$tmp/out"; then
@@ -258,8 +369,9 @@ EOF
         else
             fail "ncgen could not build the test file"
         fi
+        nc_edge_cases
     else
-        echo "SKIP: ncgen not found, no netCDF type/fill-value checks"
+        echo "SKIP: ncgen not found, no netCDF type/fill-value/scalar checks"
     fi
 else
     expect_usage "without netCDF" "$NCARG/pop.nc:t" --rel 1e-4

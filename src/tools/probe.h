@@ -71,7 +71,7 @@ typedef struct probe_result {
     size_t nonfinite_mismatch;  /* of those, how many did not come back bit for bit */
     size_t fill_count;
     size_t fill_changed;        /* fill values that no longer compare equal to the attribute */
-    double fill_free_min, fill_free_max; /* finite range without the fill values */
+    double fill_free_min, fill_free_max; /* finite range without the fill values; NaN if none */
     /* timing: best of repeat runs */
     double compress_s, decompress_s;
     int threads;           /* busy: no more than there are tiles of 8192 values */

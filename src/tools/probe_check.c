@@ -87,5 +87,7 @@ void probe_compare(const probe_field_t *f, const void *rec, double eb, int lossl
         for (size_t i = 0; i < f->count; i++)
             check_one(f, r, i, a[i], b[i], memcmp(a + i, b + i, sizeof(double)) == 0, eb, lossless);
     }
-    if (r->fill_free_min > r->fill_free_max) r->fill_free_min = r->fill_free_max = 0.0;
+    /* No finite value besides the fills (an all-fill field, or a scalar equal to its fill
+     * value): there is no such range, and NaN says so (null in JSON, no note in the report). */
+    if (r->fill_free_min > r->fill_free_max) r->fill_free_min = r->fill_free_max = NAN;
 }

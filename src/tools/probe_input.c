@@ -108,28 +108,43 @@ static int raw_read(const char *path, FILE *fp, size_t bytes, probe_field_t *f)
         probe_error("%s: read failed: %s", path, ferror(fp) ? strerror(errno) : "file shrank");
         goto fn_exit;
     }
-    /* Without a ":VAR" a netCDF file would be probed as floats made of its header bytes. */
-    if (looks_like_netcdf(f->values, bytes)) {
-        probe_error("%s is a netCDF file: name a variable, as %s:VAR", path, path);
-        goto fn_exit;
-    }
     status = PROBE_OK;
 fn_exit:
     return status;
 }
 
+/* The first bytes of a regular file look like a netCDF header; fp is left at the start. */
+static int raw_is_netcdf(FILE *fp)
+{
+    unsigned char head[8];
+    size_t n = 0;
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+        n = fread(head, 1, sizeof(head), fp);
+        rewind(fp);
+    }
+    return looks_like_netcdf(head, n);
+}
+
+static void netcdf_without_var(const char *path);
+
 static int load_raw(const probe_opts_t *o, probe_field_t *f)
 {
     int status = PROBE_EXIT_USAGE;
     size_t esz = eccl_dtype_size(o->dtype), bytes = 0;
-    FILE *fp = NULL;
-    if (!o->type_given) {
-        probe_error("%s: a raw file needs --type f32 or --type f64", o->input);
-        goto fn_exit;
-    }
-    fp = fopen(o->input, "rb");
+    FILE *fp = fopen(o->input, "rb");
     if (!fp) {
         probe_error("%s: %s", o->input, strerror(errno));
+        goto fn_exit;
+    }
+    /* Without a ":VAR" a netCDF file would be probed as floats made of its header bytes, or
+     * refused for want of a --type it does not need: say what it needs instead. */
+    if (raw_is_netcdf(fp)) {
+        netcdf_without_var(o->input);
+        goto fn_exit;
+    }
+    if (!o->type_given) {
+        probe_error("%s: a raw file needs --type f32 or --type f64", o->input);
         goto fn_exit;
     }
     status = raw_size(o->input, fp, esz, &bytes);
@@ -159,20 +174,24 @@ static int nc_numeric(nc_type t)
     return numeric;
 }
 
-/* "t, urot, ..." so a mistyped variable name can be corrected from the message alone. */
+/* "variables: t, urot, ..." so a mistyped variable name can be corrected from the message
+ * alone, or "the file has no variables". */
 static void nc_list_vars(int ncid, char *buf, size_t len)
 {
+    static const char head[] = "variables: ";
     int nvars = 0;
-    size_t used = 0;
-    buf[0] = '\0';
+    size_t used = sizeof(head) - 1;
+    snprintf(buf, len, "%s", head);
     if (nc_inq_nvars(ncid, &nvars) != NC_NOERR) nvars = 0;
     for (int v = 0; v < nvars && used + 1 < len; v++) {
         char name[NC_MAX_NAME + 1];
         if (nc_inq_varname(ncid, v, name) != NC_NOERR) continue;
-        int n = snprintf(buf + used, len - used, "%s%s", v ? ", " : "", name);
+        int n = snprintf(buf + used, len - used, "%s%s", used > sizeof(head) - 1 ? ", " : "",
+                         name);
         if (n < 0) break;
         used += (size_t)n;
     }
+    if (used == sizeof(head) - 1) snprintf(buf, len, "the file has no variables");
 }
 
 static int nc_find_var(int ncid, const char *path, const char *var, int *varid)
@@ -182,7 +201,7 @@ static int nc_find_var(int ncid, const char *path, const char *var, int *varid)
     if (rc != NC_NOERR) {
         char names[512];
         nc_list_vars(ncid, names, sizeof(names));
-        probe_error("%s: no variable '%s' (variables: %s)", path, var, names);
+        probe_error("%s: no variable '%s' (%s)", path, var, names);
         status = PROBE_EXIT_USAGE;
     }
     return status;
@@ -202,12 +221,21 @@ static int nc_shape(int ncid, int varid, const char *path, const char *var, prob
         probe_error("%s:%s has %d dimensions, more than %d", path, var, ndims, PROBE_MAX_DIMS);
         goto fn_exit;
     }
-    for (int i = 0; i < ndims; i++)
+    for (int i = 0; i < ndims; i++) {
         if (nc_inq_dimlen(ncid, dimids[i], &f->dims[i]) != NC_NOERR) goto fn_fail;
+        /* An unlimited dimension with no records yet: nothing to probe. */
+        if (f->dims[i] == 0) {
+            char dim[NC_MAX_NAME + 1] = "?";
+            nc_inq_dimname(ncid, dimids[i], dim);
+            probe_error("%s:%s holds no values: zero-length dimension '%s'", path, var, dim);
+            goto fn_exit;
+        }
+    }
+    /* No dimensions (a scalar): one value, the empty product. */
     f->ndims = ndims;
     f->count = dims_product(f->dims, ndims);
     if (f->count == 0) {
-        probe_error("%s:%s holds no values (or too many to address)", path, var);
+        probe_error("%s:%s holds too many values to address", path, var);
         goto fn_exit;
     }
     if (f->dtype == 0) f->dtype = xtype == NC_FLOAT ? ECCL_FLOAT32 : ECCL_FLOAT64;
@@ -289,7 +317,27 @@ fn_exit:
     if (ncid >= 0) nc_close(ncid);
     return status;
 }
+
+/* The probe does not pick a variable for the user: it lists those there are. */
+static void netcdf_without_var(const char *path)
+{
+    int ncid = -1;
+    char names[512];
+    if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+        nc_list_vars(ncid, names, sizeof(names));
+        nc_close(ncid);
+        probe_error("%s is a netCDF file: name a variable, as %s:VAR (%s)", path, path, names);
+    } else {
+        probe_error("%s is a netCDF file: name a variable, as %s:VAR", path, path);
+    }
+}
 #else
+static void netcdf_without_var(const char *path)
+{
+    probe_error("%s is a netCDF file: name a variable, as %s:VAR (and use an eccl built with "
+                "netCDF support)", path, path);
+}
+
 static int load_netcdf(const probe_opts_t *o, const char *path, const char *var, probe_field_t *f)
 {
     (void)o;

@@ -22,6 +22,14 @@ static double fraction(uint64_t part, uint64_t whole)
     return whole ? (double)part / (double)whole : 0.0;
 }
 
+/* "s" unless there is exactly one. */
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* False when every finite value is a fill: the fill-free range is then NaN, and nothing is
+ * outside it. */
 static int fill_outside(const probe_field_t *f, const probe_result_t *r)
 {
     int outside = 0;
@@ -54,15 +62,19 @@ static void compute_figures(const probe_field_t *f, const probe_result_t *r, pro
 static void text_input(const probe_opts_t *o, const probe_field_t *f, const probe_result_t *r)
 {
     printf("eccl-probe %s\n", o->input);
-    printf("  input        %zu values of %s (", f->count, probe_type_name(f->dtype));
+    printf("  input        %zu value%s of %s (", f->count, plural(f->count),
+           probe_type_name(f->dtype));
+    /* A netCDF variable with no dimensions holds one value: a scalar. */
+    if (f->ndims == 0) fputs("scalar", stdout);
     for (int i = 0; i < f->ndims; i++) printf("%s%zu", i ? " x " : "", f->dims[i]);
     if (f->var_colon) printf(", netCDF %s", f->nc_type_name);
     printf("), %zu bytes\n", r->input_bytes);
     for (int i = 0; i < f->nfills; i++)
         printf("%s%g", i ? ", " : "  fill values  ", f->fills[i]);
     if (f->nfills)
-        printf(": %zu values (%.1f%%), %zu changed by the round trip\n", r->fill_count,
-               100.0 * fraction(r->fill_count, f->count), r->fill_changed);
+        printf(": %zu value%s (%.1f%%), %zu changed by the round trip\n", r->fill_count,
+               plural(r->fill_count), 100.0 * fraction(r->fill_count, f->count),
+               r->fill_changed);
 }
 
 static void text_settings(const probe_opts_t *o, const probe_result_t *r)
@@ -110,7 +122,10 @@ static void text_notes(const probe_opts_t *o, const probe_result_t *r, const pro
                "        --rel %g would mean --abs %.6g\n",
                r->fill_free_min, r->fill_free_max, o->bound.value,
                o->bound.value * (r->fill_free_max - r->fill_free_min));
-    if (r->fill_changed)
+    if (r->fill_changed == 1)
+        printf("  note: 1 fill value no longer equals the fill value after the round trip:\n"
+               "        code that masks it with == will take it for data\n");
+    else if (r->fill_changed)
         printf("  note: %zu fill values no longer equal the fill value after the round trip:\n"
                "        code that masks them with == will take them for data\n",
                r->fill_changed);
@@ -199,8 +214,10 @@ static void json_input(json_writer_t *w, const probe_opts_t *o, const probe_fiel
                 strlen(f->nc_type_name));
     json_string(w, "type", probe_type_name(f->dtype), 3);
     json_size(w, "count", f->count);
+    /* [] for a scalar (a netCDF variable with no dimensions). */
     json_key(w, "dims");
-    for (int i = 0; i < f->ndims; i++) fprintf(w->out, "%s%zu", i ? ", " : "[", f->dims[i]);
+    fputs("[", w->out);
+    for (int i = 0; i < f->ndims; i++) fprintf(w->out, "%s%zu", i ? ", " : "", f->dims[i]);
     fputs("]", w->out);
     json_size(w, "input_bytes", r->input_bytes);
 }
