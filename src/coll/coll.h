@@ -132,21 +132,7 @@ const char *eccl_coll_name(eccl_coll_t coll);
 /* Entry of `coll` called `name`, or NULL. */
 const eccl_algo_t *eccl_algo_find(eccl_coll_t coll, const char *name);
 
-/* ---- helpers shared by algorithms ---- */
-struct eccl_set; /* (prims/prims.h: eccl_set_t, eccl_req_t) */
-struct eccl_req;
-/* Binomial scatter of a set indexed by relative rank (position t belongs to rank (t+root)%p):
- * on return, every rank holds at least its own position; the root holds all of them
- * (bcast_scatter_allgather.c; scatter binomial and bcast scatter_allgather). */
-eccl_result_t eccl_coll_scatter_set(eccl_call_t *c, struct eccl_set *s, int root);
-/* The root's part of it, compressing piece t (the `count` elements at at(c, t, &count)) just
- * before its subtree goes and sending without blocking; the sends are left in req[0 .. *nreq)
- * (room for p) for eccl_coll_scatter_root_wait, which completes every one, also after an error,
- * and returns the first error of rc and theirs (scatter_binomial.c). */
-eccl_result_t eccl_coll_scatter_root(eccl_call_t *c, struct eccl_set *s,
-                                     const void *(*at)(const eccl_call_t *c, int t, size_t *count),
-                                     struct eccl_req *req, int *nreq);
-eccl_result_t eccl_coll_scatter_root_wait(eccl_call_t *c, struct eccl_req *req, int nreq, eccl_result_t rc);
+/* ---- helpers shared by algorithms (those written against the primitives: coll/common/common.h) ---- */
 /* Element range [lo, hi) of piece i when n elements are split into p pieces (block partition:
  * the first n % p pieces get one more). */
 static inline void eccl_piece(size_t n, int p, int i, size_t *lo, size_t *len)

@@ -2,11 +2,7 @@
  * result stream goes down a binomial tree (forwarded, never recompressed). */
 #include "config.h"
 
-#include "coll/model.h"
-#include "prims/prims.h"
-
-eccl_result_t eccl_coll_reduce_stream(eccl_call_t *c, const void *data, int root, eccl_cbuf_t *result);
-eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s);
+#include "coll/common/common.h"
 
 eccl_result_t eccl_allreduce_reduce_bcast(eccl_call_t *c)
 {

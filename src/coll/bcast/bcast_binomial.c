@@ -2,37 +2,7 @@
  * receiver forwards it untouched (no recompression) and decompresses it. */
 #include "config.h"
 
-#include "coll/model.h"
-#include "prims/prims.h"
-
-/* Broadcast the stream in *s from root along a binomial tree; receivers get it in *s (whose
- * capacity must hold it). Forwarding overlaps: sends to children are posted together. */
-eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s)
-{
-    int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
-    eccl_result_t rc = ECCL_SUCCESS;
-    while (mask < p) {
-        if (vr & mask) {
-            rc = eccl_prim_recv_stream(c, (vr - mask + root) % p, s);
-            if (rc) return rc;
-            break;
-        }
-        mask <<= 1;
-    }
-    eccl_req_t req[32];
-    int nreq = 0;
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (vr + mask < p) {
-            rc = eccl_prim_isend(c, s->buf, s->size, (vr + mask + root) % p, &req[nreq++]);
-            if (rc) break;
-        }
-    }
-    for (int k = 0; k < nreq; k++) {
-        eccl_result_t r2 = eccl_prim_wait(c, &req[k]);
-        rc = rc ? rc : r2;
-    }
-    return rc;
-}
+#include "coll/common/common.h"
 
 eccl_result_t eccl_bcast_binomial(eccl_call_t *c)
 {

@@ -1,34 +1,11 @@
 /* bcast_scatter_allgather.c - van de Geijn's broadcast on streams: the root compresses p pieces
  * (one stream each), scatters them down a binomial tree, and a ring allgather forwards the
  * streams (never recompressed); every rank then decompresses all pieces. The root compresses the
- * pieces subtree by subtree as the scatter sends them (scatter_binomial.c), so the first messages
+ * pieces subtree by subtree as the scatter sends them (coll/common/scatter.c), so the first messages
  * travel while the rest is compressed. */
 #include "config.h"
 
-#include "coll/model.h"
-#include "prims/prims.h"
-
-/* (coll.h) */
-eccl_result_t eccl_coll_scatter_set(eccl_call_t *c, eccl_set_t *s, int root)
-{
-    int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
-    eccl_result_t rc;
-    while (mask < p) {
-        if (vr & mask) {
-            int hi = vr + mask < p ? vr + mask : p;
-            if ((rc = eccl_prim_set_recv(c, s, vr, hi, (vr - mask + root) % p))) return rc;
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (vr + mask < p) {
-            int lo = vr + mask, hi = lo + mask < p ? lo + mask : p;
-            if ((rc = eccl_prim_set_send(c, s, lo, hi, (lo + root) % p))) return rc;
-        }
-    }
-    return ECCL_SUCCESS;
-}
+#include "coll/common/common.h"
 
 /* Piece t of the broadcast buffer (eccl_piece's partition into p pieces). */
 static const void *bcast_piece(const eccl_call_t *c, int t, size_t *count)

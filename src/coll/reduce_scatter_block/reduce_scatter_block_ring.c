@@ -2,11 +2,7 @@
  * ends with its own block, which it decompresses. */
 #include "config.h"
 
-#include "coll/model.h"
-#include "prims/prims.h"
-
-eccl_result_t eccl_coll_ring_reduce_scatter(eccl_call_t *c, const void *data, size_t total, int shift,
-                                            eccl_cbuf_t *out);
+#include "coll/common/common.h"
 
 eccl_result_t eccl_reduce_scatter_block_ring(eccl_call_t *c)
 {
