@@ -167,8 +167,10 @@ eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stre
  * op: ECCL_OP_SUM (integer-domain sum: errors add, nsum grows by 1), ECCL_OP_MAX/ECCL_OP_MIN
  * (error stays within eb_abs; real dtypes only). On a LOSSLESS stream the result is op applied
  * exactly as the element type would (canonical NaN, max(-0.0, +0.0) = +0.0).
- * out may not overlap the inputs. Errors: as eccl_decompress, plus ECCL_ERR_INVALID_ARG (NULL
- * pointers, overlapping out, unknown op), ECCL_ERR_UNSUPPORTED (AVG or PROD, MAX/MIN on complex, a
+ * out (out_capacity bytes) may not overlap the inputs: the stream (stream_size bytes) or local
+ * (count * element size bytes); for eccl_hom_combine, a (a_size bytes) or b (b_size bytes).
+ * Errors: as eccl_decompress, plus ECCL_ERR_INVALID_ARG (NULL pointers, an out overlapping an
+ * input, unknown op), ECCL_ERR_UNSUPPORTED (AVG or PROD, MAX/MIN on complex, a
  * stream whose nsum would overflow), ECCL_ERR_BUFFER_TOO_SMALL (*out_size then holds
  * eccl_compress_bound, which always suffices; out may be NULL with out_capacity 0 to ask). */
 eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void *local,

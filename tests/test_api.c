@@ -286,8 +286,7 @@ static void hom_args(void)
     TU_RC(eccl_hom_combine(s, size, s, size, ECCL_OP_SUM, o, cap, NULL), ECCL_ERR_INVALID_ARG);
     TU_RC(eccl_hom_combine(s, 0, s, size, ECCL_OP_SUM, o, cap, &osz), ECCL_ERR_CORRUPT);
     TU_RC(eccl_hom_combine(s, size, s, 0, ECCL_OP_SUM, o, cap, &osz), ECCL_ERR_CORRUPT);
-    /* out overlapping an input ("out may not overlap stream"; the code is not documented: any
-     * error is accepted, success is not) */
+    /* out overlapping an input stream: ECCL_ERR_INVALID_ARG (eccl.h) */
     {
         unsigned char *buf = tu_malloc(4 * cap + 2 * size);
         memcpy(buf, s, size);
@@ -297,6 +296,46 @@ static void hom_args(void)
         eccl_result_t r3 = eccl_hom_combine(s, size, buf, size, ECCL_OP_SUM, buf, cap, &osz);
         TU_CHECK(r1 == ECCL_ERR_INVALID_ARG && r2 == ECCL_ERR_INVALID_ARG && r3 == ECCL_ERR_INVALID_ARG,
                  "overlapping out: %d %d %d", r1, r2, r3);
+        free(buf);
+    }
+    /* out overlapping the local array (eccl.h: ECCL_ERR_INVALID_ARG for an out overlapping the
+     * inputs; local is count * element size bytes), from below and from above; just after it is
+     * fine */
+    {
+        size_t lb = 40 * sizeof(float);
+        unsigned char *buf = tu_malloc(2 * cap + 2 * lb);
+        float *loc = (float *)(buf + 16);
+        memcpy(loc, l, lb);
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
+        loc = (float *)buf;
+        memcpy(loc, l, lb);
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf + lb - 16, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_MAX, buf + lb, cap, &osz),
+              ECCL_SUCCESS);
+        free(buf);
+    }
+    /* a capacity or a size so large that pointer + size wraps around: still an overlap (the
+     * buffers really overlap; only the test's arithmetic could miss it) */
+    {
+        unsigned char *buf = tu_malloc(2 * cap + 2 * size + 256);
+        unsigned char *in = buf + cap + 64;
+        float *loc = (float *)(buf + cap + 64);
+        memcpy(in, s, size);
+        TU_RC(eccl_hom_reduce(in, size, l, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf, SIZE_MAX, &osz),
+              ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_combine(in, size, s, size, ECCL_OP_SUM, buf, SIZE_MAX, &osz), ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_combine(s, size, in, size, ECCL_OP_SUM, buf, SIZE_MAX, &osz), ECCL_ERR_INVALID_ARG);
+        memcpy(loc, l, 40 * sizeof(float));
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf, SIZE_MAX, &osz),
+              ECCL_ERR_INVALID_ARG);
+        /* the other way round: an input whose size wraps, with out after it */
+        memcpy(buf, s, size);
+        TU_RC(eccl_hom_reduce(buf, SIZE_MAX, l, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf + cap + 64, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_combine(s, size, buf, SIZE_MAX, ECCL_OP_SUM, buf + cap + 64, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
         free(buf);
     }
     /* ops: AVG and PROD are not codec operations (eccl.h: UNSUPPORTED) */
