@@ -98,7 +98,8 @@ typedef enum eccl_op {
 
 /* Worst-case compressed size in bytes of `count` elements of `dtype`: eccl_compress never writes
  * more. Returns 0 for an unknown dtype, or when count * element size reaches 2^62 bytes (the
- * format's limit) or the size would not fit in size_t. */
+ * format's limit: 2^62 - element size bytes is the largest count a stream holds) or the size
+ * would not fit in size_t. */
 size_t eccl_compress_bound(size_t count, eccl_dtype_t dtype);
 
 /* Minimum and maximum over the finite real components of data (NaN and +-inf skipped; each
@@ -123,7 +124,8 @@ eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, si
  * The output is deterministic: same input and parameters give the same bytes on every machine
  * and thread count, and on the GPU codec.
  * Uses OpenMP threads (when built with --enable-openmp) as the caller's OpenMP settings allow.
- * Errors: ECCL_ERR_INVALID_ARG (NULL pointers, bad bound, unknown dtype),
+ * Errors: ECCL_ERR_INVALID_ARG (NULL pointers, bad bound, unknown dtype, count * element size
+ *         reaching 2^62 bytes: checked before the data is read),
  *         ECCL_ERR_BUFFER_TOO_SMALL (out_capacity too small: eccl_compress_bound() always
  *         suffices; *out_size then holds that bound; out may be NULL with out_capacity 0 to ask),
  *         ECCL_ERR_NO_MEMORY. */

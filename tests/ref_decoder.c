@@ -262,7 +262,7 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     }
     {
         uint64_t esize = (h->dtype >= 3 ? 2u : 1u) * ((h->dtype == 2 || h->dtype == 4) ? 8u : 4u);
-        if (h->count > ((uint64_t)1 << 62) / esize) {
+        if (h->count >= ((uint64_t)1 << 62) / esize) { /* n * W < 2^62 */
             say(why, "count %llu too large", (unsigned long long)h->count);
             return REF_CORRUPT;
         }

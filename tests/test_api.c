@@ -20,7 +20,7 @@ static size_t bound_formula(size_t count, eccl_dtype_t dt)
 {
     unsigned __int128 n = (unsigned __int128)count * reals_of(dt), nb = (n + 31) / 32, nt = (nb + 255) / 256;
     unsigned __int128 P = (64 + 8 * nt + nb + 15) / 16 * 16, b = P + n * W_of(dt) + 16 * nt;
-    if (n * W_of(dt) > ((unsigned __int128)1 << 62) || b > SIZE_MAX) return 0;
+    if (n * W_of(dt) >= ((unsigned __int128)1 << 62) || b > SIZE_MAX) return 0;
     return (size_t)b;
 }
 
@@ -76,11 +76,16 @@ static void compress_bound(void)
         for (unsigned i = 0; i < sizeof huge / sizeof *huge; i++)
             TU_CHECK(eccl_compress_bound(huge[i], dtypes[d]) == 0, "compress_bound(%zu, %s) = %zu",
                      huge[i], eccl_dtype_name(dtypes[d]), eccl_compress_bound(huge[i], dtypes[d]));
-        /* the largest stream the format allows (n * W = 2^62) still has a bound */
+        /* the format's limit (eccl.h, format.md section 3): count * element size < 2^62 bytes.
+         * 2^62 - esize bytes is the largest stream, and has a bound; 2^62 bytes has none */
         size_t top = ((size_t)1 << 62) / eccl_dtype_size(dtypes[d]);
-        TU_CHECK(eccl_compress_bound(top, dtypes[d]) == bound_formula(top, dtypes[d]) &&
-                     eccl_compress_bound(top, dtypes[d]) > ((size_t)1 << 62),
-                 "compress_bound at the format's limit");
+        TU_CHECK(eccl_compress_bound(top - 1, dtypes[d]) == bound_formula(top - 1, dtypes[d]) &&
+                     eccl_compress_bound(top - 1, dtypes[d]) > ((size_t)1 << 62) - eccl_dtype_size(dtypes[d]),
+                 "compress_bound(%zu, %s) = %zu: 2^62 - esize bytes, the largest stream, needs a bound",
+                 top - 1, eccl_dtype_name(dtypes[d]), eccl_compress_bound(top - 1, dtypes[d]));
+        TU_CHECK(eccl_compress_bound(top, dtypes[d]) == 0,
+                 "compress_bound(%zu, %s) = %zu: count * element size reaches 2^62 bytes, expected 0",
+                 top, eccl_dtype_name(dtypes[d]), eccl_compress_bound(top, dtypes[d]));
     }
     for (int i = 0; i < 4; i++) {
         TU_CHECK(eccl_compress_bound(0, bad_dtypes[i]) == 0, "bound of an unknown dtype");
@@ -213,6 +218,22 @@ static void compress_args(void)
     /* counts the format cannot hold: rejected before the data is read */
     TU_RC(eccl_compress(x, SIZE_MAX, ECCL_FLOAT32, &b, s, sizeof s, &size), ECCL_ERR_INVALID_ARG);
     TU_RC(eccl_compress(x, (size_t)1 << 61, ECCL_FLOAT32, &b, s, sizeof s, &size), ECCL_ERR_INVALID_ARG);
+    /* at the limit, every dtype: 2^62 bytes is INVALID_ARG (also as a size query); 2^62 - esize
+     * bytes is a count the format holds: a size query gives its bound, and a small buffer is
+     * BUFFER_TOO_SMALL (an ABS bound: nothing of the data is read) */
+    for (int d = 0; d < 4; d++) {
+        size_t top = ((size_t)1 << 62) / eccl_dtype_size(dtypes[d]);
+        const char *nm = eccl_dtype_name(dtypes[d]);
+        size = 0;
+        TU_RC(eccl_compress(x, top, dtypes[d], &b, s, sizeof s, &size), ECCL_ERR_INVALID_ARG);
+        TU_CHECK(eccl_compress(x, top, dtypes[d], &b, NULL, 0, &size) == ECCL_ERR_INVALID_ARG,
+                 "size query of %zu %s (2^62 bytes): %zu bytes, expected ECCL_ERR_INVALID_ARG", top, nm, size);
+        size = 0;
+        TU_RC(eccl_compress(x, top - 1, dtypes[d], &b, NULL, 0, &size), ECCL_ERR_BUFFER_TOO_SMALL);
+        TU_CHECK(size == eccl_compress_bound(top - 1, dtypes[d]) && size != 0, "size query of %zu %s: %zu",
+                 top - 1, nm, size);
+        TU_RC(eccl_compress(x, top - 1, dtypes[d], &b, s, sizeof s, &size), ECCL_ERR_BUFFER_TOO_SMALL);
+    }
 
     /* too small: BUFFER_TOO_SMALL and *out_size = eccl_compress_bound (eccl.h) */
     size_t need;
