@@ -134,10 +134,14 @@ eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
                             size_t *out_size);
 
 /* Decompress a whole stream of `stream_size` bytes into `data`, which holds `count` elements of
- * `dtype` (both must match the stream's header). Every field, offset and the checksum are
+ * `dtype` (both must match the stream's header). stream_size is the stream's exact size (what
+ * eccl_compress or a homomorphic call returned in *out_size, the header's stream_size field), not
+ * the capacity of the buffer holding it: any other value, larger ones included, is
+ * ECCL_ERR_CORRUPT. The same holds for every function below that takes a stream and its size
+ * (eccl_stream_info, eccl_hom_reduce, eccl_hom_combine). Every field, offset and the checksum are
  * validated before use: nothing outside the given buffers is ever read or written.
  * Errors: ECCL_ERR_INVALID_ARG (NULL pointers), ECCL_ERR_CORRUPT (not a valid eccl stream,
- *         truncated, or checksum mismatch), ECCL_ERR_MISMATCH (count or dtype differ from the
+ *         truncated, a stream_size other than the stream's, or checksum mismatch), ECCL_ERR_MISMATCH (count or dtype differ from the
  *         stream's), ECCL_ERR_UNSUPPORTED (a newer major format version). */
 eccl_result_t eccl_decompress(const void *stream, size_t stream_size, void *data, size_t count,
                               eccl_dtype_t dtype);
@@ -160,6 +164,7 @@ typedef struct eccl_stream_info {
 } eccl_stream_info_t;
 
 /* Parse and validate a stream's header, index and block codes, and verify its checksum.
+ * stream_size: the stream's exact size, as for eccl_decompress.
  * Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CORRUPT, ECCL_ERR_UNSUPPORTED. */
 eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stream_info_t *info);
 

@@ -109,7 +109,9 @@ typedef struct eccl_stream_desc {
     double bound, eb, range;
 } eccl_stream_desc_t;
 
-/* Parse and fully validate the header, checksum, block codes and tile index. */
+/* Parse and fully validate the header, checksum, block codes and tile index. size is the
+ * stream's exact size: a header whose stream_size differs (smaller or larger) is
+ * ECCL_ERR_CORRUPT. */
 eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s);
 
 /* The tile encoder a writer calls for each tile: write the tile's block codes at `codes` and its

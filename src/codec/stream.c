@@ -155,7 +155,8 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
     s->nb = eccl_fmt_nblocks(s->n);
     s->nt = eccl_fmt_ntiles(s->nb);
     uint64_t P = eccl_fmt_payload_offset(s->nb);
-    if (ssize > size || ssize < P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
+    /* the caller's size is the stream's (format.md section 3): more bytes are no stream either */
+    if (ssize != size || ssize < P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
     if (checksum(b, ssize) != eccl_ld64(b + ECCL_HDR_CHECKSUM)) return ECCL_ERR_CORRUPT;
     s->base = b;
     s->size = ssize;
