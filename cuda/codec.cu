@@ -286,8 +286,8 @@ extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t
 }
 
 eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                        void *d_data, eccl_view view, size_t count, eccl_dtype_t dtype, int check,
-                                        cudaStream_t st)
+                                        int exact_size, void *d_data, eccl_view view, size_t count,
+                                        eccl_dtype_t dtype, int check, cudaStream_t st)
 {
     if (!c || !d_stream || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
@@ -299,6 +299,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     memset(&a, 0, sizeof a);
     a.in = (const unsigned char *)d_stream;
     a.in_cap = stream_capacity;
+    a.exact_size = exact_size;
     a.x = (void *)data;
     a.v = view;
     a.count = count;
@@ -327,8 +328,8 @@ extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d
                                               void *d_data, size_t count, eccl_dtype_t dtype, int check,
                                               cudaStream_t st)
 {
-    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, d_data, eccl_view{0, 0, 0}, count, dtype, check,
-                                     st);
+    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, 0, d_data, eccl_view{0, 0, 0}, count, dtype,
+                                     check, st);
 }
 
 extern "C" eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
@@ -338,7 +339,7 @@ extern "C" eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t c, const void
     eccl_view v;
     size_t count;
     if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
-    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, d_a, v, count, dtype, check, st);
+    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, 0, d_a, v, count, dtype, check, st);
 }
 
 extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
@@ -346,14 +347,14 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
                                               void *d_out, size_t out_capacity, unsigned long long *d_size,
                                               size_t *h_size, cudaStream_t st)
 {
-    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, d_local, eccl_view{0, 0, 0}, count, dtype, op, d_out,
-                                     out_capacity, d_size, h_size, st);
+    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, 0, d_local, eccl_view{0, 0, 0}, count, dtype, op,
+                                     d_out, out_capacity, d_size, h_size, st);
 }
 
 eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                        const void *d_local, eccl_view lview, size_t count, eccl_dtype_t dtype,
-                                        eccl_op_t op, void *d_out, size_t out_capacity, unsigned long long *d_size,
-                                        size_t *h_size, cudaStream_t st)
+                                        int exact_size, const void *d_local, eccl_view lview, size_t count,
+                                        eccl_dtype_t dtype, eccl_op_t op, void *d_out, size_t out_capacity,
+                                        unsigned long long *d_size, size_t *h_size, cudaStream_t st)
 {
     if (!c || !d_stream || !d_out || (!d_local && count)) return ECCL_ERR_INVALID_ARG;
     size_t cap = eccl_compress_bound(count, dtype);
@@ -371,6 +372,7 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     memset(&a, 0, sizeof a);
     a.in.in = (const unsigned char *)d_stream;
     a.in.in_cap = stream_capacity;
+    a.in.exact_size = exact_size;
     a.in.count = count;
     a.in.dtype = (int)dtype;
     a.in.n = (uint64_t)count * reals_of(dtype);
@@ -411,6 +413,6 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce_2d(eccl_cuda_codec_t c, const void
     eccl_view v;
     size_t count;
     if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
-    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, d_a, v, count, dtype, op, d_out, out_capacity,
+    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, 0, d_a, v, count, dtype, op, d_out, out_capacity,
                                      d_size, h_size, st);
 }

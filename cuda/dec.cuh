@@ -57,7 +57,8 @@ __device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
     double e = dev_eb_in_force(mode, bound, range);
     if (e < 0 || eccl_f64_as_u64(e) != eccl_f64_as_u64(eb)) return ECCL_ERR_CORRUPT;
     if (dtype != a.dtype || count != a.count) return ECCL_ERR_MISMATCH;
-    if (ssize > a.in_cap || ssize < a.P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
+    if (ssize > a.in_cap || (a.exact_size && ssize != a.in_cap) || ssize < a.P || (ssize & 15u))
+        return ECCL_ERR_CORRUPT;
     sm.q = dev_qparams(dtype, mode, eb);
     sm.ssize = ssize;
     sm.hin.dtype = (unsigned char)dtype;
