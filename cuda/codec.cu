@@ -209,8 +209,8 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
             a.rel_range_on_device = 1;
         } else {
             if (!(bound->range >= 0)) return ECCL_ERR_INVALID_ARG;
-            a.h.range = bound->range;
-            double e = bound->value * bound->range;
+            a.h.range = bound->range == 0.0 ? 0.0 : bound->range; /* -0.0 is range 0, as in api.c */
+            double e = bound->value * a.h.range;
             a.h.eb = e < ECCL_FMT_EB_CAP ? e : ECCL_FMT_EB_CAP;
         }
         break;

@@ -110,7 +110,8 @@ eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype
 
 /* The absolute bound that compressing `data` with `bound` guarantees (what the header's eb_abs
  * will hold): ABS: min(value, 2^1020); REL: min(value * range, 2^1020), the range taken from
- * bound->range or computed from data; LOSSLESS: 0. data may be NULL unless the range must be
+ * bound->range or computed from data (a range of 0, -0.0 included, gives +0.0, and the stream
+ * then stores every value exactly, with +0.0 in its header's range and eb_abs); LOSSLESS: 0. data may be NULL unless the range must be
  * computed. Errors: ECCL_ERR_INVALID_ARG (value <= 0, NaN or inf for a lossy mode, negative or NaN
  * range other than ECCL_RANGE_FROM_DATA, unknown mode or dtype). */
 eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, size_t count,

@@ -113,6 +113,40 @@ static void data_range(void)
     TU_CHECK(lo == 0 && hi == 0, "no finite value: %g %g", lo, hi);
 }
 
+/* A REL range of -0.0 is a range of 0: eb_abs +0.0 (not value * -0.0 = -0.0), and the stream is
+ * byte for byte the one range +0.0 gives (header range and eb_abs +0.0, every block lossless) */
+static void rel_negative_zero_range(void)
+{
+    const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_FLOAT64};
+    eccl_bound_t rn = {ECCL_MODE_REL, 1e-2, -0.0}, rp = {ECCL_MODE_REL, 1e-2, 0.0};
+    for (int d = 0; d < 2; d++) {
+        const eccl_dtype_t dt = dts[d];
+        const int is64 = dt == ECCL_FLOAT64;
+        double x[100], y[100], eb = -1;
+        unsigned char sn[2048], sp[2048];
+        size_t nn = 0, np = 0;
+        eccl_stream_info_t info;
+        tu_fill(x, 100, is64, TU_SMOOTH, 1);
+        TU_RC(eccl_bound_resolve(&rn, x, 100, dt, &eb), ECCL_SUCCESS);
+        TU_CHECK(eb == 0 && !signbit(eb), "%s REL range -0.0: eb_abs %g with sign bit %d, expected +0.0",
+                 eccl_dtype_name(dt), eb, signbit(eb) != 0);
+        TU_RC(eccl_compress(x, 100, dt, &rn, sn, sizeof sn, &nn), ECCL_SUCCESS);
+        TU_RC(eccl_compress(x, 100, dt, &rp, sp, sizeof sp, &np), ECCL_SUCCESS);
+        TU_CHECK(nn == np && memcmp(sn, sp, nn) == 0, "%s REL range -0.0: stream differs from range +0.0's",
+                 eccl_dtype_name(dt));
+        TU_RC(eccl_stream_info(sn, nn, &info), ECCL_SUCCESS);
+        TU_CHECK(info.eb_abs == 0 && !signbit(info.eb_abs) && info.range == 0 && !signbit(info.range),
+                 "%s REL range -0.0: header eb_abs %g (sign %d), range %g (sign %d), expected +0.0 both",
+                 eccl_dtype_name(dt), info.eb_abs, signbit(info.eb_abs) != 0, info.range,
+                 signbit(info.range) != 0);
+        TU_CHECK(info.nblocks_raw == info.nblocks, "%s REL range -0.0: %llu of %llu blocks lossless",
+                 eccl_dtype_name(dt), (unsigned long long)info.nblocks_raw, (unsigned long long)info.nblocks);
+        TU_RC(eccl_decompress(sn, nn, y, 100, dt), ECCL_SUCCESS);
+        TU_CHECK(memcmp(x, y, 100 * eccl_dtype_size(dt)) == 0, "%s REL range -0.0: not bit for bit",
+                 eccl_dtype_name(dt));
+    }
+}
+
 static void bound_resolve(void)
 {
     float x[4] = {-1.0f, 3.0f, NAN, 0.5f};
@@ -151,6 +185,7 @@ static void bound_resolve(void)
     TU_CHECK(eb == 0, "REL range 0: %g", eb);
     TU_RC(eccl_bound_resolve(&rinf, NULL, 4, ECCL_FLOAT32, &eb), ECCL_SUCCESS);
     TU_CHECK(eb == ldexp(1.0, 1020), "REL range inf: eb %.17g, expected 2^1020", eb);
+    rel_negative_zero_range();
     /* LOSSLESS ignores the value */
     eccl_bound_t ll = {ECCL_MODE_LOSSLESS, NAN, -5.0};
     TU_RC(eccl_bound_resolve(&ll, NULL, 4, ECCL_FLOAT32, &eb), ECCL_SUCCESS);

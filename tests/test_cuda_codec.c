@@ -453,6 +453,30 @@ done:
     free(ho);
 }
 
+/* A REL range of -0.0 is range 0 on the GPU as on the CPU: the same bytes as eccl_compress (header
+ * range and eb_abs +0.0) */
+static void negative_zero_range(gpu_t *g)
+{
+    const size_t count = 1000;
+    float x[1000];
+    eccl_bound_t b = {ECCL_MODE_REL, 1e-2, -0.0};
+    size_t cap = eccl_compress_bound(count, ECCL_FLOAT32), size = 0, gsize = 0;
+    unsigned char *s = tu_malloc(cap), *gs = tu_malloc(cap);
+    for (size_t i = 0; i < count; i++) x[i] = (float)cos(i * 0.01);
+    gpu_reserve(g, count, ECCL_FLOAT32);
+    cudaMemcpy(g->dx, x, sizeof x, cudaMemcpyHostToDevice);
+    TU_RC(eccl_compress(x, count, ECCL_FLOAT32, &b, s, cap, &size), ECCL_SUCCESS);
+    TU_RC(eccl_cuda_compress(g->codec, g->dx, count, ECCL_FLOAT32, &b, g->ds, g->cap_stream, NULL, &gsize, NULL),
+          ECCL_SUCCESS);
+    cudaMemcpy(gs, g->ds, gsize < cap ? gsize : cap, cudaMemcpyDeviceToHost);
+    TU_CHECK(gsize == size && memcmp(s, gs, size) == 0, "REL range -0.0: GPU stream differs from the CPU's");
+    double eb;
+    memcpy(&eb, gs + 32, 8);
+    TU_CHECK(eb == 0 && !signbit(eb), "REL range -0.0: GPU header eb_abs %g, sign %d", eb, signbit(eb) != 0);
+    free(s);
+    free(gs);
+}
+
 int main(void)
 {
     int ndev = 0;
@@ -481,6 +505,7 @@ int main(void)
                              {ECCL_MODE_ABS, 0.5, 0}};
     tu_rng rng = {99};
     size_cases(&g);
+    negative_zero_range(&g);
     for (unsigned d = 0; d < 4 && !getenv("ECCL_TEST_HOM_ONLY"); d++)
         for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
             for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)

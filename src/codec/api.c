@@ -71,6 +71,10 @@ static eccl_result_t resolve(const eccl_bound_t *bound, const void *data, size_t
         } else {
             return ECCL_ERR_INVALID_ARG;
         }
+        /* a zero range is +0.0, whatever its sign (a given -0.0, or hi - lo of zeros of both
+         * signs): eb_abs is then +0.0 and the header the one of range 0, so equal ranges give
+         * equal bytes */
+        if (range == 0.0) range = 0.0;
         break;
     default: return ECCL_ERR_INVALID_ARG;
     }
