@@ -103,7 +103,10 @@ typedef enum eccl_op {
 size_t eccl_compress_bound(size_t count, eccl_dtype_t dtype);
 
 /* Minimum and maximum over the finite real components of data (NaN and +-inf skipped; each
- * complex element contributes its real and imaginary parts). With no finite value, *min = *max = 0.
+ * complex element contributes its real and imaginary parts), converted exactly to double. With no
+ * finite value (count 0, or only NaN and +-inf) *min = *max = +0.0, which the result alone does
+ * not tell apart from data that is all zeros. A zero minimum or maximum has the sign of one of the
+ * data's zeros (which one is unspecified when both signs occur). On an error nothing is written.
  * Errors: ECCL_ERR_INVALID_ARG (NULL pointer with count > 0, NULL min/max, unknown dtype). */
 eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype, double *min,
                               double *max);

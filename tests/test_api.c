@@ -5,6 +5,7 @@
  */
 #include <limits.h>
 
+#include "codec/codec.h"
 #include "ref_decoder.h"
 #include "testutil.h"
 
@@ -145,6 +146,111 @@ static void rel_negative_zero_range(void)
         TU_CHECK(memcmp(x, y, 100 * eccl_dtype_size(dt)) == 0, "%s REL range -0.0: not bit for bit",
                  eccl_dtype_name(dt));
     }
+}
+
+/* eccl_data_range_n (internal, src/codec/codec.h): min and max over the finite real components and
+ * their number; with none, min = +inf and max = -inf (so a MIN/MAX reduction over ranks ignores
+ * this one). eccl_data_range is the same with min = max = 0 when no value is finite. */
+static void expect_range_n(const char *what, const void *x, size_t count, eccl_dtype_t dt, double elo,
+                           double ehi, size_t enf)
+{
+    double lo = 12345, hi = -12345, plo = 12345, phi = -12345;
+    size_t nf = 12345;
+    TU_RC(eccl_data_range_n(x, count, dt, &lo, &hi, &nf), ECCL_SUCCESS);
+    TU_CHECK(nf == enf && lo == elo && hi == ehi, "%s (%zu %s): data_range_n min %g max %g nfinite %zu, "
+             "expected %g %g %zu", what, count, eccl_dtype_name(dt), lo, hi, nf, elo, ehi, enf);
+    lo = hi = 12345;
+    TU_RC(eccl_data_range_n(x, count, dt, &lo, &hi, NULL), ECCL_SUCCESS); /* nfinite may be NULL */
+    TU_CHECK(lo == elo && hi == ehi, "%s: data_range_n without nfinite: %g %g", what, lo, hi);
+    TU_RC(eccl_data_range(x, count, dt, &plo, &phi), ECCL_SUCCESS);
+    TU_CHECK(enf ? plo == elo && phi == ehi : plo == 0 && phi == 0 && !signbit(plo) && !signbit(phi),
+             "%s: eccl_data_range %g %g", what, plo, phi);
+}
+
+static void data_range_n(void)
+{
+    double lo, hi;
+    size_t nf;
+    float one = 1.0f;
+    /* the argument errors of eccl_data_range */
+    TU_RC(eccl_data_range_n(&one, 1, ECCL_FLOAT32, NULL, &hi, &nf), ECCL_ERR_INVALID_ARG);
+    TU_RC(eccl_data_range_n(&one, 1, ECCL_FLOAT32, &lo, NULL, &nf), ECCL_ERR_INVALID_ARG);
+    TU_RC(eccl_data_range_n(NULL, 1, ECCL_FLOAT32, &lo, &hi, &nf), ECCL_ERR_INVALID_ARG);
+    for (int i = 0; i < 4; i++)
+        TU_RC(eccl_data_range_n(&one, 1, bad_dtypes[i], &lo, &hi, &nf), ECCL_ERR_INVALID_ARG);
+    /* empty */
+    for (int d = 0; d < 4; d++) expect_range_n("empty", NULL, 0, dtypes[d], INFINITY, -INFINITY, 0);
+    /* no finite value: all NaN (payloads and signs), all +-inf; at lengths below, at and above the
+     * AVX2 vectors and at the OpenMP split (17 chunks of 2^16 reals) */
+    const size_t lens[] = {1, 3, 4, 8, 9, 37, 1000, 17 * 65536 + 3};
+    size_t big = lens[sizeof lens / sizeof *lens - 1];
+    double *x = tu_malloc(big * 8);
+    float *f = tu_malloc(big * 4);
+    const uint64_t nan64[3] = {0x7FF8000000000000ull, 0xFFF0000000000001ull, 0x7FF4000000000123ull};
+    const uint32_t nan32[3] = {0x7FC00000u, 0xFF800001u, 0xFFA00042u};
+    for (unsigned li = 0; li < sizeof lens / sizeof *lens; li++) {
+        size_t n = lens[li];
+        for (size_t i = 0; i < n; i++) {
+            memcpy(x + i, &nan64[i % 3], 8);
+            memcpy(f + i, &nan32[i % 3], 4);
+        }
+        expect_range_n("all NaN", x, n, ECCL_FLOAT64, INFINITY, -INFINITY, 0);
+        expect_range_n("all NaN", f, n, ECCL_FLOAT32, INFINITY, -INFINITY, 0);
+        if (n % 2 == 0) {
+            expect_range_n("all NaN", x, n / 2, ECCL_COMPLEX128, INFINITY, -INFINITY, 0);
+            expect_range_n("all NaN", f, n / 2, ECCL_COMPLEX64, INFINITY, -INFINITY, 0);
+        }
+        for (size_t i = 0; i < n; i++) {
+            x[i] = i % 2 ? -INFINITY : INFINITY;
+            f[i] = i % 3 ? INFINITY : -INFINITY;
+        }
+        expect_range_n("all inf", x, n, ECCL_FLOAT64, INFINITY, -INFINITY, 0);
+        expect_range_n("all inf", f, n, ECCL_FLOAT32, INFINITY, -INFINITY, 0);
+    }
+    /* mixed: NaN, +-inf and finite values; the expectation computed here one value at a time */
+    {
+        tu_rng r = {77};
+        for (int is64 = 0; is64 < 2; is64++) {
+            size_t n = big, enf = 0;
+            double elo = INFINITY, ehi = -INFINITY;
+            for (size_t i = 0; i < n; i++) {
+                double v = (tu_uniform(&r) - 0.5) * 1e6;
+                if (i % 7 == 3) v = NAN;
+                else if (i % 11 == 5) v = i % 2 ? INFINITY : -INFINITY;
+                if (is64) {
+                    x[i] = v;
+                } else {
+                    f[i] = (float)v;
+                    v = (double)f[i];
+                }
+                if (isfinite(v)) {
+                    enf++;
+                    elo = v < elo ? v : elo;
+                    ehi = v > ehi ? v : ehi;
+                }
+            }
+            expect_range_n("mixed", is64 ? (void *)x : (void *)f, n, is64 ? ECCL_FLOAT64 : ECCL_FLOAT32, elo,
+                           ehi, enf);
+            /* one finite value in a sea of NaN, at the end (the scalar tail) */
+            for (size_t i = 0; i < n; i++) {
+                if (is64) x[i] = NAN;
+                else f[i] = NAN;
+            }
+            if (is64) x[n - 1] = -3.5;
+            else f[n - 1] = -3.5f;
+            expect_range_n("one finite", is64 ? (void *)x : (void *)f, n, is64 ? ECCL_FLOAT64 : ECCL_FLOAT32,
+                           -3.5, -3.5, 1);
+        }
+    }
+    /* complex: each element contributes its real and imaginary parts, counted as two reals */
+    {
+        float c[6] = {1.0f, NAN, -2.5f, INFINITY, 7.0f, -INFINITY};
+        double z[4] = {1.0, NAN, 2.0, NAN};
+        expect_range_n("complex64", c, 3, ECCL_COMPLEX64, -2.5, 7.0, 3);
+        expect_range_n("complex128, NaN imaginary parts", z, 2, ECCL_COMPLEX128, 1.0, 2.0, 2);
+    }
+    free(x);
+    free(f);
 }
 
 static void bound_resolve(void)
@@ -522,6 +628,7 @@ int main(void)
     strings();
     compress_bound();
     data_range();
+    data_range_n();
     bound_resolve();
     compress_args();
     decode_args();
