@@ -215,8 +215,8 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
             a.rel_range_on_device = 1;
         } else {
             if (!(bound->range >= 0)) return ECCL_ERR_INVALID_ARG;
-            a.h.range = bound->range;
-            double e = bound->value * bound->range;
+            a.h.range = bound->range == 0.0 ? 0.0 : bound->range; /* -0.0 is range 0, as in api.c */
+            double e = bound->value * a.h.range;
             a.h.eb = e < ECCL_FMT_EB_CAP ? e : ECCL_FMT_EB_CAP;
         }
         break;
@@ -292,8 +292,8 @@ extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t
 }
 
 eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                        void *d_data, eccl_view view, size_t count, eccl_dtype_t dtype, int check,
-                                        cudaStream_t st)
+                                        int exact_size, void *d_data, eccl_view view, size_t count,
+                                        eccl_dtype_t dtype, int check, cudaStream_t st)
 {
     if (!c || !d_stream || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
@@ -305,6 +305,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     memset(&a, 0, sizeof a);
     a.in = (const unsigned char *)d_stream;
     a.in_cap = stream_capacity;
+    a.exact_size = exact_size;
     a.x = (void *)data;
     a.v = view;
     a.count = count;
@@ -333,8 +334,8 @@ extern "C" eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t c, const void *d
                                               void *d_data, size_t count, eccl_dtype_t dtype, int check,
                                               cudaStream_t st)
 {
-    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, d_data, eccl_view{0, 0, 0}, count, dtype, check,
-                                     st);
+    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, 0, d_data, eccl_view{0, 0, 0}, count, dtype,
+                                     check, st);
 }
 
 extern "C" eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
@@ -344,7 +345,7 @@ extern "C" eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t c, const void
     eccl_view v;
     size_t count;
     if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
-    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, d_a, v, count, dtype, check, st);
+    return eccl_cuda_decompress_view(c, d_stream, stream_capacity, 0, d_a, v, count, dtype, check, st);
 }
 
 extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
@@ -352,14 +353,14 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce(eccl_cuda_codec_t c, const void *d
                                               void *d_out, size_t out_capacity, unsigned long long *d_size,
                                               size_t *h_size, cudaStream_t st)
 {
-    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, d_local, eccl_view{0, 0, 0}, count, dtype, op, d_out,
-                                     out_capacity, d_size, h_size, st);
+    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, 0, d_local, eccl_view{0, 0, 0}, count, dtype, op,
+                                     d_out, out_capacity, d_size, h_size, st);
 }
 
 eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                        const void *d_local, eccl_view lview, size_t count, eccl_dtype_t dtype,
-                                        eccl_op_t op, void *d_out, size_t out_capacity, unsigned long long *d_size,
-                                        size_t *h_size, cudaStream_t st)
+                                        int exact_size, const void *d_local, eccl_view lview, size_t count,
+                                        eccl_dtype_t dtype, eccl_op_t op, void *d_out, size_t out_capacity,
+                                        unsigned long long *d_size, size_t *h_size, cudaStream_t st)
 {
     if (!c || !d_stream || !d_out || (!d_local && count)) return ECCL_ERR_INVALID_ARG;
     size_t cap = eccl_compress_bound(count, dtype);
@@ -377,6 +378,7 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     memset(&a, 0, sizeof a);
     a.in.in = (const unsigned char *)d_stream;
     a.in.in_cap = stream_capacity;
+    a.in.exact_size = exact_size;
     a.in.count = count;
     a.in.dtype = (int)dtype;
     a.in.n = (uint64_t)count * reals_of(dtype);
@@ -417,6 +419,6 @@ extern "C" eccl_result_t eccl_cuda_hom_reduce_2d(eccl_cuda_codec_t c, const void
     eccl_view v;
     size_t count;
     if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
-    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, d_a, v, count, dtype, op, d_out, out_capacity,
+    return eccl_cuda_hom_reduce_view(c, d_stream, stream_capacity, 0, d_a, v, count, dtype, op, d_out, out_capacity,
                                      d_size, h_size, st);
 }

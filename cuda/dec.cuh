@@ -53,11 +53,12 @@ __device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
     double range = eccl_u64_as_f64(ld_bytes(b + ECCL_HDR_RANGE, 8));
     uint64_t ssize = ld_bytes(b + ECCL_HDR_SIZE, 8);
     int W = (dtype == 2 || dtype == 4) ? 8 : 4, reals = dtype >= 3 ? 2 : 1;
-    if (nsum == 0 || count > ((uint64_t)1 << 62) / (uint64_t)(W * reals)) return ECCL_ERR_CORRUPT;
+    if (nsum == 0 || count >= ((uint64_t)1 << 62) / (uint64_t)(W * reals)) return ECCL_ERR_CORRUPT; // n*W < 2^62
     double e = dev_eb_in_force(mode, bound, range);
     if (e < 0 || eccl_f64_as_u64(e) != eccl_f64_as_u64(eb)) return ECCL_ERR_CORRUPT;
     if (dtype != a.dtype || count != a.count) return ECCL_ERR_MISMATCH;
-    if (ssize > a.in_cap || ssize < a.P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
+    if (ssize > a.in_cap || (a.exact_size && ssize != a.in_cap) || ssize < a.P || (ssize & 15u))
+        return ECCL_ERR_CORRUPT;
     sm.q = dev_qparams(dtype, mode, eb);
     sm.ssize = ssize;
     sm.hin.dtype = (unsigned char)dtype;

@@ -73,12 +73,13 @@ eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_base, const e
                                 size_t *h_size);
 /* Decompress the size-byte stream at h_stream into count elements at (d_base, lay). The stream is
  * validated: ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_decompress (the
- * elements are then undefined), ECCL_ERR_CUDA for the runtime. */
+ * elements are then undefined; size must be the stream's exact size, as there), ECCL_ERR_CUDA for
+ * the runtime. */
 eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
                                   const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
 /* h_out = stream of op(decompress(h_stream), the count elements at (d_base, lay)), the bytes
- * eccl_hom_reduce makes. The input stream is validated on the device: ECCL_ERR_CORRUPT /
- * ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_hom_reduce. */
+ * eccl_hom_reduce makes. The input stream (exactly size bytes) is validated on the device:
+ * ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_hom_reduce. */
 eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
                                   const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
                                   void *h_out, size_t h_cap, size_t *h_size);

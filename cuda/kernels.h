@@ -25,6 +25,8 @@ struct eccl_comp_args {
 struct eccl_decomp_args {
     const unsigned char *in; // the stream, 16-byte aligned
     uint64_t in_cap;         // bytes readable at `in`
+    int exact_size;          // 1: in_cap is the stream's size (its stream_size field must equal it,
+                             // as for eccl_decompress); 0: a capacity (the public eccl_cuda_* calls)
     void *x;                 // count elements of dtype, laid out as v says
     eccl_view v;             // v.rows == 0: contiguous and 16-byte aligned; else W-byte aligned
     uint64_t count;
@@ -124,13 +126,16 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
                                       eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
                                       size_t out_capacity, unsigned long long *d_size, size_t *h_size,
                                       cudaStream_t st);
+// exact_size: 0 takes stream_capacity as a capacity (the public forms: bytes after the stream are
+// ignored); 1 as the stream's exact size, refusing a stream whose stream_size field differs, as
+// eccl_decompress and eccl_hom_reduce do (the device-resident primitives, cuda/resident.cu).
 eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                        void *d_data, eccl_view view, size_t count, eccl_dtype_t dtype, int check,
-                                        cudaStream_t st);
+                                        int exact_size, void *d_data, eccl_view view, size_t count,
+                                        eccl_dtype_t dtype, int check, cudaStream_t st);
 eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_stream, size_t stream_capacity,
-                                        const void *d_local, eccl_view lview, size_t count, eccl_dtype_t dtype,
-                                        eccl_op_t op, void *d_out, size_t out_capacity, unsigned long long *d_size,
-                                        size_t *h_size, cudaStream_t st);
+                                        int exact_size, const void *d_local, eccl_view lview, size_t count,
+                                        eccl_dtype_t dtype, eccl_op_t op, void *d_out, size_t out_capacity,
+                                        unsigned long long *d_size, size_t *h_size, cudaStream_t st);
 #endif
 
 #endif

@@ -177,7 +177,7 @@ extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_st
         if ((rc = grow(c, &c->d_tmp, &c->tmp_cap, bytes))) return rc;
         dst = c->d_tmp;
     }
-    rc = eccl_cuda_decompress_view(c->codec, c->d_in, size, dst, v, count, dtype, 1, c->st);
+    rc = eccl_cuda_decompress_view(c->codec, c->d_in, size, 1, dst, v, count, dtype, 1, c->st);
     if (rc) return rc;
     if (dst != d_base && bytes) CK(cudaMemcpyAsync(d_base, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
@@ -208,7 +208,7 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
     if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
     if (rc) return rc;
     if (!count) local = c->d_out; /* any aligned pointer: nothing is read */
-    rc = eccl_cuda_hom_reduce_view(c->codec, c->d_in, size, local, v, count, dtype, op, c->d_out, c->out_cap, NULL,
+    rc = eccl_cuda_hom_reduce_view(c->codec, c->d_in, size, 1, local, v, count, dtype, op, c->d_out, c->out_cap, NULL,
                                    h_size, c->st);
     if (rc) return rc;
     if ((rc = eccl_cuda_codec_check(c->codec, c->st))) return rc; /* the input stream's verdict */

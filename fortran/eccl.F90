@@ -727,7 +727,8 @@ contains
     nbytes = to_int(sz)
   end subroutine compress_c128_i
 
-  ! call eccl_decompress(buf, nbytes, x, n, info): n and the dtype of x must match the stream.
+  ! call eccl_decompress(buf, nbytes, x, n, info): n and the dtype of x must match the stream, and
+  ! nbytes is the stream's size (the nbytes eccl_compress returned), not the size of buf.
 
   subroutine decompress_f32(buf, nbytes, x, n, info)
     integer(c_int8_t), intent(in) :: buf(*)

@@ -98,18 +98,23 @@ typedef enum eccl_op {
 
 /* Worst-case compressed size in bytes of `count` elements of `dtype`: eccl_compress never writes
  * more. Returns 0 for an unknown dtype, or when count * element size reaches 2^62 bytes (the
- * format's limit) or the size would not fit in size_t. */
+ * format's limit: 2^62 - element size bytes is the largest count a stream holds) or the size
+ * would not fit in size_t. */
 size_t eccl_compress_bound(size_t count, eccl_dtype_t dtype);
 
 /* Minimum and maximum over the finite real components of data (NaN and +-inf skipped; each
- * complex element contributes its real and imaginary parts). With no finite value, *min = *max = 0.
+ * complex element contributes its real and imaginary parts), converted exactly to double. With no
+ * finite value (count 0, or only NaN and +-inf) *min = *max = +0.0, which the result alone does
+ * not tell apart from data that is all zeros. A zero minimum or maximum has the sign of one of the
+ * data's zeros (which one is unspecified when both signs occur). On an error nothing is written.
  * Errors: ECCL_ERR_INVALID_ARG (NULL pointer with count > 0, NULL min/max, unknown dtype). */
 eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype, double *min,
                               double *max);
 
 /* The absolute bound that compressing `data` with `bound` guarantees (what the header's eb_abs
  * will hold): ABS: min(value, 2^1020); REL: min(value * range, 2^1020), the range taken from
- * bound->range or computed from data; LOSSLESS: 0. data may be NULL unless the range must be
+ * bound->range or computed from data (a range of 0, -0.0 included, gives +0.0, and the stream
+ * then stores every value exactly, with +0.0 in its header's range and eb_abs); LOSSLESS: 0. data may be NULL unless the range must be
  * computed. Errors: ECCL_ERR_INVALID_ARG (value <= 0, NaN or inf for a lossy mode, negative or NaN
  * range other than ECCL_RANGE_FROM_DATA, unknown mode or dtype). */
 eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, size_t count,
@@ -123,7 +128,8 @@ eccl_result_t eccl_bound_resolve(const eccl_bound_t *bound, const void *data, si
  * The output is deterministic: same input and parameters give the same bytes on every machine
  * and thread count, and on the GPU codec.
  * Uses OpenMP threads (when built with --enable-openmp) as the caller's OpenMP settings allow.
- * Errors: ECCL_ERR_INVALID_ARG (NULL pointers, bad bound, unknown dtype),
+ * Errors: ECCL_ERR_INVALID_ARG (NULL pointers, bad bound, unknown dtype, count * element size
+ *         reaching 2^62 bytes: checked before the data is read),
  *         ECCL_ERR_BUFFER_TOO_SMALL (out_capacity too small: eccl_compress_bound() always
  *         suffices; *out_size then holds that bound; out may be NULL with out_capacity 0 to ask),
  *         ECCL_ERR_NO_MEMORY. */
@@ -132,10 +138,14 @@ eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,
                             size_t *out_size);
 
 /* Decompress a whole stream of `stream_size` bytes into `data`, which holds `count` elements of
- * `dtype` (both must match the stream's header). Every field, offset and the checksum are
+ * `dtype` (both must match the stream's header). stream_size is the stream's exact size (what
+ * eccl_compress or a homomorphic call returned in *out_size, the header's stream_size field), not
+ * the capacity of the buffer holding it: any other value, larger ones included, is
+ * ECCL_ERR_CORRUPT. The same holds for every function below that takes a stream and its size
+ * (eccl_stream_info, eccl_hom_reduce, eccl_hom_combine). Every field, offset and the checksum are
  * validated before use: nothing outside the given buffers is ever read or written.
  * Errors: ECCL_ERR_INVALID_ARG (NULL pointers), ECCL_ERR_CORRUPT (not a valid eccl stream,
- *         truncated, or checksum mismatch), ECCL_ERR_MISMATCH (count or dtype differ from the
+ *         truncated, a stream_size other than the stream's, or checksum mismatch), ECCL_ERR_MISMATCH (count or dtype differ from the
  *         stream's), ECCL_ERR_UNSUPPORTED (a newer major format version). */
 eccl_result_t eccl_decompress(const void *stream, size_t stream_size, void *data, size_t count,
                               eccl_dtype_t dtype);
@@ -158,6 +168,7 @@ typedef struct eccl_stream_info {
 } eccl_stream_info_t;
 
 /* Parse and validate a stream's header, index and block codes, and verify its checksum.
+ * stream_size: the stream's exact size, as for eccl_decompress.
  * Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CORRUPT, ECCL_ERR_UNSUPPORTED. */
 eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stream_info_t *info);
 
@@ -167,8 +178,10 @@ eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stre
  * op: ECCL_OP_SUM (integer-domain sum: errors add, nsum grows by 1), ECCL_OP_MAX/ECCL_OP_MIN
  * (error stays within eb_abs; real dtypes only). On a LOSSLESS stream the result is op applied
  * exactly as the element type would (canonical NaN, max(-0.0, +0.0) = +0.0).
- * out may not overlap the inputs. Errors: as eccl_decompress, plus ECCL_ERR_INVALID_ARG (NULL
- * pointers, overlapping out, unknown op), ECCL_ERR_UNSUPPORTED (AVG or PROD, MAX/MIN on complex, a
+ * out (out_capacity bytes) may not overlap the inputs: the stream (stream_size bytes) or local
+ * (count * element size bytes); for eccl_hom_combine, a (a_size bytes) or b (b_size bytes).
+ * Errors: as eccl_decompress, plus ECCL_ERR_INVALID_ARG (NULL pointers, an out overlapping an
+ * input, unknown op), ECCL_ERR_UNSUPPORTED (AVG or PROD, MAX/MIN on complex, a
  * stream whose nsum would overflow), ECCL_ERR_BUFFER_TOO_SMALL (*out_size then holds
  * eccl_compress_bound, which always suffices; out may be NULL with out_capacity 0 to ask). */
 eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void *local,

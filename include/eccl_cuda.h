@@ -89,7 +89,11 @@ eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t codec, const void *d_data, si
                                  cudaStream_t stream);
 
 /* Decompress the stream at d_stream (at most stream_capacity bytes readable) into count elements
- * of dtype at d_data. Validation happens on the device: errors (ECCL_ERR_CORRUPT,
+ * of dtype at d_data. stream_capacity is a capacity, not the stream's size (which may be known only
+ * on the device, *d_size of eccl_cuda_compress): the stream's size is its header's stream_size,
+ * which must not exceed stream_capacity, and bytes after it are not read. (eccl_decompress, on
+ * host memory, takes the exact size instead: there a larger size is ECCL_ERR_CORRUPT.)
+ * Validation happens on the device: errors (ECCL_ERR_CORRUPT,
  * ECCL_ERR_MISMATCH, ECCL_ERR_UNSUPPORTED) are reported by eccl_cuda_codec_check, and by this call
  * when `check` is nonzero (which synchronises the stream). */
 eccl_result_t eccl_cuda_decompress(eccl_cuda_codec_t codec, const void *d_stream,
@@ -115,7 +119,8 @@ eccl_result_t eccl_cuda_decompress_2d(eccl_cuda_codec_t codec, const void *d_str
 
 /* Homomorphic reduction on the GPU: out = stream (op) local, in the compressed domain, as
  * eccl_hom_reduce does (the same bytes: doc/format.md section 11). d_stream (at most
- * stream_capacity bytes readable) must hold count elements of dtype; d_local is count elements on
+ * stream_capacity bytes readable: a capacity, as for eccl_cuda_decompress) must hold count elements
+ * of dtype; d_local is count elements on
  * the device; d_out (out_capacity >= eccl_compress_bound) must not overlap the stream. op: SUM,
  * MAX, MIN (complex: SUM only). One kernel launch; the output size goes to *d_size / *h_size as
  * for eccl_cuda_compress. The input is validated on the device: a corrupt or mismatched stream is

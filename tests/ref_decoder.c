@@ -262,7 +262,7 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     }
     {
         uint64_t esize = (h->dtype >= 3 ? 2u : 1u) * ((h->dtype == 2 || h->dtype == 4) ? 8u : 4u);
-        if (h->count > ((uint64_t)1 << 62) / esize) {
+        if (h->count >= ((uint64_t)1 << 62) / esize) { /* n * W < 2^62 */
             say(why, "count %llu too large", (unsigned long long)h->count);
             return REF_CORRUPT;
         }
@@ -281,8 +281,8 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     h->nb = (h->n + 31) / 32;
     h->nt = (h->nb + 255) / 256;
     h->P = align16(64 + 8 * h->nt + h->nb);
-    if (h->stream_size > size) {
-        say(why, "stream_size %llu > %zu bytes given", (unsigned long long)h->stream_size, size);
+    if (h->stream_size != size) { /* section 3: the stream is exactly stream_size bytes */
+        say(why, "stream_size %llu, %zu bytes given", (unsigned long long)h->stream_size, size);
         return REF_CORRUPT;
     }
     if (h->stream_size % 16 != 0 || h->stream_size < h->P) {

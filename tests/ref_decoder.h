@@ -70,7 +70,8 @@ uint64_t ref_checksum(const unsigned char *s, uint64_t stream_size);
  * size >= 64. */
 void ref_fix_checksum(unsigned char *s, size_t size);
 
-/* Header, checksum, block codes, tile index and padding (no payload decoding). */
+/* Header, checksum, block codes, tile index and padding (no payload decoding). size must be the
+ * stream's size, its stream_size field (doc/format.md section 3). */
 int ref_parse(const void *buf, size_t size, ref_header *h, char *why);
 
 /* Parse, then decode every block in order (canonical form checked), calling cb for each. */

@@ -5,6 +5,7 @@
  */
 #include <limits.h>
 
+#include "codec/codec.h"
 #include "ref_decoder.h"
 #include "testutil.h"
 
@@ -20,7 +21,7 @@ static size_t bound_formula(size_t count, eccl_dtype_t dt)
 {
     unsigned __int128 n = (unsigned __int128)count * reals_of(dt), nb = (n + 31) / 32, nt = (nb + 255) / 256;
     unsigned __int128 P = (64 + 8 * nt + nb + 15) / 16 * 16, b = P + n * W_of(dt) + 16 * nt;
-    if (n * W_of(dt) > ((unsigned __int128)1 << 62) || b > SIZE_MAX) return 0;
+    if (n * W_of(dt) >= ((unsigned __int128)1 << 62) || b > SIZE_MAX) return 0;
     return (size_t)b;
 }
 
@@ -76,11 +77,16 @@ static void compress_bound(void)
         for (unsigned i = 0; i < sizeof huge / sizeof *huge; i++)
             TU_CHECK(eccl_compress_bound(huge[i], dtypes[d]) == 0, "compress_bound(%zu, %s) = %zu",
                      huge[i], eccl_dtype_name(dtypes[d]), eccl_compress_bound(huge[i], dtypes[d]));
-        /* the largest stream the format allows (n * W = 2^62) still has a bound */
+        /* the format's limit (eccl.h, format.md section 3): count * element size < 2^62 bytes.
+         * 2^62 - esize bytes is the largest stream, and has a bound; 2^62 bytes has none */
         size_t top = ((size_t)1 << 62) / eccl_dtype_size(dtypes[d]);
-        TU_CHECK(eccl_compress_bound(top, dtypes[d]) == bound_formula(top, dtypes[d]) &&
-                     eccl_compress_bound(top, dtypes[d]) > ((size_t)1 << 62),
-                 "compress_bound at the format's limit");
+        TU_CHECK(eccl_compress_bound(top - 1, dtypes[d]) == bound_formula(top - 1, dtypes[d]) &&
+                     eccl_compress_bound(top - 1, dtypes[d]) > ((size_t)1 << 62) - eccl_dtype_size(dtypes[d]),
+                 "compress_bound(%zu, %s) = %zu: 2^62 - esize bytes, the largest stream, needs a bound",
+                 top - 1, eccl_dtype_name(dtypes[d]), eccl_compress_bound(top - 1, dtypes[d]));
+        TU_CHECK(eccl_compress_bound(top, dtypes[d]) == 0,
+                 "compress_bound(%zu, %s) = %zu: count * element size reaches 2^62 bytes, expected 0",
+                 top, eccl_dtype_name(dtypes[d]), eccl_compress_bound(top, dtypes[d]));
     }
     for (int i = 0; i < 4; i++) {
         TU_CHECK(eccl_compress_bound(0, bad_dtypes[i]) == 0, "bound of an unknown dtype");
@@ -106,6 +112,145 @@ static void data_range(void)
     float nan_only[3] = {NAN, INFINITY, -INFINITY};
     TU_RC(eccl_data_range(nan_only, 3, ECCL_FLOAT32, &lo, &hi), ECCL_SUCCESS);
     TU_CHECK(lo == 0 && hi == 0, "no finite value: %g %g", lo, hi);
+}
+
+/* A REL range of -0.0 is a range of 0: eb_abs +0.0 (not value * -0.0 = -0.0), and the stream is
+ * byte for byte the one range +0.0 gives (header range and eb_abs +0.0, every block lossless) */
+static void rel_negative_zero_range(void)
+{
+    const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_FLOAT64};
+    eccl_bound_t rn = {ECCL_MODE_REL, 1e-2, -0.0}, rp = {ECCL_MODE_REL, 1e-2, 0.0};
+    for (int d = 0; d < 2; d++) {
+        const eccl_dtype_t dt = dts[d];
+        const int is64 = dt == ECCL_FLOAT64;
+        double x[100], y[100], eb = -1;
+        unsigned char sn[2048], sp[2048];
+        size_t nn = 0, np = 0;
+        eccl_stream_info_t info;
+        tu_fill(x, 100, is64, TU_SMOOTH, 1);
+        TU_RC(eccl_bound_resolve(&rn, x, 100, dt, &eb), ECCL_SUCCESS);
+        TU_CHECK(eb == 0 && !signbit(eb), "%s REL range -0.0: eb_abs %g with sign bit %d, expected +0.0",
+                 eccl_dtype_name(dt), eb, signbit(eb) != 0);
+        TU_RC(eccl_compress(x, 100, dt, &rn, sn, sizeof sn, &nn), ECCL_SUCCESS);
+        TU_RC(eccl_compress(x, 100, dt, &rp, sp, sizeof sp, &np), ECCL_SUCCESS);
+        TU_CHECK(nn == np && memcmp(sn, sp, nn) == 0, "%s REL range -0.0: stream differs from range +0.0's",
+                 eccl_dtype_name(dt));
+        TU_RC(eccl_stream_info(sn, nn, &info), ECCL_SUCCESS);
+        TU_CHECK(info.eb_abs == 0 && !signbit(info.eb_abs) && info.range == 0 && !signbit(info.range),
+                 "%s REL range -0.0: header eb_abs %g (sign %d), range %g (sign %d), expected +0.0 both",
+                 eccl_dtype_name(dt), info.eb_abs, signbit(info.eb_abs) != 0, info.range,
+                 signbit(info.range) != 0);
+        TU_CHECK(info.nblocks_raw == info.nblocks, "%s REL range -0.0: %llu of %llu blocks lossless",
+                 eccl_dtype_name(dt), (unsigned long long)info.nblocks_raw, (unsigned long long)info.nblocks);
+        TU_RC(eccl_decompress(sn, nn, y, 100, dt), ECCL_SUCCESS);
+        TU_CHECK(memcmp(x, y, 100 * eccl_dtype_size(dt)) == 0, "%s REL range -0.0: not bit for bit",
+                 eccl_dtype_name(dt));
+    }
+}
+
+/* eccl_data_range_n (internal, src/codec/codec.h): min and max over the finite real components and
+ * their number; with none, min = +inf and max = -inf (so a MIN/MAX reduction over ranks ignores
+ * this one). eccl_data_range is the same with min = max = 0 when no value is finite. */
+static void expect_range_n(const char *what, const void *x, size_t count, eccl_dtype_t dt, double elo,
+                           double ehi, size_t enf)
+{
+    double lo = 12345, hi = -12345, plo = 12345, phi = -12345;
+    size_t nf = 12345;
+    TU_RC(eccl_data_range_n(x, count, dt, &lo, &hi, &nf), ECCL_SUCCESS);
+    TU_CHECK(nf == enf && lo == elo && hi == ehi, "%s (%zu %s): data_range_n min %g max %g nfinite %zu, "
+             "expected %g %g %zu", what, count, eccl_dtype_name(dt), lo, hi, nf, elo, ehi, enf);
+    lo = hi = 12345;
+    TU_RC(eccl_data_range_n(x, count, dt, &lo, &hi, NULL), ECCL_SUCCESS); /* nfinite may be NULL */
+    TU_CHECK(lo == elo && hi == ehi, "%s: data_range_n without nfinite: %g %g", what, lo, hi);
+    TU_RC(eccl_data_range(x, count, dt, &plo, &phi), ECCL_SUCCESS);
+    TU_CHECK(enf ? plo == elo && phi == ehi : plo == 0 && phi == 0 && !signbit(plo) && !signbit(phi),
+             "%s: eccl_data_range %g %g", what, plo, phi);
+}
+
+static void data_range_n(void)
+{
+    double lo, hi;
+    size_t nf;
+    float one = 1.0f;
+    /* the argument errors of eccl_data_range */
+    TU_RC(eccl_data_range_n(&one, 1, ECCL_FLOAT32, NULL, &hi, &nf), ECCL_ERR_INVALID_ARG);
+    TU_RC(eccl_data_range_n(&one, 1, ECCL_FLOAT32, &lo, NULL, &nf), ECCL_ERR_INVALID_ARG);
+    TU_RC(eccl_data_range_n(NULL, 1, ECCL_FLOAT32, &lo, &hi, &nf), ECCL_ERR_INVALID_ARG);
+    for (int i = 0; i < 4; i++)
+        TU_RC(eccl_data_range_n(&one, 1, bad_dtypes[i], &lo, &hi, &nf), ECCL_ERR_INVALID_ARG);
+    /* empty */
+    for (int d = 0; d < 4; d++) expect_range_n("empty", NULL, 0, dtypes[d], INFINITY, -INFINITY, 0);
+    /* no finite value: all NaN (payloads and signs), all +-inf; at lengths below, at and above the
+     * AVX2 vectors and at the OpenMP split (17 chunks of 2^16 reals) */
+    const size_t lens[] = {1, 3, 4, 8, 9, 37, 1000, 17 * 65536 + 3};
+    size_t big = lens[sizeof lens / sizeof *lens - 1];
+    double *x = tu_malloc(big * 8);
+    float *f = tu_malloc(big * 4);
+    const uint64_t nan64[3] = {0x7FF8000000000000ull, 0xFFF0000000000001ull, 0x7FF4000000000123ull};
+    const uint32_t nan32[3] = {0x7FC00000u, 0xFF800001u, 0xFFA00042u};
+    for (unsigned li = 0; li < sizeof lens / sizeof *lens; li++) {
+        size_t n = lens[li];
+        for (size_t i = 0; i < n; i++) {
+            memcpy(x + i, &nan64[i % 3], 8);
+            memcpy(f + i, &nan32[i % 3], 4);
+        }
+        expect_range_n("all NaN", x, n, ECCL_FLOAT64, INFINITY, -INFINITY, 0);
+        expect_range_n("all NaN", f, n, ECCL_FLOAT32, INFINITY, -INFINITY, 0);
+        if (n % 2 == 0) {
+            expect_range_n("all NaN", x, n / 2, ECCL_COMPLEX128, INFINITY, -INFINITY, 0);
+            expect_range_n("all NaN", f, n / 2, ECCL_COMPLEX64, INFINITY, -INFINITY, 0);
+        }
+        for (size_t i = 0; i < n; i++) {
+            x[i] = i % 2 ? -INFINITY : INFINITY;
+            f[i] = i % 3 ? INFINITY : -INFINITY;
+        }
+        expect_range_n("all inf", x, n, ECCL_FLOAT64, INFINITY, -INFINITY, 0);
+        expect_range_n("all inf", f, n, ECCL_FLOAT32, INFINITY, -INFINITY, 0);
+    }
+    /* mixed: NaN, +-inf and finite values; the expectation computed here one value at a time */
+    {
+        tu_rng r = {77};
+        for (int is64 = 0; is64 < 2; is64++) {
+            size_t n = big, enf = 0;
+            double elo = INFINITY, ehi = -INFINITY;
+            for (size_t i = 0; i < n; i++) {
+                double v = (tu_uniform(&r) - 0.5) * 1e6;
+                if (i % 7 == 3) v = NAN;
+                else if (i % 11 == 5) v = i % 2 ? INFINITY : -INFINITY;
+                if (is64) {
+                    x[i] = v;
+                } else {
+                    f[i] = (float)v;
+                    v = (double)f[i];
+                }
+                if (isfinite(v)) {
+                    enf++;
+                    elo = v < elo ? v : elo;
+                    ehi = v > ehi ? v : ehi;
+                }
+            }
+            expect_range_n("mixed", is64 ? (void *)x : (void *)f, n, is64 ? ECCL_FLOAT64 : ECCL_FLOAT32, elo,
+                           ehi, enf);
+            /* one finite value in a sea of NaN, at the end (the scalar tail) */
+            for (size_t i = 0; i < n; i++) {
+                if (is64) x[i] = NAN;
+                else f[i] = NAN;
+            }
+            if (is64) x[n - 1] = -3.5;
+            else f[n - 1] = -3.5f;
+            expect_range_n("one finite", is64 ? (void *)x : (void *)f, n, is64 ? ECCL_FLOAT64 : ECCL_FLOAT32,
+                           -3.5, -3.5, 1);
+        }
+    }
+    /* complex: each element contributes its real and imaginary parts, counted as two reals */
+    {
+        float c[6] = {1.0f, NAN, -2.5f, INFINITY, 7.0f, -INFINITY};
+        double z[4] = {1.0, NAN, 2.0, NAN};
+        expect_range_n("complex64", c, 3, ECCL_COMPLEX64, -2.5, 7.0, 3);
+        expect_range_n("complex128, NaN imaginary parts", z, 2, ECCL_COMPLEX128, 1.0, 2.0, 2);
+    }
+    free(x);
+    free(f);
 }
 
 static void bound_resolve(void)
@@ -146,6 +291,7 @@ static void bound_resolve(void)
     TU_CHECK(eb == 0, "REL range 0: %g", eb);
     TU_RC(eccl_bound_resolve(&rinf, NULL, 4, ECCL_FLOAT32, &eb), ECCL_SUCCESS);
     TU_CHECK(eb == ldexp(1.0, 1020), "REL range inf: eb %.17g, expected 2^1020", eb);
+    rel_negative_zero_range();
     /* LOSSLESS ignores the value */
     eccl_bound_t ll = {ECCL_MODE_LOSSLESS, NAN, -5.0};
     TU_RC(eccl_bound_resolve(&ll, NULL, 4, ECCL_FLOAT32, &eb), ECCL_SUCCESS);
@@ -213,6 +359,22 @@ static void compress_args(void)
     /* counts the format cannot hold: rejected before the data is read */
     TU_RC(eccl_compress(x, SIZE_MAX, ECCL_FLOAT32, &b, s, sizeof s, &size), ECCL_ERR_INVALID_ARG);
     TU_RC(eccl_compress(x, (size_t)1 << 61, ECCL_FLOAT32, &b, s, sizeof s, &size), ECCL_ERR_INVALID_ARG);
+    /* at the limit, every dtype: 2^62 bytes is INVALID_ARG (also as a size query); 2^62 - esize
+     * bytes is a count the format holds: a size query gives its bound, and a small buffer is
+     * BUFFER_TOO_SMALL (an ABS bound: nothing of the data is read) */
+    for (int d = 0; d < 4; d++) {
+        size_t top = ((size_t)1 << 62) / eccl_dtype_size(dtypes[d]);
+        const char *nm = eccl_dtype_name(dtypes[d]);
+        size = 0;
+        TU_RC(eccl_compress(x, top, dtypes[d], &b, s, sizeof s, &size), ECCL_ERR_INVALID_ARG);
+        TU_CHECK(eccl_compress(x, top, dtypes[d], &b, NULL, 0, &size) == ECCL_ERR_INVALID_ARG,
+                 "size query of %zu %s (2^62 bytes): %zu bytes, expected ECCL_ERR_INVALID_ARG", top, nm, size);
+        size = 0;
+        TU_RC(eccl_compress(x, top - 1, dtypes[d], &b, NULL, 0, &size), ECCL_ERR_BUFFER_TOO_SMALL);
+        TU_CHECK(size == eccl_compress_bound(top - 1, dtypes[d]) && size != 0, "size query of %zu %s: %zu",
+                 top - 1, nm, size);
+        TU_RC(eccl_compress(x, top - 1, dtypes[d], &b, s, sizeof s, &size), ECCL_ERR_BUFFER_TOO_SMALL);
+    }
 
     /* too small: BUFFER_TOO_SMALL and *out_size = eccl_compress_bound (eccl.h) */
     size_t need;
@@ -286,8 +448,7 @@ static void hom_args(void)
     TU_RC(eccl_hom_combine(s, size, s, size, ECCL_OP_SUM, o, cap, NULL), ECCL_ERR_INVALID_ARG);
     TU_RC(eccl_hom_combine(s, 0, s, size, ECCL_OP_SUM, o, cap, &osz), ECCL_ERR_CORRUPT);
     TU_RC(eccl_hom_combine(s, size, s, 0, ECCL_OP_SUM, o, cap, &osz), ECCL_ERR_CORRUPT);
-    /* out overlapping an input ("out may not overlap stream"; the code is not documented: any
-     * error is accepted, success is not) */
+    /* out overlapping an input stream: ECCL_ERR_INVALID_ARG (eccl.h) */
     {
         unsigned char *buf = tu_malloc(4 * cap + 2 * size);
         memcpy(buf, s, size);
@@ -297,6 +458,46 @@ static void hom_args(void)
         eccl_result_t r3 = eccl_hom_combine(s, size, buf, size, ECCL_OP_SUM, buf, cap, &osz);
         TU_CHECK(r1 == ECCL_ERR_INVALID_ARG && r2 == ECCL_ERR_INVALID_ARG && r3 == ECCL_ERR_INVALID_ARG,
                  "overlapping out: %d %d %d", r1, r2, r3);
+        free(buf);
+    }
+    /* out overlapping the local array (eccl.h: ECCL_ERR_INVALID_ARG for an out overlapping the
+     * inputs; local is count * element size bytes), from below and from above; just after it is
+     * fine */
+    {
+        size_t lb = 40 * sizeof(float);
+        unsigned char *buf = tu_malloc(2 * cap + 2 * lb);
+        float *loc = (float *)(buf + 16);
+        memcpy(loc, l, lb);
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
+        loc = (float *)buf;
+        memcpy(loc, l, lb);
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf + lb - 16, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_MAX, buf + lb, cap, &osz),
+              ECCL_SUCCESS);
+        free(buf);
+    }
+    /* a capacity or a size so large that pointer + size wraps around: still an overlap (the
+     * buffers really overlap; only the test's arithmetic could miss it) */
+    {
+        unsigned char *buf = tu_malloc(2 * cap + 2 * size + 256);
+        unsigned char *in = buf + cap + 64;
+        float *loc = (float *)(buf + cap + 64);
+        memcpy(in, s, size);
+        TU_RC(eccl_hom_reduce(in, size, l, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf, SIZE_MAX, &osz),
+              ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_combine(in, size, s, size, ECCL_OP_SUM, buf, SIZE_MAX, &osz), ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_combine(s, size, in, size, ECCL_OP_SUM, buf, SIZE_MAX, &osz), ECCL_ERR_INVALID_ARG);
+        memcpy(loc, l, 40 * sizeof(float));
+        TU_RC(eccl_hom_reduce(s, size, loc, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf, SIZE_MAX, &osz),
+              ECCL_ERR_INVALID_ARG);
+        /* the other way round: an input whose size wraps, with out after it */
+        memcpy(buf, s, size);
+        TU_RC(eccl_hom_reduce(buf, SIZE_MAX, l, 40, ECCL_FLOAT32, ECCL_OP_SUM, buf + cap + 64, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
+        TU_RC(eccl_hom_combine(s, size, buf, SIZE_MAX, ECCL_OP_SUM, buf + cap + 64, cap, &osz),
+              ECCL_ERR_INVALID_ARG);
         free(buf);
     }
     /* ops: AVG and PROD are not codec operations (eccl.h: UNSUPPORTED) */
@@ -427,6 +628,7 @@ int main(void)
     strings();
     compress_bound();
     data_range();
+    data_range_n();
     bound_resolve();
     compress_args();
     decode_args();

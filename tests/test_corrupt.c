@@ -8,7 +8,7 @@
  *     canonical-form validation behind the checksum is exercised), one rule of doc/format.md
  *     broken at a time; each next to a valid twin, so the test proves the rule and not an
  *     accident of the construction;
- *  4. wrong count/dtype (ECCL_ERR_MISMATCH) and buffers larger than the stream.
+ *  4. wrong count/dtype (ECCL_ERR_MISMATCH) and sizes larger than the stream (ECCL_ERR_CORRUPT).
  *
  * Every damaged stream is copied into a heap buffer of exactly its size, and is given to
  * eccl_stream_info, eccl_decompress, eccl_hom_reduce and eccl_hom_combine (both positions), and
@@ -767,24 +767,40 @@ static void mismatch_and_buffers(const stream_t *st, eccl_dtype_t dt, size_t cou
         eccl_result_t rc = eccl_decompress(st->s, st->size, y, count, (eccl_dtype_t)7);
         TU_CHECK(rc == ECCL_ERR_MISMATCH || rc == ECCL_ERR_INVALID_ARG, "unknown dtype: %d", rc);
     }
-    /* a buffer longer than the stream (garbage after it) works, with the same values */
-    for (size_t extra = 1; extra <= 33; extra += 8) {
-        unsigned char *big = tu_malloc(st->size + extra);
-        memcpy(big, st->s, st->size);
-        memset(big + st->size, 0xEE, extra);
-        eccl_stream_info_t info;
-        memset(y, 0, count * esz);
-        TU_RC(eccl_decompress(big, st->size + extra, y, count, dt), ECCL_SUCCESS);
-        TU_CHECK(memcmp(x, y, count * esz) == 0, "%s with %zu extra bytes decodes differently",
-                 st->name, extra);
-        TU_RC(eccl_stream_info(big, st->size + extra, &info), ECCL_SUCCESS);
-        TU_CHECK(info.stream_size == st->size, "stream_info size with extra bytes");
-        size_t cap = eccl_compress_bound(count, dt), osz;
-        unsigned char *o = tu_malloc(cap);
-        TU_RC(eccl_hom_combine(big, st->size + extra, st->s, st->size, ECCL_OP_SUM, o, cap, &osz),
-              ECCL_SUCCESS);
-        free(o);
-        free(big);
+    /* a size larger than the stream (bytes after it, zeros or not): not a valid stream
+     * (eccl.h: stream_size is the stream's size, the header's stream_size field), for every entry
+     * point, and for the reference decoder; the exact size still works */
+    const size_t extras[] = {1, 8, 15, 16, 33, 64};
+    static const char *const entry[6] = {"eccl_decompress", "eccl_stream_info", "eccl_hom_combine(a)",
+                                         "eccl_hom_combine(b)", "eccl_hom_reduce", "ref_decode"};
+    for (unsigned e = 0; e < sizeof extras / sizeof *extras; e++) {
+        for (int fill = 0; fill < 2; fill++) {
+            size_t extra = extras[e], big_size = st->size + extra;
+            unsigned char *big = tu_malloc(big_size);
+            memcpy(big, st->s, st->size);
+            memset(big + st->size, fill ? 0xEE : 0, extra);
+            eccl_stream_info_t info;
+            size_t cap = eccl_compress_bound(count, dt), osz;
+            unsigned char *o = tu_malloc(cap);
+            char why[REF_WHY_LEN] = "";
+            eccl_result_t r[6];
+            r[0] = eccl_decompress(big, big_size, y, count, dt);
+            r[1] = eccl_stream_info(big, big_size, &info);
+            r[2] = eccl_hom_combine(big, big_size, st->s, st->size, ECCL_OP_SUM, o, cap, &osz);
+            r[3] = eccl_hom_combine(st->s, st->size, big, big_size, ECCL_OP_SUM, o, cap, &osz);
+            r[4] = eccl_hom_reduce(big, big_size, x, count, dt, ECCL_OP_SUM, o, cap, &osz);
+            r[5] = ref_decode(big, big_size, y, count, (unsigned)dt, why) == REF_CORRUPT ? ECCL_ERR_CORRUPT
+                                                                                      : ECCL_SUCCESS;
+            for (int k = 0; k < 6; k++)
+                TU_CHECK(r[k] == ECCL_ERR_CORRUPT,
+                         "%s given %zu more bytes (%s) than its stream_size: %s gave %d (%s), expected "
+                         "ECCL_ERR_CORRUPT", st->name, extra, fill ? "0xEE" : "zeros", entry[k], r[k],
+                         eccl_strerror(r[k]));
+            TU_RC(eccl_decompress(big, st->size, y, count, dt), ECCL_SUCCESS);
+            TU_CHECK(memcmp(x, y, count * esz) == 0, "%s decodes differently", st->name);
+            free(o);
+            free(big);
+        }
     }
     free(x);
     free(y);

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda/device.h"
 #include "eccl_cuda.h"
 #include "testutil.h"
 
@@ -408,6 +409,74 @@ static void view_cases(int quick)
     printf("compared %ld 2-D (strided) cases\n", views);
 }
 
+/* Sizes (eccl.h, eccl_cuda.h): the public GPU calls take a stream capacity (bytes after the stream
+ * are not read), the device-resident primitives (cuda/device.h) the exact size of a host stream, as
+ * eccl_decompress and eccl_hom_reduce do: a larger size is ECCL_ERR_CORRUPT there, as on the CPU. */
+static void size_cases(gpu_t *g)
+{
+    const size_t count = 1000, extra = 16;
+    float x[1000], y[1000], z[1000];
+    eccl_bound_t b = ECCL_BOUND_ABS(1e-3);
+    size_t cap = eccl_compress_bound(count, ECCL_FLOAT32), size = 0, osz = 0, hsz = 0;
+    unsigned char *s = tu_malloc(cap + extra), *o = tu_malloc(cap), *ho = tu_malloc(cap);
+    eccl_dev_ctx_t *ctx = NULL;
+    for (size_t i = 0; i < count; i++) x[i] = (float)sin(i * 0.01);
+    TU_RC(eccl_compress(x, count, ECCL_FLOAT32, &b, s, cap, &size), ECCL_SUCCESS);
+    memset(s + size, 0xEE, extra);
+    TU_RC(eccl_decompress(s, size, z, count, ECCL_FLOAT32), ECCL_SUCCESS);
+    TU_RC(eccl_decompress(s, size + extra, y, count, ECCL_FLOAT32), ECCL_ERR_CORRUPT);
+    gpu_reserve(g, count, ECCL_FLOAT32); /* room for the bound: a smooth field's stream is far smaller */
+    TU_CHECK(size + extra <= g->cap_stream, "stream of %zu bytes", size);
+    if (cudaMemcpy(g->ds, s, size + extra, cudaMemcpyHostToDevice)) exit(99);
+    TU_RC(eccl_cuda_decompress(g->codec, g->ds, size + extra, g->dy, count, ECCL_FLOAT32, 1, NULL), ECCL_SUCCESS);
+    cudaMemcpy(y, g->dy, sizeof y, cudaMemcpyDeviceToHost);
+    TU_CHECK(memcmp(y, z, sizeof y) == 0, "eccl_cuda_decompress with a larger capacity: other values");
+    if (eccl_dev_ctx_create(&ctx) != ECCL_SUCCESS) {
+        TU_CHECK(0, "eccl_dev_ctx_create failed");
+        goto done;
+    }
+    TU_RC(eccl_dev_decompress(ctx, s, size + extra, g->dy, NULL, count, ECCL_FLOAT32), ECCL_ERR_CORRUPT);
+    TU_RC(eccl_dev_decompress(ctx, s, size, g->dy, NULL, count, ECCL_FLOAT32), ECCL_SUCCESS);
+    cudaMemcpy(y, g->dy, sizeof y, cudaMemcpyDeviceToHost);
+    TU_CHECK(memcmp(y, z, sizeof y) == 0, "eccl_dev_decompress: other values than eccl_decompress");
+    cudaMemcpy(g->dx, x, sizeof x, cudaMemcpyHostToDevice);
+    TU_RC(eccl_dev_hom_reduce(ctx, s, size + extra, g->dx, NULL, count, ECCL_FLOAT32, ECCL_OP_SUM, o, cap, &osz),
+          ECCL_ERR_CORRUPT);
+    TU_RC(eccl_dev_hom_reduce(ctx, s, size, g->dx, NULL, count, ECCL_FLOAT32, ECCL_OP_SUM, o, cap, &osz),
+          ECCL_SUCCESS);
+    TU_RC(eccl_hom_reduce(s, size, x, count, ECCL_FLOAT32, ECCL_OP_SUM, ho, cap, &hsz), ECCL_SUCCESS);
+    TU_CHECK(osz == hsz && memcmp(o, ho, hsz) == 0, "eccl_dev_hom_reduce: other bytes than eccl_hom_reduce");
+    eccl_dev_ctx_free(ctx);
+done:
+    free(s);
+    free(o);
+    free(ho);
+}
+
+/* A REL range of -0.0 is range 0 on the GPU as on the CPU: the same bytes as eccl_compress (header
+ * range and eb_abs +0.0) */
+static void negative_zero_range(gpu_t *g)
+{
+    const size_t count = 1000;
+    float x[1000];
+    eccl_bound_t b = {ECCL_MODE_REL, 1e-2, -0.0};
+    size_t cap = eccl_compress_bound(count, ECCL_FLOAT32), size = 0, gsize = 0;
+    unsigned char *s = tu_malloc(cap), *gs = tu_malloc(cap);
+    for (size_t i = 0; i < count; i++) x[i] = (float)cos(i * 0.01);
+    gpu_reserve(g, count, ECCL_FLOAT32);
+    cudaMemcpy(g->dx, x, sizeof x, cudaMemcpyHostToDevice);
+    TU_RC(eccl_compress(x, count, ECCL_FLOAT32, &b, s, cap, &size), ECCL_SUCCESS);
+    TU_RC(eccl_cuda_compress(g->codec, g->dx, count, ECCL_FLOAT32, &b, g->ds, g->cap_stream, NULL, &gsize, NULL),
+          ECCL_SUCCESS);
+    cudaMemcpy(gs, g->ds, gsize < cap ? gsize : cap, cudaMemcpyDeviceToHost);
+    TU_CHECK(gsize == size && memcmp(s, gs, size) == 0, "REL range -0.0: GPU stream differs from the CPU's");
+    double eb;
+    memcpy(&eb, gs + 32, 8);
+    TU_CHECK(eb == 0 && !signbit(eb), "REL range -0.0: GPU header eb_abs %g, sign %d", eb, signbit(eb) != 0);
+    free(s);
+    free(gs);
+}
+
 int main(void)
 {
     int ndev = 0;
@@ -435,6 +504,8 @@ int main(void)
                              {ECCL_MODE_REL, 1e-3, 12.5},   {ECCL_MODE_LOSSLESS, 0, 0},
                              {ECCL_MODE_ABS, 0.5, 0}};
     tu_rng rng = {99};
+    size_cases(&g);
+    negative_zero_range(&g);
     for (unsigned d = 0; d < 4 && !getenv("ECCL_TEST_HOM_ONLY"); d++)
         for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
             for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)

@@ -13,42 +13,54 @@
 
 double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
 
-eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype, double *min,
-                              double *max)
+eccl_result_t eccl_data_range_n(const void *data, size_t count, eccl_dtype_t dtype, double *min,
+                                double *max, size_t *nfinite)
 {
     if (!min || !max || eccl_dtype_reals(dtype) == 0 || (!data && count > 0))
         return ECCL_ERR_INVALID_ARG;
     size_t n = count * eccl_dtype_reals(dtype);
     int is64 = eccl_dtype_is64(dtype), fast = eccl_fast_available();
     double lo = INFINITY, hi = -INFINITY;
-    /* chunks of 2^16 reals, reduced in any order: min and max are exact */
+    size_t nfin = 0;
+    /* chunks of 2^16 reals, reduced in any order: min, max and the count are exact */
     size_t chunk = (size_t)1 << 16, nchunks = (n + chunk - 1) / chunk;
 #ifdef _OPENMP
-#pragma omp parallel for reduction(min : lo) reduction(max : hi) if (nchunks > 16) \
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) reduction(+ : nfin) if (nchunks > 16) \
     num_threads(eccl_codec_threads())
 #endif
     for (size_t c = 0; c < nchunks; c++) {
-        size_t i0 = c * chunk, len = n - i0 < chunk ? n - i0 : chunk;
+        size_t i0 = c * chunk, len = n - i0 < chunk ? n - i0 : chunk, k = 0;
         double a = INFINITY, b = -INFINITY;
         if (fast) {
-            if (is64) eccl_fast_range_f64((const double *)data + i0, len, &a, &b);
-            else eccl_fast_range_f32((const float *)data + i0, len, &a, &b);
+            if (is64) eccl_fast_range_f64((const double *)data + i0, len, &a, &b, &k);
+            else eccl_fast_range_f32((const float *)data + i0, len, &a, &b, &k);
         } else {
             for (size_t i = i0; i < i0 + len; i++) {
                 double v = is64 ? ((const double *)data)[i] : (double)((const float *)data)[i];
                 if (isfinite(v)) {
                     a = v < a ? v : a;
                     b = v > b ? v : b;
+                    k++;
                 }
             }
         }
         lo = a < lo ? a : lo;
         hi = b > hi ? b : hi;
+        nfin += k;
     }
-    if (lo > hi) lo = hi = 0.0;
-    *min = lo;
+    *min = lo; /* +inf and -inf when nothing was finite */
     *max = hi;
+    if (nfinite) *nfinite = nfin;
     return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_data_range(const void *data, size_t count, eccl_dtype_t dtype, double *min,
+                              double *max)
+{
+    size_t nfin;
+    eccl_result_t rc = eccl_data_range_n(data, count, dtype, min, max, &nfin);
+    if (rc == ECCL_SUCCESS && nfin == 0) *min = *max = 0.0; /* eccl.h: no finite value */
+    return rc;
 }
 
 /* Checks a bound and resolves REL's range; *range_used gets the range the header will hold. */
@@ -71,6 +83,10 @@ static eccl_result_t resolve(const eccl_bound_t *bound, const void *data, size_t
         } else {
             return ECCL_ERR_INVALID_ARG;
         }
+        /* a zero range is +0.0, whatever its sign (a given -0.0, or hi - lo of zeros of both
+         * signs): eb_abs is then +0.0 and the header the one of range 0, so equal ranges give
+         * equal bytes */
+        if (range == 0.0) range = 0.0;
         break;
     default: return ECCL_ERR_INVALID_ARG;
     }

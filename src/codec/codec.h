@@ -109,7 +109,9 @@ typedef struct eccl_stream_desc {
     double bound, eb, range;
 } eccl_stream_desc_t;
 
-/* Parse and fully validate the header, checksum, block codes and tile index. */
+/* Parse and fully validate the header, checksum, block codes and tile index. size is the
+ * stream's exact size: a header whose stream_size differs (smaller or larger) is
+ * ECCL_ERR_CORRUPT. */
 eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s);
 
 /* The tile encoder a writer calls for each tile: write the tile's block codes at `codes` and its
@@ -162,6 +164,15 @@ void eccl_codec_reduce_values(eccl_dtype_t dtype, eccl_op_t op, void *inout, con
                               size_t count);
 
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
+
+/* eccl_data_range with the number of finite real components seen (*nfinite; nfinite may be NULL):
+ * min and max over them, and with none (count 0 included) *min = +INFINITY and *max = -INFINITY,
+ * so that a MIN/MAX reduction of several ranks' results ignores the ranks without a finite value
+ * (eccl_data_range reports 0, 0 instead). Errors as eccl_data_range: ECCL_ERR_INVALID_ARG (NULL
+ * min or max, NULL data with count > 0, unknown dtype; nothing written then). The one
+ * implementation: eccl_data_range calls it (api.c). */
+eccl_result_t eccl_data_range_n(const void *data, size_t count, eccl_dtype_t dtype, double *min,
+                                double *max, size_t *nfinite);
 int eccl_dtype_is64(eccl_dtype_t dtype);
 
 #endif

@@ -23,9 +23,9 @@ int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t 
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                        eccl_pred_t *pr, int64_t *q);
-/* Min and max over the finite values of x (+inf/-inf when there are none). */
-void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi);
-void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi);
+/* Min and max over the finite values of x (+inf/-inf when there are none), and their number. */
+void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);
+void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite);
 #endif
 
 enum { ECCL_FAST_DECLINE = -2 };
@@ -60,7 +60,7 @@ int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t 
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                        eccl_pred_t *pr, int64_t *q);
-/* Min and max over the finite values of x (+inf/-inf when there are none). */
-void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi);
-void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi);
+/* Min and max over the finite values of x (+inf/-inf when there are none), and their number. */
+void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);
+void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite);
 #endif

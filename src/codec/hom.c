@@ -199,10 +199,22 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned c
     return padded;
 }
 
+/* Whether [a, a + an) and [b, b + bn) share a byte, as address ranges. Neither end is computed
+ * (a + an may lie beyond the address space when a caller passes a generous size): the distance
+ * from the lower start to the higher one is compared with the lower range's length. */
 static int overlaps(const void *a, size_t an, const void *b, size_t bn)
 {
-    const char *x = (const char *)a, *y = (const char *)b;
-    return an && bn && x < y + bn && y < x + an;
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (!an || !bn) return 0;
+    return x <= y ? y - x < an : x - y < bn;
+}
+
+/* Bytes of count elements of dtype, saturated at SIZE_MAX (the overlap test then still sees the
+ * whole array; a count that large is rejected later anyway). */
+static size_t array_bytes(size_t count, eccl_dtype_t dtype)
+{
+    size_t es = eccl_dtype_size(dtype);
+    return es && count > SIZE_MAX / es ? SIZE_MAX : count * es;
 }
 
 static eccl_result_t check_op(eccl_op_t op, eccl_dtype_t dtype)
@@ -260,7 +272,9 @@ eccl_result_t eccl_hom_reduce_path(const void *stream, size_t stream_size, const
     eccl_stream_t a;
     hom_ctx_t h;
     if (!stream || !out_size || (!local && count > 0) || (!out && out_capacity > 0)) return ECCL_ERR_INVALID_ARG;
-    if (overlaps(stream, stream_size, out, out_capacity)) return ECCL_ERR_INVALID_ARG;
+    if (overlaps(stream, stream_size, out, out_capacity) ||
+        overlaps(local, array_bytes(count, dtype), out, out_capacity))
+        return ECCL_ERR_INVALID_ARG;
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &a);
     if (rc) return rc;
     if (a.dtype != dtype || a.count != count) return ECCL_ERR_MISMATCH;

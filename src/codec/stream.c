@@ -43,11 +43,14 @@ const char *eccl_dtype_name(eccl_dtype_t dtype)
     }
 }
 
-/* Largest count of reals a stream may hold: n * W < 2^62. */
+/* Whether a stream may hold count elements of dtype: count * element size (= n * W) < 2^62
+ * bytes (doc/format.md section 3). The element size is a power of two, so the division is exact:
+ * count * esize < 2^62 exactly when count < 2^62 / esize. The one limit of compress_bound,
+ * compress and every stream header (decompress, stream_info, the homomorphic operations). */
 static int count_ok(uint64_t count, eccl_dtype_t dtype)
 {
     uint64_t esize = eccl_dtype_size(dtype);
-    return esize != 0 && count <= ((uint64_t)1 << 62) / esize;
+    return esize != 0 && count < ((uint64_t)1 << 62) / esize;
 }
 
 size_t eccl_compress_bound(size_t count, eccl_dtype_t dtype)
@@ -152,7 +155,8 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
     s->nb = eccl_fmt_nblocks(s->n);
     s->nt = eccl_fmt_ntiles(s->nb);
     uint64_t P = eccl_fmt_payload_offset(s->nb);
-    if (ssize > size || ssize < P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
+    /* the caller's size is the stream's (format.md section 3): more bytes are no stream either */
+    if (ssize != size || ssize < P || (ssize & 15u)) return ECCL_ERR_CORRUPT;
     if (checksum(b, ssize) != eccl_ld64(b + ECCL_HDR_CHECKSUM)) return ECCL_ERR_CORRUPT;
     s->base = b;
     s->size = ssize;
