@@ -39,7 +39,11 @@
 
 #if defined(__has_include)
 #if __has_include(<nccl.h>)
+/* nccl.h declares a few functions with () (no prototype): not ours to warn about */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
 #include <nccl.h>
+#pragma GCC diagnostic pop
 #define BENCH_NCCL 1
 #endif
 #endif

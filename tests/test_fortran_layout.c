@@ -8,6 +8,15 @@
 
 #include "eccl.h"
 
+/* Called from Fortran (bind(C) interfaces in test_fortran.F90): no C header declares them. */
+int64_t eccl_ftest_bound_layout(int64_t *off);
+int64_t eccl_ftest_stream_info_layout(int64_t *off);
+int64_t eccl_ftest_addr_diff(const void *base, const void *field);
+void eccl_ftest_fill_bound(eccl_bound_t *b);
+void eccl_ftest_fill_stream_info(eccl_stream_info_t *s);
+int eccl_ftest_check_bound(const eccl_bound_t *b);
+int64_t eccl_ftest_stats_layout(int64_t *off);
+
 /* Returns sizeof(eccl_bound_t); off[0..2] = offsets of mode, value, range. */
 int64_t eccl_ftest_bound_layout(int64_t *off)
 {

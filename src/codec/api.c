@@ -11,8 +11,6 @@
 #include "codec/fast.h"
 #include "core/env.h"
 
-double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
-
 eccl_result_t eccl_data_range_n(const void *data, size_t count, eccl_dtype_t dtype, double *min,
                                 double *max, size_t *nfinite)
 {

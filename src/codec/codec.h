@@ -163,6 +163,9 @@ eccl_result_t eccl_hom_combine_path(const void *sa, size_t a_size, const void *s
 void eccl_codec_reduce_values(eccl_dtype_t dtype, eccl_op_t op, void *inout, const void *in,
                               size_t count);
 
+/* The absolute bound a stream of `mode` with the user's `bound` and the REL `range` holds
+ * (doc/format.md 3.1; stream.c). */
+double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
 
 /* eccl_data_range with the number of finite real components seen (*nfinite; nfinite may be NULL):

@@ -70,7 +70,11 @@ eccl_result_t eccl_tr_dev_agree(eccl_comm_t c, int want, int *all_want)
 
 #ifdef HAVE_NCCL
 #include <cuda_runtime_api.h>
+/* nccl.h declares a few functions with () (no prototype): not ours to warn about */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
 #include <nccl.h>
+#pragma GCC diagnostic pop
 
 struct eccl_nccl {
     ncclComm_t comm;
