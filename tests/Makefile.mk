@@ -74,6 +74,15 @@ check_PROGRAMS += tests/test_contract
 tests_test_contract_SOURCES = tests/test_contract.c
 tests_test_contract_LDADD = $(TEST_LDADD)
 
+# One selection: every auto call's algorithm is the one eccl-info --model's predictor names for the
+# same figures (src/coll/select.c), over a grid of collectives, dtypes, sizes, bounds and links
+SELECT_TESTS = tests/select_np2.mpi tests/select_np3.mpi tests/select_np4.mpi
+TESTS += $(SELECT_TESTS)
+EXTRA_DIST += $(SELECT_TESTS)
+check_PROGRAMS += tests/test_select
+tests_test_select_SOURCES = tests/test_select.c
+tests_test_select_LDADD = $(TEST_LDADD)
+
 # The collectives on CUDA device buffers, bit for bit against the host path (skips, 77, without
 # the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
 DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/coll_device_staged_np2.mpi \

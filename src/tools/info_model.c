@@ -2,11 +2,9 @@
  * info_model.c - eccl-info --model: the cost model of a communicator on MPI_COMM_WORLD as
  * eccl_comm_create calibrated it, and what `auto` would choose for bcast and allreduce.
  *
- * The predictions call the cost functions of the algorithm table with an eccl_call_t filled as
- * src/coll/dispatch.c fills it; the choice follows dispatch.c's choose()/model_choice() for a
- * call with no forced algorithm: compression disabled -> mpi; below min_bytes (policy auto) ->
- * mpi; otherwise the cheapest applicable algorithm (policy always: the cheapest compressed one).
- * In a real call the ratio is sampled from the data; here it is given.
+ * The predictions are the library's own (eccl_select_predict in src/coll/select.c: the same
+ * eccl_select_auto a call runs once its ranks agreed on the sampled ratio, with the cost functions
+ * of the algorithm table): in a real call the ratio is sampled from the data; here it is given.
  */
 #include "config.h"
 
@@ -16,6 +14,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/select.h"
 #include "core/comm.h"
 #include "tools/info.h"
 
@@ -49,59 +48,33 @@ void info_model_close(eccl_comm_t *comm)
 
 static int pred_ranks(eccl_comm_t comm, int ranks) { return ranks > 0 ? ranks : comm->size > 1 ? comm->size : 8; }
 
-/* A float64 SUM call of `bytes` bytes on p ranks, as dispatch.c's begin() fills it. */
-static void fill_call(eccl_call_t *c, eccl_comm_t comm, eccl_stats_t *st, eccl_coll_t k, int p, double bytes)
-{
-    memset(c, 0, sizeof *c);
-    c->comm = comm;
-    c->coll = k;
-    c->dtype = ECCL_FLOAT64;
-    c->esize = eccl_dtype_size(ECCL_FLOAT64);
-    c->count = (size_t)(bytes / (double)c->esize);
-    c->op = ECCL_OP_SUM;
-    c->root = 0;
-    c->size = p;
-    c->rank = comm->rank < p ? comm->rank : 0;
-    c->st = st;
-}
-
 typedef struct prediction {
-    double t[32];               /* per algorithm of the collective, in table order; NAN: n/a */
-    const eccl_algo_t *algo[32];
+    double t[ECCL_SELECT_MAX_ALGOS]; /* per algorithm of the collective, in table order; NAN: n/a */
+    const eccl_algo_t *algo[ECCL_SELECT_MAX_ALGOS];
     int n;
     const eccl_algo_t *choice;
     const char *reason;
 } prediction_t;
 
+/* A float64 SUM call of `bytes` bytes on p ranks at `ratio`: what a call would choose, asked of the
+ * library's own selection (eccl_select_predict, the eccl_select_auto a call runs after its
+ * agreement), so eccl-info cannot name another algorithm than a call with the same figures. */
 static void predict(eccl_comm_t comm, eccl_coll_t k, int p, double bytes, double ratio, prediction_t *r)
 {
-    eccl_call_t c;
-    eccl_stats_t st;
-    fill_call(&c, comm, &st, k, p, bytes);
-    const eccl_algo_t *mpi = NULL, *best = NULL;
-    double t_best = INFINITY;
-    int always = comm->cfg.compress == ECCL_COMPRESS_ALWAYS;
-    r->n = 0;
-    for (const eccl_algo_t *a = eccl_algorithms; a->name && r->n < 32; a++) {
-        if (a->coll != k) continue;
-        int ok = !a->applies || a->applies(&c);
-        double t = ok ? a->cost(&comm->model, &c, ratio) : NAN;
-        r->algo[r->n] = a;
-        r->t[r->n++] = t;
-        if (!(a->flags & ECCL_ALG_COMPRESSED) && !mpi) mpi = a; /* the first: plain MPI */
-        if (!ok || (always && !(a->flags & ECCL_ALG_COMPRESSED))) continue;
-        if (!best || t < t_best) best = a, t_best = t;
+    eccl_select_prediction_t sp;
+    size_t count = (size_t)(bytes / (double)eccl_dtype_size(ECCL_FLOAT64));
+    memset(r, 0, sizeof *r);
+    if (eccl_select_predict(comm, k, p, count, ECCL_FLOAT64, ECCL_OP_SUM, 0.0, ratio, &sp)) {
+        r->reason = "?";
+        return;
     }
-    if (comm->cfg.compress == ECCL_COMPRESS_NEVER) {
-        r->choice = mpi;
-        r->reason = "compression disabled";
-    } else if (!always && bytes < comm->cfg.min_bytes) {
-        r->choice = mpi;
-        r->reason = "below min_bytes";
-    } else {
-        r->choice = best;
-        r->reason = "cost model";
+    r->n = sp.n;
+    for (int i = 0; i < sp.n; i++) {
+        r->algo[i] = sp.algos[i];
+        r->t[i] = sp.t[i];
     }
+    r->choice = sp.algo;
+    r->reason = sp.reason;
 }
 
 static const char *policy_name(int v, const char *const *names, int n)

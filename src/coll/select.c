@@ -1,0 +1,582 @@
+/*
+ * select.c - which algorithm a call runs, and the bound each of its messages gets: the forced
+ * algorithm (eccl_comm_set_algorithm, ECCL_<OP>_ALGORITHM), the fallback policy, min_bytes, the
+ * device agreement (every rank device-resident? NCCL up? device memory reserved?), the
+ * data-dependent agreement (REL range, sampled ratio, the call's signature) and the cost model.
+ * eccl-info --model asks the same eccl_select_auto that a call asks after its agreement.
+ *
+ * Every rank must take the same decision: decisions depend only on values all ranks share (the
+ * arguments MPI requires to match, compared in the agreement; the model broadcast at creation) or
+ * on data-dependent figures agreed in one small allreduce.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/codec.h"
+#include "coll/model.h"
+#include "coll/select.h"
+#include "core/env.h"
+#include "core/log.h"
+#include "cuda/device.h"
+#include "prims/prims.h"
+#include "transport/transport.h"
+
+#ifdef HAVE_CUDA
+/* ECCL_TRANSPORT=mpi keeps device-resident calls on MPI (doc/env.md). */
+ECCL_ENV(env_transport, "ECCL_TRANSPORT", 0);
+/* Testing only: rank R acts as if its GPU had no memory for a device-resident call (doc/env.md). */
+ECCL_ENV(env_fault_dev, "ECCL_FAULT_DEV_ALLOC", -1);
+static int nccl_allowed(void)
+{
+    const char *v = eccl_env_str(&env_transport);
+    return !v || strcmp(v, "mpi") != 0;
+}
+static int nccl_forced(void)
+{
+    const char *v = eccl_env_str(&env_transport);
+    return v && !strcmp(v, "nccl");
+}
+#endif
+
+/* ECCL_<OP>_ALGORITHM=<name> forces an algorithm (doc/env.md; names in eccl-info). */
+static eccl_env_t env_algo[ECCL_NCOLLS] = {
+    {"ECCL_BCAST_ALGORITHM", 0, 0, 0, 0},     {"ECCL_ALLREDUCE_ALGORITHM", 0, 0, 0, 0},
+    {"ECCL_REDUCE_ALGORITHM", 0, 0, 0, 0},    {"ECCL_REDUCE_SCATTER_BLOCK_ALGORITHM", 0, 0, 0, 0},
+    {"ECCL_ALLGATHER_ALGORITHM", 0, 0, 0, 0}, {"ECCL_SCATTER_ALGORITHM", 0, 0, 0, 0},
+    {"ECCL_GATHER_ALGORITHM", 0, 0, 0, 0},    {"ECCL_SENDRECV_REPLACE_ALGORITHM", 0, 0, 0, 0}};
+
+/* The ratio assumed where no data can be sampled (pairwise exchanges decide from sizes alone). */
+#define ECCL_ASSUMED_RATIO 4.0
+/* A ratio no stream reaches: with it the model gives a lower bound of every compressed time. */
+#define ECCL_RATIO_CEILING 1e6
+/* How much faster (as a fraction of the MPI time) a compressed algorithm must be predicted. */
+#define ECCL_MODEL_MARGIN 0.1
+
+/* Whether an algorithm runs on device buffers where they are (coll.h). */
+int eccl_algo_resident(const eccl_algo_t *a) { return ECCL_ALG_RESIDENT(a->flags) != 0; }
+
+int eccl_select_op_compressible(const eccl_call_t *c)
+{
+    if (c->op == ECCL_OP_SUM || c->op == ECCL_OP_AVG) return 1;
+    if (c->op == ECCL_OP_MAX || c->op == ECCL_OP_MIN)
+        return c->dtype == ECCL_FLOAT32 || c->dtype == ECCL_FLOAT64;
+    return 0;
+}
+
+int eccl_coll_is_reduction(eccl_coll_t k)
+{
+    return k == ECCL_COLL_ALLREDUCE || k == ECCL_COLL_REDUCE || k == ECCL_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+/* Elements of the buffer the algorithms move (what "bytes" of the model counts). */
+size_t eccl_select_total_elems(const eccl_call_t *c)
+{
+    switch (c->coll) {
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK:
+    case ECCL_COLL_ALLGATHER:
+    case ECCL_COLL_SCATTER:
+    case ECCL_COLL_GATHER: return c->count * (size_t)c->size;
+    default: return c->count;
+    }
+}
+
+/* The data this rank can sample (NULL if it holds none that matters for the decision). */
+static const void *local_data(const eccl_call_t *c, size_t *n)
+{
+    switch (c->coll) {
+    case ECCL_COLL_BCAST: *n = c->count; return c->rank == c->root ? c->recvbuf : NULL;
+    case ECCL_COLL_SCATTER: *n = c->count * (size_t)c->size; return c->rank == c->root ? c->sendbuf : NULL;
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK: *n = c->count * (size_t)c->size; return c->sendbuf;
+    case ECCL_COLL_SENDRECV_REPLACE: *n = c->count; return c->recvbuf;
+    default: *n = c->count; return c->sendbuf;
+    }
+}
+
+static int rooted(const eccl_call_t *c) { return c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_SCATTER; }
+
+/* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes. */
+static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
+{
+    size_t win = 8192 / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1), nwin = 4;
+    if (n <= win * nwin) {
+        win = n;
+        nwin = 1;
+    }
+    size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
+    /* device data: each window is copied to the host after the stream buffer (the two codecs
+     * make the same bytes, so the host codec measures the ratio the GPU's would give) */
+    size_t wbytes = c->dev ? win * c->esize : 0, off = (cap + 63) & ~(size_t)63;
+    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SAMPLE, off + wbytes);
+    if (!buf || n == 0) return 1.0;
+    double t0 = eccl_wtime();
+    for (size_t k = 0; k < nwin; k++) {
+        size_t start = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k, size = 0;
+        const unsigned char *w = (const unsigned char *)data + start * c->esize;
+        if (c->dev) {
+            eccl_dev_layout_t lb;
+            const eccl_dev_layout_t *lay;
+            const void *at = eccl_prim_at(c, w, &lb, &lay); /* (a matrix call: its columns) */
+            if (eccl_dev_copy_from(c->comm->dev, buf + off, at, lay, win, c->esize)) return 1.0;
+            w = buf + off;
+        }
+        if (eccl_compress(w, win, c->dtype, &c->mbound, buf, cap, &size)) return 1.0;
+        raw += win * c->esize;
+        comp += size;
+    }
+    c->st->t_codec += eccl_wtime() - t0;
+    return comp ? (double)raw / (double)comp : 1.0;
+}
+
+/* The per-message bound for a result bound E (doc/guarantees.md, collectives). */
+static double message_bound(const eccl_call_t *c, double E)
+{
+    if (!eccl_coll_is_reduction(c->coll)) return E;
+    double q = c->requant ? 1.0 : 0.0; /* one more quantization of a reduced value */
+    if (c->op == ECCL_OP_MAX || c->op == ECCL_OP_MIN) return E / (1.0 + q);
+    const double shave = 1.0 - 0x1p-50; /* so that p * (E/p) cannot round above E */
+    double p = (double)c->size;
+    if (c->op == ECCL_OP_AVG) return E * p / (p + q) * shave;
+    if (c->comm->cfg.sum_mode == ECCL_SUM_STATISTICAL) return c->comm->cfg.sum_c * E / sqrt(p + q);
+    return E / (p + q) * shave;
+}
+
+void eccl_select_set_bound(eccl_call_t *c, double E)
+{
+    c->E = E;
+    double eb = message_bound(c, E);
+    if (E > 0 && eb > 0) {
+        c->mbound.mode = ECCL_MODE_ABS;
+        c->mbound.value = eb;
+    } else {
+        c->mbound.mode = ECCL_MODE_LOSSLESS;
+        c->mbound.value = 0;
+    }
+    c->mbound.range = 0;
+    c->st->bound_requested = E;
+    c->st->eb_per_message = c->mbound.value;
+}
+
+static double result_bound(const eccl_bound_t *b, double range)
+{
+    if (b->mode == ECCL_MODE_LOSSLESS) return 0.0;
+    double E = b->mode == ECCL_MODE_ABS ? b->value : b->value * range;
+    if (!(E >= 0)) return 0.0;
+    return E < 1e301 ? E : 1e301;
+}
+
+/* The model's choice at `ratio` (`compressed_only` for policy ALWAYS). A compressed algorithm
+ * must beat the uncompressed one by ECCL_MODEL_MARGIN: its time is the less certain (a sampled
+ * ratio, a codec speed calibrated on other data), and a wrong compressed choice also takes the
+ * CPU from the caller. */
+static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compressed_only,
+                                       double *t_mpi, double *t_best)
+{
+    const eccl_algo_t *best = NULL, *mpi = NULL;
+    double t_comp = INFINITY;
+    const eccl_model_t *m = mdl_of(c);
+    *t_mpi = INFINITY;
+    for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
+        if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
+        double t = a->cost(m, c, ratio);
+        /* device-resident calls: an algorithm that needs host data stages the buffer whole */
+        if (!eccl_algo_resident(a) && !((a->flags & ECCL_ALG_NODE_DEVICE) && eccl_tr_node_dev_priced(c->comm)))
+            t += m->stage * mdl_bytes(c, eccl_select_total_elems(c));
+        ECCL_LOG(2, c->rank, "%s: model predicts %s %.3f ms at ratio %.2f", eccl_coll_name(c->coll),
+                 a->name, t * 1e3, ratio);
+        if (!(a->flags & ECCL_ALG_COMPRESSED)) { /* the fastest uncompressed one (MPI, NCCL) */
+            if (!mpi || t < *t_mpi) {
+                mpi = a;
+                *t_mpi = t;
+            }
+        } else if (!best || t < t_comp) {
+            best = a;
+            t_comp = t;
+        }
+    }
+    if (!compressed_only && mpi && !(best && t_comp < (1.0 - ECCL_MODEL_MARGIN) * *t_mpi)) {
+        *t_best = *t_mpi;
+        return mpi;
+    }
+    *t_best = best ? t_comp : *t_mpi;
+    return best ? best : mpi;
+}
+
+static int algo_index(const eccl_algo_t *a) { return (int)(a - eccl_algorithms); }
+static int num_algorithms(void)
+{
+    int n = 0;
+    while (eccl_algorithms[n].name) n++;
+    return n;
+}
+
+/* The call's signature: what every rank must pass alike (MPI's rule for count, datatype,
+ * operation and root, plus the bound and a forced algorithm). Every call that runs compressed
+ * compares it in the agreement it makes anyway (choose), so a mismatch returns
+ * ECCL_ERR_MISMATCH on every rank instead of a hang, an MPI abort or a bound broken on some rank.
+ * As doubles, each exact: the count in two 32-bit halves. */
+enum { SIG_COLL, SIG_COUNT_HI, SIG_COUNT_LO, SIG_DTYPE, SIG_OP, SIG_ROOT, SIG_MODE, SIG_VALUE, SIG_RANGE, SIG_ALGO,
+       SIG_N };
+/* the agreement's doubles: 5 figures, then the signature and its negation (MAX gives max and -min) */
+#define AGREE_N (5 + 2 * SIG_N)
+
+static void sig_fill(const eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t *forced, double *v)
+{
+    uint64_t n = c->count;
+    int has_root = c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_REDUCE || c->coll == ECCL_COLL_SCATTER ||
+                   c->coll == ECCL_COLL_GATHER;
+    double s[SIG_N];
+    s[SIG_COLL] = (double)c->coll;
+    s[SIG_COUNT_HI] = (double)(n >> 32);
+    s[SIG_COUNT_LO] = (double)(n & 0xffffffffu);
+    s[SIG_DTYPE] = (double)c->dtype;
+    s[SIG_OP] = eccl_coll_is_reduction(c->coll) ? (double)c->op : 0.0;
+    s[SIG_ROOT] = has_root ? (double)c->root : 0.0;
+    s[SIG_MODE] = (double)b->mode;
+    s[SIG_VALUE] = b->mode == ECCL_MODE_LOSSLESS ? 0.0 : b->value;
+    s[SIG_RANGE] = b->mode == ECCL_MODE_REL ? b->range : 0.0;
+    s[SIG_ALGO] = forced ? (double)(algo_index(forced) + 1) : 0.0;
+    for (int k = 0; k < SIG_N; k++) {
+        v[k] = s[k];
+        v[SIG_N + k] = -s[k];
+    }
+}
+
+static eccl_result_t sig_check(eccl_call_t *c, const double *v)
+{
+    static const char *const what[SIG_N] = {"collective", "count", "count", "datatype", "operation", "root",
+                                            "bound mode", "bound value", "bound range", "forced algorithm"};
+    for (int k = 0; k < SIG_N; k++)
+        if (v[k] != -v[SIG_N + k]) {
+            if (k == SIG_COUNT_HI || k == SIG_COUNT_LO)
+                return eccl_comm_error(c->comm, ECCL_ERR_MISMATCH, "%s: the count differs across ranks (this rank: %zu)",
+                                       eccl_coll_name(c->coll), c->count);
+            return eccl_comm_error(c->comm, ECCL_ERR_MISMATCH, "%s: the %s differs across ranks (from %.17g to %.17g)",
+                                   eccl_coll_name(c->coll), what[k], -v[SIG_N + k], v[k]);
+        }
+    return ECCL_SUCCESS;
+}
+
+/* The fallback policy (doc/collectives.md section 7) for a call that cannot run compressed: plain
+ * MPI (with a warning once per communicator under WARN), or ECCL_ERR_UNSUPPORTED under ERROR. The
+ * same on every rank: what triggers it is an argument every rank passes alike. */
+static eccl_result_t fall_back(eccl_call_t *c, const eccl_algo_t *mpi, const char *what, const char *reason,
+                               const eccl_algo_t **out)
+{
+    eccl_comm_t comm = c->comm;
+    if (comm->cfg.fallback == ECCL_FALLBACK_ERROR)
+        return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "%s cannot run compressed here (%s) and ECCL_FALLBACK=error",
+                               eccl_coll_name(c->coll), what);
+    if (comm->cfg.fallback == ECCL_FALLBACK_WARN && !comm->warned && c->rank == 0) {
+        fprintf(stderr, "eccl: warning: %s falls back to uncompressed MPI (%s)\n", eccl_coll_name(c->coll), what);
+        comm->warned = 1;
+    }
+    snprintf(c->st->reason, sizeof c->st->reason, "fallback: %s", reason);
+    *out = mpi;
+    eccl_select_set_bound(c, 0.0);
+    return ECCL_SUCCESS;
+}
+
+/* The algorithm forced for this call (eccl_comm_set_algorithm, else ECCL_<OP>_ALGORITHM; NULL:
+ * auto) and whether the call wants compression (a forced compressed algorithm, or a policy other
+ * than never). */
+eccl_result_t eccl_select_forced(eccl_call_t *c, const eccl_algo_t **forced, int *want_compressed)
+{
+    eccl_comm_t comm = c->comm;
+    const char *forced_name = comm->child ? NULL : eccl_env_str(&env_algo[c->coll]);
+    *forced = NULL;
+    if (comm->forced[c->coll]) {
+        *forced = &eccl_algorithms[comm->forced[c->coll] - 1];
+    } else if (forced_name && *forced_name && strcmp(forced_name, "auto") != 0) {
+        *forced = eccl_algo_find(c->coll, forced_name);
+        if (!*forced)
+            return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s=%s: no such algorithm (see eccl-info)",
+                                   env_algo[c->coll].name, forced_name);
+    }
+    *want_compressed = *forced ? ((*forced)->flags & ECCL_ALG_COMPRESSED) != 0 : comm->cfg.compress != ECCL_COMPRESS_NEVER;
+    return ECCL_SUCCESS;
+}
+
+/* Plain MPI: the first uncompressed entry of the collective in the table. */
+static const eccl_algo_t *first_mpi(eccl_coll_t k)
+{
+    for (const eccl_algo_t *a = eccl_algorithms; a->name; a++)
+        if (a->coll == k && !(a->flags & ECCL_ALG_COMPRESSED)) return a;
+    return NULL;
+}
+
+const eccl_algo_t *eccl_select_auto(eccl_call_t *c, double ratio, const char **reason, double *t_mpi, double *t_best)
+{
+    eccl_comm_t comm = c->comm;
+    const eccl_algo_t *mpi = first_mpi(c->coll);
+    const double bytes = (double)eccl_select_total_elems(c) * (double)c->esize;
+    const int is_auto = comm->cfg.compress == ECCL_COMPRESS_AUTO;
+    *t_mpi = *t_best = 0;
+    if (comm->cfg.compress == ECCL_COMPRESS_NEVER) {
+        *reason = "compression disabled";
+        return mpi;
+    }
+    if (eccl_coll_is_reduction(c->coll) && !eccl_select_op_compressible(c)) {
+        *reason = "fallback: cannot compress this operation/datatype";
+        return mpi;
+    }
+    if (is_auto && bytes < comm->cfg.min_bytes) {
+        *reason = "below min_bytes";
+        return mpi;
+    }
+    if (is_auto) { /* (where even an unbounded ratio would not pay, eccl_select does not sample) */
+        const eccl_algo_t *a = model_choice(c, ECCL_RATIO_CEILING, 0, t_mpi, t_best);
+        if (a && !(a->flags & ECCL_ALG_COMPRESSED)) {
+            *reason = "cost model: no ratio would pay here";
+            return a;
+        }
+    }
+    *reason = "cost model";
+    return model_choice(c, ratio, !is_auto, t_mpi, t_best);
+}
+
+eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks, size_t count, eccl_dtype_t dtype,
+                                  eccl_op_t op, double E, double ratio, eccl_select_prediction_t *p)
+{
+    eccl_call_t c;
+    eccl_stats_t st;
+    memset(&c, 0, sizeof c);
+    memset(&st, 0, sizeof st);
+    memset(p, 0, sizeof *p);
+    if (!comm || (int)coll < 0 || coll >= ECCL_NCOLLS || !(c.esize = eccl_dtype_size(dtype)))
+        return ECCL_ERR_INVALID_ARG;
+    c.comm = comm;
+    c.coll = coll;
+    c.count = count;
+    c.dtype = dtype;
+    c.op = op;
+    c.size = ranks > 0 ? ranks : comm->size;
+    c.rank = comm->rank < c.size ? comm->rank : 0; /* (the root's view for bcast and scatter) */
+    c.st = &st;
+    eccl_select_set_bound(&c, E);
+    p->algo = eccl_select_auto(&c, ratio, &p->reason, &p->t_mpi, &p->t_chosen);
+    for (const eccl_algo_t *a = eccl_algorithms; a->name && p->n < ECCL_SELECT_MAX_ALGOS; a++) {
+        if (a->coll != coll) continue;
+        p->algos[p->n] = a;
+        p->t[p->n++] = !a->applies || a->applies(&c) ? a->cost(mdl_of(&c), &c, ratio) : NAN;
+    }
+    return ECCL_SUCCESS;
+}
+
+#ifdef HAVE_CUDA
+/* The device part of the decision (forced: the algorithm forced, or NULL; want: the call wants
+ * compression). */
+static eccl_result_t device_agree(eccl_call_t *c, const eccl_algo_t *forced, int want_compressed)
+{
+    eccl_comm_t comm = c->comm;
+    /* A device-resident rank first allocates every device buffer the call's operations can need
+     * (eccl_dev_reserve: no operation allocates after this): a rank whose GPU is out of memory
+     * learns it now, alone, says it is not device-resident in the agreement below, and stages its
+     * buffers through host memory (run): the streams are the same either way, so its peers do not
+     * care, and nobody is left waiting for a rank that failed in the middle of the call. */
+    if (c->dev && (want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE)))) {
+        eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
+                                ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
+                                : eccl_dev_reserve(comm->dev, c->count, c->dtype);
+        if (rrc) {
+            c->dev_short = 1;
+            ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
+                     "stages its buffers through host memory", eccl_coll_name(c->coll), c->count, eccl_strerror(rrc));
+        }
+    }
+    /* Whether every rank runs device-resident (the model then prices the GPU codec, measured at
+     * the first such call), and then whether NCCL carries the call (its uncompressed algorithms
+     * become candidates, compressed ones send their streams through it; not with
+     * ECCL_TRANSPORT=mpi): one small agreement, on communicators created while every rank had
+     * CUDA loaded. Before the 'no ratio would pay' check below, which must price the codec that
+     * would run. */
+    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->cuda_all) {
+        int all_dev = 0, use = 0;
+        int resident = c->dev && !c->dev_short;
+        eccl_result_t rc = nccl_allowed() ? eccl_tr_nccl_agree(comm, resident, &all_dev, &use)
+                                          : eccl_tr_dev_agree(comm, resident, &all_dev);
+        if (rc) return rc;
+        c->gm = all_dev;
+        c->nccl = use;
+        /* streams by NCCL only where its link beats MPI's (both measured; same figures everywhere) */
+        c->nccl_streams = use && (nccl_forced() || comm->nmodel.beta < comm->gmodel.beta);
+        c->gm_agreed = 1;
+    }
+    return ECCL_SUCCESS;
+}
+#endif
+
+/* The data-dependent part of the decision: this rank's range (REL) and sampled ratio, agreed by
+ * all ranks together with the call's signature; then the choice (forced, else eccl_select_auto at
+ * the agreed ratio). */
+static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t *forced,
+                                      const char *why, const eccl_algo_t **out)
+{
+    eccl_comm_t comm = c->comm;
+    const char *reason = "cost model"; /* (the root's words at the other ranks of bcast and scatter) */
+    /* Data-dependent: the range (REL) and the sampled ratio, agreed by all ranks together with the
+     * call's signature. */
+    int need_ratio = !forced;
+    size_t ln = 0;
+    const void *ld = local_data(c, &ln);
+    /* -min, max, -ratio, 1 where this rank's call is not device-resident, and 1 where this rank's
+     * node has refused CUDA IPC windows (all reduced by MAX); then the signature (sig_fill) */
+    double v[AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev && !c->dev_short ? 0.0 : 1.0,
+                         comm->nwin_state < 0 ? 1.0 : 0.0};
+    sig_fill(c, b, forced, v + 5);
+    int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
+    if (ld && data_range) {
+        /* a rank with no finite value (all NaN or inf, or a failed device range) adds nothing: the
+         * range is that of the finite values of the ranks that have some (lo > hi: none here) */
+        double lo = INFINITY, hi = -INFINITY;
+        if (c->dev) {
+            /* a failure adds nothing (a smaller E is always safe); the same runtime error surfaces
+             * in the algorithm's first device operation */
+            eccl_dev_layout_t lb;
+            const eccl_dev_layout_t *lay;
+            const void *at = eccl_prim_at(c, ld, &lb, &lay);
+            if (eccl_dev_range(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = INFINITY, hi = -INFINITY;
+        } else {
+            size_t nfinite = 0;
+            if (eccl_data_range_n(ld, ln, c->dtype, &lo, &hi, &nfinite) || !nfinite) lo = INFINITY, hi = -INFINITY;
+        }
+        if (lo <= hi) {
+            v[0] = -lo;
+            v[1] = hi;
+        }
+    }
+    double range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
+    if (need_ratio && ld && c->coll != ECCL_COLL_SENDRECV_REPLACE) {
+        eccl_select_set_bound(c, result_bound(b, range));
+        v[2] = -sample_ratio(c, ld, ln);
+    }
+    if (c->coll == ECCL_COLL_SENDRECV_REPLACE) {
+        /* pairwise: both sides decide from sizes alone; the sender's range bounds its data, and a
+         * receiver whose own bound is absolute (ABS, LOSSLESS) refuses a stream made with a larger
+         * one (the algorithm checks c->eb_recv_max) */
+        eccl_select_set_bound(c, result_bound(b, range));
+        c->eb_recv_max = b->mode == ECCL_MODE_REL ? INFINITY : c->E;
+        double t_mpi = 0, t_best = 0;
+        const eccl_algo_t *a = forced ? forced : model_choice(c, ECCL_ASSUMED_RATIO, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
+        c->st->model_ratio = ECCL_ASSUMED_RATIO;
+        c->st->model_t_mpi = t_mpi;
+        c->st->model_t_chosen = t_best;
+        *out = a;
+        if (!(a->flags & ECCL_ALG_COMPRESSED)) eccl_select_set_bound(c, 0.0);
+        snprintf(c->st->reason, sizeof c->st->reason, "%s (pairwise: assumed ratio %.0f)", why, ECCL_ASSUMED_RATIO);
+        return ECCL_SUCCESS;
+    }
+    if (rooted(c)) {
+        /* the root decides and tells {algorithm index, E, ratio, gm}: an MPI_MAX allreduce where the
+         * other ranks give -inf (a broadcast that also compares every rank's signature) */
+        double ctl[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        if (c->rank == c->root) {
+            double E = result_bound(b, range), ratio = need_ratio ? -v[2] : 0, t_mpi = 0, t_best = 0;
+            eccl_select_set_bound(c, E);
+            if (!c->gm_agreed) c->gm = c->dev && !c->dev_short; /* the root's figures stand for everyone's */
+            const eccl_algo_t *a = forced ? forced : eccl_select_auto(c, ratio, &reason, &t_mpi, &t_best);
+            ctl[0] = algo_index(a);
+            ctl[1] = E;
+            ctl[2] = ratio;
+            ctl[3] = c->gm;
+            c->st->model_t_mpi = t_mpi;
+            c->st->model_t_chosen = t_best;
+        }
+        memcpy(v, ctl, sizeof ctl);
+        v[4] = -INFINITY;
+        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
+        if (rc) return rc;
+        if ((rc = sig_check(c, v + 5))) return rc;
+        if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
+            return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
+        *out = &eccl_algorithms[(int)v[0]];
+        c->gm = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
+        eccl_select_set_bound(c, v[1]);
+        c->st->model_ratio = v[2];
+    } else {
+        /* always (also forced with a given bound): the signature must be compared */
+        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
+        if (rc) return rc;
+        if ((rc = sig_check(c, v + 5))) return rc;
+        if (v[4] > 0) comm->nwin_refused = 1; /* (the same call on every rank: the same model) */
+        if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
+        range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
+        eccl_select_set_bound(c, result_bound(b, range));
+        double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
+        *out = forced ? forced : eccl_select_auto(c, ratio, &reason, &t_mpi, &t_best);
+        c->st->model_ratio = ratio;
+        c->st->model_t_mpi = t_mpi;
+        c->st->model_t_chosen = t_best;
+    }
+    if (!((*out)->flags & ECCL_ALG_COMPRESSED)) eccl_select_set_bound(c, 0.0);
+    snprintf(c->st->reason, sizeof c->st->reason, "%s", forced ? why : reason);
+    return ECCL_SUCCESS;
+}
+
+
+eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t **out)
+{
+    eccl_comm_t comm = c->comm;
+    const eccl_algo_t *mpi = first_mpi(c->coll);
+    const eccl_algo_t *forced = NULL;
+    int want_compressed = 0;
+    eccl_result_t frc = eccl_select_forced(c, &forced, &want_compressed);
+    if (frc) return frc;
+    size_t n = eccl_select_total_elems(c);
+    double bytes = (double)n * (double)c->esize;
+    const char *why = comm->forced[c->coll] ? "forced by eccl_comm_set_algorithm"
+                      : forced                ? "forced by the environment"
+                                              : "auto";
+
+    /* An operation compression cannot do: the fallback policy, consulted before min_bytes
+     * (doc/collectives.md section 7: with ECCL_FALLBACK=error even a tiny PROD fails). */
+    if (want_compressed && eccl_coll_is_reduction(c->coll) && !eccl_select_op_compressible(c))
+        return fall_back(c, mpi, "operation/datatype", "cannot compress this operation/datatype", out);
+
+    /* Small calls go to MPI before anything else. */
+    if (want_compressed && !forced && comm->cfg.compress == ECCL_COMPRESS_AUTO && bytes < comm->cfg.min_bytes) {
+        *out = mpi;
+        eccl_select_set_bound(c, 0.0);
+        snprintf(c->st->reason, sizeof c->st->reason, "%.0f bytes < min_bytes %.0f", bytes, comm->cfg.min_bytes);
+        return ECCL_SUCCESS;
+    }
+
+#ifdef HAVE_CUDA
+    eccl_result_t drc = device_agree(c, forced, want_compressed);
+    if (drc) return drc;
+#endif
+
+    /* Forced algorithms that cannot run here (their restriction may depend on the agreement
+     * above): fallback policy. */
+    if (forced && forced->applies && !forced->applies(c))
+        return fall_back(c, mpi, forced->restriction, forced->restriction, out);
+    if (!want_compressed) {
+        *out = forced ? forced : mpi;
+        eccl_select_set_bound(c, 0.0);
+        snprintf(c->st->reason, sizeof c->st->reason, "%s", forced ? why : (comm->cfg.compress == ECCL_COMPRESS_NEVER ? "compression disabled" : why));
+        return ECCL_SUCCESS;
+    }
+
+    /* When the model says plain MPI wins even at an unbounded ratio (a link faster than the codec,
+     * or a message too small to amortise it), no data needs to be sampled: decided from figures
+     * every rank shares, with no message. */
+    if (!forced && comm->cfg.compress == ECCL_COMPRESS_AUTO) {
+        double t_mpi = 0, t_best = 0;
+        const eccl_algo_t *a = model_choice(c, ECCL_RATIO_CEILING, 0, &t_mpi, &t_best);
+        if (a && !(a->flags & ECCL_ALG_COMPRESSED)) {
+            *out = a;
+            eccl_select_set_bound(c, 0.0);
+            c->st->model_ratio = ECCL_RATIO_CEILING;
+            c->st->model_t_mpi = t_mpi;
+            c->st->model_t_chosen = t_best;
+            snprintf(c->st->reason, sizeof c->st->reason, "cost model: no ratio would pay here");
+            return ECCL_SUCCESS;
+        }
+    }
+
+    return agree_and_choose(c, b, forced, why, out);
+}

@@ -1,0 +1,111 @@
+/*
+ * test_select.c - eccl-info --model and the calls themselves choose with one function: for a grid
+ * of collectives, dtypes, sizes, bounds, policies and links, every `auto` call's algorithm (from
+ * eccl_comm_last_stats) must be the one eccl_select_predict names for the same figures (the
+ * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
+ *
+ *   mpiexec -n P tests/test_select
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/select.h"
+#include "eccl.h"
+
+static int rank_, size_, fails, checks;
+
+static eccl_result_t call(eccl_coll_t k, void *x, void *y, size_t n, eccl_dtype_t dt, const eccl_bound_t *b,
+                          eccl_comm_t c)
+{
+    switch (k) {
+    case ECCL_COLL_BCAST: return eccl_bcast(x, n, dt, 0, b, c);
+    case ECCL_COLL_ALLREDUCE: return eccl_allreduce(x, y, n, dt, ECCL_OP_SUM, b, c);
+    case ECCL_COLL_REDUCE: return eccl_reduce(x, y, n, dt, ECCL_OP_SUM, 0, b, c);
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK: return eccl_reduce_scatter_block(x, y, n, dt, ECCL_OP_SUM, b, c);
+    case ECCL_COLL_ALLGATHER: return eccl_allgather(x, y, n, dt, b, c);
+    case ECCL_COLL_SCATTER: return eccl_scatter(x, y, n, dt, 0, b, c);
+    case ECCL_COLL_GATHER: return eccl_gather(x, y, n, dt, 0, b, c);
+    default: return ECCL_ERR_INTERNAL;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    const eccl_coll_t colls[] = {ECCL_COLL_BCAST, ECCL_COLL_ALLREDUCE, ECCL_COLL_REDUCE,
+                                 ECCL_COLL_REDUCE_SCATTER_BLOCK, ECCL_COLL_ALLGATHER, ECCL_COLL_SCATTER,
+                                 ECCL_COLL_GATHER};
+    const eccl_dtype_t dts[] = {ECCL_FLOAT32, ECCL_FLOAT64, ECCL_COMPLEX64, ECCL_COMPLEX128};
+    const size_t counts[] = {100, 9000, 300000};
+    const eccl_bound_t bounds[] = {ECCL_BOUND_ABS(1e-3), ECCL_BOUND_REL(1e-5), ECCL_BOUND_LOSSLESS};
+    /* links: 1 GB/s (compression pays for large calls), 100 GB/s (it does not) */
+    const double betas[] = {1e-9, 1e-11};
+    const eccl_compress_policy_t pols[] = {ECCL_COMPRESS_AUTO, ECCL_COMPRESS_ALWAYS};
+    size_t maxn = 300000 * (size_t)size_ * 16;
+    unsigned char *x = malloc(maxn), *y = malloc(maxn);
+    double *xd = (double *)x;
+    for (size_t i = 0; i < maxn / 8; i++) xd[i] = sin(1e-3 * (double)i) * (1 + rank_) + 1e-4 * (double)(i % 97);
+    int chose[2] = {0, 0}; /* compressed / uncompressed choices seen */
+    for (size_t li = 0; li < sizeof betas / sizeof *betas; li++)
+        for (size_t pi = 0; pi < sizeof pols / sizeof *pols; pi++) {
+            eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+            cfg.alpha = 2e-6;
+            cfg.beta = betas[li];
+            cfg.compress = pols[pi];
+            eccl_comm_t c;
+            if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &c)) MPI_Abort(MPI_COMM_WORLD, 2);
+            for (size_t ki = 0; ki < sizeof colls / sizeof *colls; ki++)
+                for (size_t di = 0; di < sizeof dts / sizeof *dts; di++)
+                    for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++)
+                        for (size_t bi = 0; bi < sizeof bounds / sizeof *bounds; bi++) {
+                            eccl_coll_t k = colls[ki];
+                            size_t n = counts[ni];
+                            eccl_result_t rc = call(k, x, y, n, dts[di], &bounds[bi], c);
+                            eccl_stats_t st;
+                            eccl_comm_last_stats(c, &st);
+                            checks++;
+                            if (rc) {
+                                fails++;
+                                fprintf(stderr, "[%d] %s: %s\n", rank_, eccl_strerror(rc), eccl_comm_last_error(c));
+                                continue;
+                            }
+                            if (size_ == 1) continue; /* ("local": no choice to compare) */
+                            /* bcast and scatter: the root chose (the others applied its choice) */
+                            if ((k == ECCL_COLL_BCAST || k == ECCL_COLL_SCATTER) && rank_ != 0) continue;
+                            eccl_select_prediction_t p;
+                            eccl_result_t prc = eccl_select_predict(c, k, size_, n, dts[di], ECCL_OP_SUM,
+                                                                    st.bound_requested, st.model_ratio, &p);
+                            const char *want = prc || !p.algo ? "?" : p.algo->name;
+                            chose[st.compressed != 0]++;
+                            if (strcmp(want, st.algorithm)) {
+                                fails++;
+                                if (fails < 10)
+                                    fprintf(stderr,
+                                            "[%d] beta %g policy %d, %s of %zu %s, bound mode %d: the call ran %s (%s, "
+                                            "ratio %g), eccl-info's prediction is %s (%s)\n",
+                                            rank_, betas[li], (int)pols[pi], eccl_coll_name(k), n,
+                                            eccl_dtype_name(dts[di]), (int)bounds[bi].mode, st.algorithm, st.reason,
+                                            st.model_ratio, want, p.reason);
+                            }
+                        }
+            eccl_comm_free(&c);
+        }
+    int tot[4] = {fails, checks, chose[0], chose[1]};
+    MPI_Allreduce(MPI_IN_PLACE, tot, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank_ == 0)
+        printf("test_select on %d ranks: %d calls, %d uncompressed and %d compressed choices compared, %d "
+               "failures\n",
+               size_, tot[1], tot[2], tot[3], tot[0]);
+    /* the grid must exercise both kinds of choice, or the comparison proves little */
+    int bad = tot[0] || (size_ > 1 && (!tot[2] || !tot[3]));
+    free(x);
+    free(y);
+    MPI_Finalize();
+    return bad ? 1 : 0;
+}
