@@ -164,6 +164,7 @@ void eccl_codec_reduce_values(eccl_dtype_t dtype, eccl_op_t op, void *inout, con
                               size_t count);
 
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
+int eccl_dtype_is64(eccl_dtype_t dtype);
 
 /* eccl_data_range with the number of finite real components seen (*nfinite; nfinite may be NULL):
  * min and max over them, and with none (count 0 included) *min = +INFINITY and *max = -INFINITY,
@@ -173,6 +174,5 @@ size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
  * implementation: eccl_data_range calls it (api.c). */
 eccl_result_t eccl_data_range_n(const void *data, size_t count, eccl_dtype_t dtype, double *min,
                                 double *max, size_t *nfinite);
-int eccl_dtype_is64(eccl_dtype_t dtype);
 
 #endif
