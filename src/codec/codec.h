@@ -167,6 +167,7 @@ void eccl_codec_reduce_values(eccl_dtype_t dtype, eccl_op_t op, void *inout, con
  * (doc/format.md 3.1; stream.c). */
 double eccl_codec_eb_in_force(eccl_mode_t mode, double bound, double range);
 size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
+int eccl_dtype_is64(eccl_dtype_t dtype);
 
 /* eccl_data_range with the number of finite real components seen (*nfinite; nfinite may be NULL):
  * min and max over them, and with none (count 0 included) *min = +INFINITY and *max = -INFINITY,
@@ -176,6 +177,5 @@ size_t eccl_dtype_reals(eccl_dtype_t dtype); /* 1 or 2, 0 if unknown */
  * implementation: eccl_data_range calls it (api.c). */
 eccl_result_t eccl_data_range_n(const void *data, size_t count, eccl_dtype_t dtype, double *min,
                                 double *max, size_t *nfinite);
-int eccl_dtype_is64(eccl_dtype_t dtype);
 
 #endif

@@ -236,9 +236,9 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     size = LLVMFuzzerMutate(data, size, max_size);
     if (size >= 64) {
         unsigned r = seed % 8;
-        if (r == 0) {
-            uint64_t ss = (uint64_t)size & ~(uint64_t)15;
-            for (int i = 0; i < 8; i++) data[48 + i] = (uint8_t)(ss >> (8 * i));
+        if (r == 0) { /* the input becomes exactly stream_size bytes (doc/format.md section 3) */
+            size &= ~(size_t)15;
+            for (int i = 0; i < 8; i++) data[48 + i] = (uint8_t)((uint64_t)size >> (8 * i));
         }
         if (r < 4) ref_fix_checksum(data, size);
     }

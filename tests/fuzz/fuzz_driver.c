@@ -107,7 +107,10 @@ static size_t mutate(const unsigned char *s, size_t n, unsigned char *m)
         }
     }
     if (len >= 64 && rnd() % 2) { /* get past the checksum */
-        if (rnd() % 4 == 0) set64(m + 48, (uint64_t)len & ~(uint64_t)15);
+        if (rnd() % 4 == 0) { /* and past the size check: exactly stream_size bytes (format.md 3) */
+            len &= ~(size_t)15;
+            set64(m + 48, (uint64_t)len);
+        }
         ref_fix_checksum(m, len);
     }
     return len;
