@@ -285,6 +285,17 @@ eccl_comm_t eccl_comm_inter(eccl_comm_t comm)
     return t->xcomm;
 }
 
+/* The communicator to wrap: not MPI_COMM_NULL, and not an intercommunicator, whose collectives have
+ * other semantics (two groups). Local checks (MPI_Comm_test_inter is local), made before anything
+ * collective. */
+static eccl_result_t check_mpi_comm(MPI_Comm mcomm)
+{
+    int inter = 0;
+    if (mcomm == MPI_COMM_NULL) return ECCL_ERR_INVALID_ARG;
+    if (MPI_Comm_test_inter(mcomm, &inter) != MPI_SUCCESS) return ECCL_ERR_MPI;
+    return inter ? ECCL_ERR_INVALID_ARG : ECCL_SUCCESS;
+}
+
 eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *config, int child, eccl_comm_t *out)
 {
     eccl_result_t rc = ECCL_SUCCESS;
@@ -292,12 +303,7 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     void *buf = NULL;
     if (!out) return ECCL_ERR_INVALID_ARG;
     *out = NULL;
-    if (mcomm == MPI_COMM_NULL) return ECCL_ERR_INVALID_ARG;
-    /* an intercommunicator's collectives have other semantics (two groups): refused, a local
-     * check, before anything collective (MPI_Comm_test_inter is local) */
-    int inter = 0;
-    if (MPI_Comm_test_inter(mcomm, &inter) != MPI_SUCCESS) return ECCL_ERR_MPI;
-    if (inter) return ECCL_ERR_INVALID_ARG;
+    if ((rc = check_mpi_comm(mcomm))) return rc;
     c = calloc(1, sizeof *c);
     if (!c) return ECCL_ERR_NO_MEMORY;
     if (MPI_Comm_dup(mcomm, &c->comm) != MPI_SUCCESS) {
