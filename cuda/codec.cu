@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "eccl_cuda.h" /* before kernels.h: the result codes come from eccl.h here */
+#include "core/dtype.h"
 #include "cuda/kernels.h"
 
 struct eccl_cuda_codec {
@@ -39,8 +40,8 @@ static int big_ctas(const eccl_cuda_codec_t c, uint64_t nt) { return nt < (uint6
     } while (0)
 
 static size_t scratch_bytes(size_t tiles) { return sizeof(eccl_dev_scratch) + tiles * sizeof(unsigned long long); }
-static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
-static size_t reals_of(eccl_dtype_t dt) { return dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1; }
+static int is64_of(eccl_dtype_t dt) { const eccl_dtype_traits_t *t = eccl_dtype_traits(dt); return t && t->is64; }
+static size_t reals_of(eccl_dtype_t dt) { const eccl_dtype_traits_t *t = eccl_dtype_traits(dt); return t ? t->reals : 0; }
 
 static eccl_result_t reserve(eccl_cuda_codec_t c, size_t tiles)
 {

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cuda/device.h"
+#include "core/dtype.h"
 #include "cuda/kernels.h"
 
 struct eccl_dev_ctx {
@@ -119,8 +120,8 @@ static eccl_result_t aligned_input(eccl_dev_ctx_t *c, const void *d_data, size_t
 }
 
 static size_t esize_of(eccl_dtype_t dt) { return eccl_dtype_size(dt); }
-static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
-static uint64_t reals_of(eccl_dtype_t dt) { return dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1; }
+static int is64_of(eccl_dtype_t dt) { const eccl_dtype_traits_t *t = eccl_dtype_traits(dt); return t && t->is64; }
+static uint64_t reals_of(eccl_dtype_t dt) { const eccl_dtype_traits_t *t = eccl_dtype_traits(dt); return t ? t->reals : 0; }
 
 // The kernels' view of a layout (NULL: none); 0 when the layout is unusable.
 static int view_of(const eccl_dev_layout_t *lay, const void *base, eccl_dtype_t dtype, eccl_view *v)
@@ -187,8 +188,8 @@ extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_st
 static int hom_supported(eccl_dtype_t dtype, eccl_op_t op)
 {
     if (op == ECCL_OP_SUM)
-        return dtype == ECCL_FLOAT32 || dtype == ECCL_COMPLEX64 || dtype == ECCL_FLOAT64 || dtype == ECCL_COMPLEX128;
-    if (op == ECCL_OP_MAX || op == ECCL_OP_MIN) return dtype == ECCL_FLOAT32 || dtype == ECCL_FLOAT64;
+        return eccl_dtype_traits(dtype) != NULL;
+    if (op == ECCL_OP_MAX || op == ECCL_OP_MIN) return eccl_dtype_traits(dtype) && !eccl_dtype_is_complex(dtype);
     return 0;
 }
 

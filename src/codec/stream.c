@@ -13,34 +13,31 @@
 #endif
 
 #include "codec/codec.h"
+#include "core/dtype.h"
 
+/* (the facts come from the one traits table, core/dtype.h) */
 size_t eccl_dtype_reals(eccl_dtype_t dtype)
 {
-    switch (dtype) {
-    case ECCL_FLOAT32:
-    case ECCL_FLOAT64: return 1;
-    case ECCL_COMPLEX64:
-    case ECCL_COMPLEX128: return 2;
-    default: return 0;
-    }
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(dtype);
+    return t ? t->reals : 0;
 }
 
-int eccl_dtype_is64(eccl_dtype_t dtype) { return dtype == ECCL_FLOAT64 || dtype == ECCL_COMPLEX128; }
+int eccl_dtype_is64(eccl_dtype_t dtype)
+{
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(dtype);
+    return t && t->is64;
+}
 
 size_t eccl_dtype_size(eccl_dtype_t dtype)
 {
-    return eccl_dtype_reals(dtype) * (eccl_dtype_is64(dtype) ? 8u : 4u);
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(dtype);
+    return t ? t->size : 0;
 }
 
 const char *eccl_dtype_name(eccl_dtype_t dtype)
 {
-    switch (dtype) {
-    case ECCL_FLOAT32: return "float32";
-    case ECCL_FLOAT64: return "float64";
-    case ECCL_COMPLEX64: return "complex64";
-    case ECCL_COMPLEX128: return "complex128";
-    default: return "unknown";
-    }
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(dtype);
+    return t ? t->name : "unknown";
 }
 
 /* Whether a stream may hold count elements of dtype: count * element size (= n * W) < 2^62

@@ -21,6 +21,7 @@
 #include "coll/model.h"
 #include "coll/select.h"
 #include "coll/stage.h"
+#include "core/dtype.h"
 #include "core/env.h"
 #include "core/log.h"
 #include "cuda/device.h"
@@ -39,8 +40,9 @@ static eccl_result_t scale_avg(eccl_call_t *c, void *buf, size_t count)
         return rc ? eccl_comm_error(c->comm, rc, "%s: the AVG division on the GPU failed", eccl_coll_name(c->coll))
                   : ECCL_SUCCESS;
     }
-    size_t n = count * (c->dtype >= ECCL_COMPLEX64 ? 2 : 1);
-    if (c->dtype == ECCL_FLOAT32 || c->dtype == ECCL_COMPLEX64) {
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(c->dtype);
+    size_t n = count * t->reals;
+    if (!t->is64) {
         float *x = buf, p = (float)c->size;
         for (size_t i = 0; i < n; i++) x[i] /= p;
     } else {
@@ -127,7 +129,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
      * else it is packed */
     eccl_mat_save_t ms = {0};
     int in_place = c->dev && resident && !aware && (a->flags & ECCL_ALG_VIEW) &&
-                   (uintptr_t)c->recvbuf % (c->esize / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1)) == 0; /* (a real's alignment) */
+                   (uintptr_t)c->recvbuf % (c->esize / eccl_dtype_traits(c->dtype)->reals) == 0; /* (a real's alignment) */
     if (c->lay_m && !in_place && (rc = eccl_stage_mat_begin(c, &ms, !(a->flags & ECCL_ALG_DEVICE))))
         goto fn_exit;
     if (ms.host) { /* packed into host memory (no device buffer for it): the call runs on the host */
@@ -286,7 +288,7 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
     if (count > (((size_t)1 << 62) - 1) / c->esize / (size_t)comm->size)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "count %zu too large (%zu bytes on %d ranks reach 2^62)",
                                count, c->esize, comm->size);
-    if (eccl_coll_is_reduction(coll) && (op == ECCL_OP_MAX || op == ECCL_OP_MIN) && dtype >= ECCL_COMPLEX64)
+    if (eccl_coll_is_reduction(coll) && (op == ECCL_OP_MAX || op == ECCL_OP_MIN) && eccl_dtype_is_complex(dtype))
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MAX/MIN are not defined for complex data");
     const char *why = eccl_bound_problem(bound ? bound : &comm->cfg.bound);
     if (why) {

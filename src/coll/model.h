@@ -4,6 +4,7 @@
 #define ECCL_COLL_MODEL_H
 
 #include "coll/coll.h"
+#include "core/dtype.h"
 
 static inline double mdl_net(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->beta; }
 static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr + m->op_lat; }
@@ -28,7 +29,7 @@ static inline int mdl_gpu_overlaps(const eccl_call_t *c)
  * calibrated CPU codec's. */
 static inline const eccl_model_t *mdl_of(const eccl_call_t *c)
 {
-    const int w64 = c->dtype == ECCL_FLOAT64 || c->dtype == ECCL_COMPLEX128;
+    const int w64 = eccl_dtype_traits(c->dtype)->is64;
     if (c->nccl_streams) return w64 ? &c->comm->nmodel64 : &c->comm->nmodel;
     if (c->gm) return w64 ? &c->comm->gmodel64 : &c->comm->gmodel;
     return &c->comm->model;

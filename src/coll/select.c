@@ -20,6 +20,7 @@
 #include "codec/codec.h"
 #include "coll/model.h"
 #include "coll/select.h"
+#include "core/dtype.h"
 #include "core/env.h"
 #include "core/log.h"
 #include "cuda/device.h"
@@ -64,7 +65,7 @@ int eccl_select_op_compressible(const eccl_call_t *c)
 {
     if (c->op == ECCL_OP_SUM || c->op == ECCL_OP_AVG) return 1;
     if (c->op == ECCL_OP_MAX || c->op == ECCL_OP_MIN)
-        return c->dtype == ECCL_FLOAT32 || c->dtype == ECCL_FLOAT64;
+        return !eccl_dtype_is_complex(c->dtype);
     return 0;
 }
 
@@ -102,7 +103,7 @@ static int rooted(const eccl_call_t *c) { return c->coll == ECCL_COLL_BCAST || c
 /* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes. */
 static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
 {
-    size_t win = 8192 / (c->dtype >= ECCL_COMPLEX64 ? 2 : 1), nwin = 4;
+    size_t win = 8192 / eccl_dtype_traits(c->dtype)->reals, nwin = 4;
     if (n <= win * nwin) {
         win = n;
         nwin = 1;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "core/dtype.h"
 #include "core/internal.h"
 #include "scalapack/sl.h"
 
@@ -178,8 +179,7 @@ static int run_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work,
 
 static int check_dtype_bound(const eccl_bound_t *bound, eccl_dtype_t dtype, size_t *esize)
 {
-    if (dtype != ECCL_FLOAT32 && dtype != ECCL_FLOAT64 && dtype != ECCL_COMPLEX64 &&
-        dtype != ECCL_COMPLEX128)
+    if (!eccl_dtype_traits(dtype))
         return -10;
     if (eccl_sl_bound_invalid(bound)) return -9;
     *esize = eccl_dtype_size(dtype);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "core/dtype.h"
 #include "core/env.h"
 #include "transport/transport.h"
 
@@ -150,13 +151,10 @@ void eccl_tr_cancel(eccl_comm_t c, eccl_req_t *req)
 
 MPI_Datatype eccl_tr_mpi_type(eccl_dtype_t dtype)
 {
-    switch (dtype) {
-    case ECCL_FLOAT32: return MPI_FLOAT;
-    case ECCL_FLOAT64: return MPI_DOUBLE;
-    case ECCL_COMPLEX64: return MPI_C_FLOAT_COMPLEX;
-    case ECCL_COMPLEX128: return MPI_C_DOUBLE_COMPLEX;
-    default: return MPI_DATATYPE_NULL;
-    }
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(dtype); /* (MPI's type of the element) */
+    if (!t) return MPI_DATATYPE_NULL;
+    if (t->reals == 2) return t->is64 ? MPI_C_DOUBLE_COMPLEX : MPI_C_FLOAT_COMPLEX;
+    return t->is64 ? MPI_DOUBLE : MPI_FLOAT;
 }
 
 static void op_fn(eccl_op_t op, void *in, void *inout, int *len, MPI_Datatype *dt)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dtype.h"
 #include "core/log.h"
 #include "cuda/device.h"
 #include "transport/transport.h"
@@ -297,8 +298,9 @@ eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbyt
 
 static int nccl_type(eccl_dtype_t dt, size_t *mult)
 {
-    *mult = dt == ECCL_COMPLEX64 || dt == ECCL_COMPLEX128 ? 2 : 1;
-    return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128 ? ncclFloat64 : ncclFloat32;
+    const eccl_dtype_traits_t *t = eccl_dtype_traits(dt);
+    *mult = t->reals;
+    return t->is64 ? ncclFloat64 : ncclFloat32;
 }
 
 eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt)
