@@ -185,6 +185,9 @@ endif
 # eccl-info and the one list of ECCL_* variables (src/core/env_doc.c, doc/env.md): see the script.
 TESTS += tests/test_info.sh
 EXTRA_DIST += tests/test_info.sh
+# The layers of src/ and cuda/: no folder includes a header of a layer above it (no import cycles)
+TESTS += tests/test_layers.sh
+EXTRA_DIST += tests/test_layers.sh
 
 # ---- The ScaLAPACK/BLACS layer (src/scalapack, its Fortran modules, examples/summa and cannon):
 # Fortran programs against the real BLACS and PBLAS, on 2x2 grids of both orders and a 2x3 grid;

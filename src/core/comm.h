@@ -42,7 +42,7 @@ typedef struct eccl_model {
 #define ECCL_GPU_IPC_ALPHA 20e-6
 #define ECCL_GPU_IPC_BETA (1.0 / 100e9)
 
-/* Where the ranks are (core/comm.c: topology): nodes by MPI_COMM_TYPE_SHARED, or by
+/* Where the ranks are (coll/communicator.c: topology): nodes by MPI_COMM_TYPE_SHARED, or by
  * MPI_COMM_WORLD rank / ECCL_NODE_SIZE. `hier`: several nodes, more than one rank on each, and the
  * same number on every node, so the hierarchical allreduce applies; then `node` holds this node's
  * ranks (ordered by rank) and `inter` the ranks of the same local rank on every node. */

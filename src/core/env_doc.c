@@ -20,7 +20,7 @@
      " call fail with ECCL_ERR_INVALID_ARG. Read at the first " op " call of the process."}
 
 const eccl_env_doc_t eccl_env_docs[] = {
-    /* src/core/comm.c: configuration overrides, read at the first eccl_comm_create */
+    /* src/coll/communicator.c: configuration overrides, read at the first eccl_comm_create */
     {"ECCL_COMPRESS", "auto | always | never", "auto (or eccl_config_t.compress)",
      "When collectives compress: auto = when min_bytes and the cost model say it pays; "
      "always = a compressed algorithm for every call (min_bytes ignored); never = plain MPI. "
@@ -92,7 +92,7 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "what the MPI says through MPIX_Query_cuda_support, 0 where it cannot say. 1 is for CUDA-aware "
      "MPIs that do not advertise it: with an MPI that is not CUDA-aware it crashes. Read when a "
      "communicator is created."},
-    /* src/core/comm.c, testing only */
+    /* src/coll/communicator.c, testing only */
     {"ECCL_FAULT_INJECT", "R:N (rank, message number)", "unset",
      "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "
      "point-to-point message it sends (compressed algorithms), to check that peers detect the "

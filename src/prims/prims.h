@@ -11,7 +11,7 @@
 #ifndef ECCL_PRIMS_H
 #define ECCL_PRIMS_H
 
-#include "coll/coll.h"
+#include "prims/call.h"
 #include "cuda/device.h"
 #include "transport/transport.h"
 

@@ -1,5 +1,5 @@
 /* allreduce_hierarchical.c - the mixed hierarchical allreduce for communicators that span several
- * nodes with the same number L > 1 of ranks each (core/comm.c: topology):
+ * nodes with the same number L > 1 of ranks each (coll/communicator.c: topology):
  *   1. inside each node, an uncompressed reduce-scatter splits the buffer into L shards (the block
  *      partition of eccl_piece) and leaves shard l, summed over the node, on local rank l;
  *   2. between nodes, the ranks of local rank l run a compressed allreduce of shard l on their own
