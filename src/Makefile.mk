@@ -13,7 +13,7 @@ libeccl_la_SOURCES += \
 
 # core, transport, primitives, collectives
 noinst_HEADERS += src/core/comm.h src/core/pool.h src/core/log.h src/transport/transport.h \
-	src/prims/prims.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/stage.h src/core/dtype.h
+	src/prims/prims.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
 libeccl_la_SOURCES += \
 	src/core/comm.c \
 	src/core/pool.c \

@@ -105,37 +105,13 @@ int eccl_coll_chunks_forced(void);
     eccl_result_t eccl_##op##_##algo(eccl_call_t *call);                                           \
     double eccl_##op##_##algo##_cost(const eccl_model_t *m, const eccl_call_t *call, double ratio)
 
-ECCL_DECLARE_ALGO(bcast, mpi);
-ECCL_DECLARE_ALGO(bcast, binomial);
-ECCL_DECLARE_ALGO(bcast, scatter_allgather);
-ECCL_DECLARE_ALGO(bcast, pipeline);
-ECCL_DECLARE_ALGO(bcast, nccl);
+/* every algorithm of the table (algorithms.def) */
+#define ALGO(coll, op, name, applies, flags, restriction, summary) ECCL_DECLARE_ALGO(op, name);
+#include "coll/algorithms.def"
+#undef ALGO
+/* the applies functions of rows with a restriction */
 int eccl_bcast_nccl_applies(const eccl_call_t *call);
-ECCL_DECLARE_ALGO(allreduce, mpi);
-ECCL_DECLARE_ALGO(allreduce, ring);
-ECCL_DECLARE_ALGO(allreduce, ring_pipelined);
-ECCL_DECLARE_ALGO(allreduce, recursive_doubling);
-ECCL_DECLARE_ALGO(allreduce, rabenseifner);
-ECCL_DECLARE_ALGO(allreduce, reduce_bcast);
-ECCL_DECLARE_ALGO(allreduce, nccl);
-ECCL_DECLARE_ALGO(allreduce, hierarchical);
 int eccl_allreduce_hierarchical_applies(const eccl_call_t *call);
 int eccl_allreduce_nccl_applies(const eccl_call_t *call);
-ECCL_DECLARE_ALGO(reduce, mpi);
-ECCL_DECLARE_ALGO(reduce, binomial);
-ECCL_DECLARE_ALGO(reduce_scatter_block, mpi);
-ECCL_DECLARE_ALGO(reduce_scatter_block, ring);
-ECCL_DECLARE_ALGO(reduce_scatter_block, ring_pipelined);
-ECCL_DECLARE_ALGO(reduce_scatter_block, recursive_halving);
-ECCL_DECLARE_ALGO(allgather, mpi);
-ECCL_DECLARE_ALGO(allgather, ring);
-ECCL_DECLARE_ALGO(allgather, recursive_doubling);
-ECCL_DECLARE_ALGO(allgather, bruck);
-ECCL_DECLARE_ALGO(scatter, mpi);
-ECCL_DECLARE_ALGO(scatter, binomial);
-ECCL_DECLARE_ALGO(gather, mpi);
-ECCL_DECLARE_ALGO(gather, binomial);
-ECCL_DECLARE_ALGO(sendrecv_replace, mpi);
-ECCL_DECLARE_ALGO(sendrecv_replace, compressed);
 
 #endif
