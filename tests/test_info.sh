@@ -2,7 +2,7 @@
 # test_info.sh - eccl-info, and the one list of environment variables.
 #   - --help, --version and the default report exit 0 when run straight from a shell (no MPI
 #     launcher); bad invocations exit 2;
-#   - --algorithms lists exactly the (collective, algorithm) pairs of src/coll/algorithms.c;
+#   - --algorithms lists exactly the (collective, algorithm) pairs of src/coll/algorithms.def;
 #   - --json is one valid JSON object whose algorithms and variables match the same lists;
 #   - every ECCL_* variable the code reads (ECCL_ENV(...) declarations, eccl_env_t arrays,
 #     getenv("ECCL_...")) in src/ and cuda/ is in the eccl_env_docs table (as eccl-info --env
@@ -69,12 +69,12 @@ for bad in "--bogus" "extra-argument" "--ranks 4" "--model --ranks 0" "--model -
     if [ $rc -eq 2 ] && [ -s "$tmp/err" ]; then pass "'$bad' is refused"; else fail "'$bad': status $rc (want 2)"; fi
 done
 
-# ---- algorithms: the table of src/coll/algorithms.c, both ways ----
+# ---- algorithms: the table of src/coll/algorithms.def, both ways ----
 sed -n 's/.*ALGO(ECCL_COLL_[A-Z_]*, *\([a-z_]*\), *\([a-z0-9_]*\),.*/\1 \2/p' \
-    "$top_srcdir/src/coll/algorithms.c" | sort >"$tmp/algos_src"
+    "$top_srcdir/src/coll/algorithms.def" | sort >"$tmp/algos_src"
 nalgos=$(wc -l <"$tmp/algos_src" | tr -d ' ')
 if [ "$nalgos" -lt 10 ]; then
-    fail "found only $nalgos algorithms in src/coll/algorithms.c (did the ALGO(...) layout change?)"
+    fail "found only $nalgos algorithms in src/coll/algorithms.def (did the ALGO(...) layout change?)"
 fi
 info --algorithms
 awk '/^[a-z_]+ \(ECCL_[A-Z_]+_ALGORITHM\)$/ { coll = $1; next }
@@ -82,7 +82,7 @@ awk '/^[a-z_]+ \(ECCL_[A-Z_]+_ALGORITHM\)$/ { coll = $1; next }
 if [ $rc -eq 0 ] && cmp -s "$tmp/algos_src" "$tmp/algos_info"; then
     pass "--algorithms lists the $nalgos algorithms of the table"
 else
-    fail "--algorithms (status $rc) differs from src/coll/algorithms.c:"
+    fail "--algorithms (status $rc) differs from src/coll/algorithms.def:"
     diff "$tmp/algos_src" "$tmp/algos_info"
 fi
 # each collective's line names the variable that forces it
