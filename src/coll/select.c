@@ -222,8 +222,8 @@ static int num_algorithms(void)
  * As doubles, each exact: the count in two 32-bit halves. */
 enum { SIG_COLL, SIG_COUNT_HI, SIG_COUNT_LO, SIG_DTYPE, SIG_OP, SIG_ROOT, SIG_MODE, SIG_VALUE, SIG_RANGE, SIG_ALGO,
        SIG_N };
-/* the agreement's doubles: 5 figures, then the signature and its negation (MAX gives max and -min) */
-#define AGREE_N (5 + 2 * SIG_N)
+/* the agreement's doubles: 6 figures, then the signature and its negation (MAX gives max and -min) */
+#define AGREE_N (6 + 2 * SIG_N)
 
 static void sig_fill(const eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t *forced, double *v)
 {
@@ -374,21 +374,6 @@ eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks,
 static eccl_result_t device_agree(eccl_call_t *c, const eccl_algo_t *forced, int want_compressed)
 {
     eccl_comm_t comm = c->comm;
-    /* A device-resident rank first allocates every device buffer the call's operations can need
-     * (eccl_dev_reserve: no operation allocates after this): a rank whose GPU is out of memory
-     * learns it now, alone, says it is not device-resident in the agreement below, and stages its
-     * buffers through host memory (run): the streams are the same either way, so its peers do not
-     * care, and nobody is left waiting for a rank that failed in the middle of the call. */
-    if (c->dev && (want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE)))) {
-        eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
-                                ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
-                                : eccl_dev_reserve(comm->dev, c->count, c->dtype);
-        if (rrc) {
-            c->dev_short = 1;
-            ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
-                     "stages its buffers through host memory", eccl_coll_name(c->coll), c->count, eccl_strerror(rrc));
-        }
-    }
     /* Whether every rank runs device-resident (the model then prices the GPU codec, measured at
      * the first such call), and then whether NCCL carries the call (its uncompressed algorithms
      * become candidates, compressed ones send their streams through it; not with
@@ -411,6 +396,38 @@ static eccl_result_t device_agree(eccl_call_t *c, const eccl_algo_t *forced, int
 }
 #endif
 
+#ifdef HAVE_CUDA
+/* A device-resident rank allocates every device buffer the call's operations can need before any
+ * data moves (eccl_dev_reserve: no operation allocates after this), once the call will sample for
+ * compression (not for calls that go to MPI or NCCL at once, which need none): a rank whose GPU is
+ * out of memory learns it now, alone, says so in the data agreement (every rank then prices the
+ * CPU codec and no stream goes through NCCL), and stages its buffers through host memory (run):
+ * the streams are the same either way, and nobody is left waiting for a rank that failed in the
+ * middle of the call. */
+static void reserve_device(eccl_call_t *c)
+{
+    eccl_comm_t comm = c->comm;
+    if (!c->dev) return;
+    eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
+                            ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
+                            : eccl_dev_reserve(comm->dev, c->count, c->dtype);
+    if (rrc) {
+        c->dev_short = 1;
+        ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
+                 "stages its buffers through host memory", eccl_coll_name(c->coll), c->count, eccl_strerror(rrc));
+    }
+}
+#endif
+
+/* Some rank is short of device memory (the agreement's v[5]): every rank prices the CPU codec and
+ * sends no stream through NCCL for this call. */
+static void drop_device(eccl_call_t *c)
+{
+    c->gm = 0;
+    c->nccl = 0;
+    c->nccl_streams = 0;
+}
+
 /* The data-dependent part of the decision: this rank's range (REL) and sampled ratio, agreed by
  * all ranks together with the call's signature; then the choice (forced, else eccl_select_auto at
  * the agreed ratio). */
@@ -424,11 +441,12 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
     int need_ratio = !forced;
     size_t ln = 0;
     const void *ld = local_data(c, &ln);
-    /* -min, max, -ratio, 1 where this rank's call is not device-resident, and 1 where this rank's
-     * node has refused CUDA IPC windows (all reduced by MAX); then the signature (sig_fill) */
+    /* -min, max, -ratio, 1 where this rank's call is not device-resident, 1 where this rank's
+     * node has refused CUDA IPC windows, 1 where this rank is short of device memory (all reduced by
+     * MAX); then the signature (sig_fill) */
     double v[AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev && !c->dev_short ? 0.0 : 1.0,
-                         comm->nwin_state < 0 ? 1.0 : 0.0};
-    sig_fill(c, b, forced, v + 5);
+                         comm->nwin_state < 0 ? 1.0 : 0.0, c->dev_short ? 1.0 : 0.0};
+    sig_fill(c, b, forced, v + 6);
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
         /* a rank with no finite value (all NaN or inf, or a failed device range) adds nothing: the
@@ -491,20 +509,22 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         v[4] = -INFINITY;
         eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
         if (rc) return rc;
-        if ((rc = sig_check(c, v + 5))) return rc;
+        if ((rc = sig_check(c, v + 6))) return rc;
         if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
             return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
         *out = &eccl_algorithms[(int)v[0]];
         c->gm = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
+        if (v[5] > 0) drop_device(c);
         eccl_select_set_bound(c, v[1]);
         c->st->model_ratio = v[2];
     } else {
         /* always (also forced with a given bound): the signature must be compared */
         eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
         if (rc) return rc;
-        if ((rc = sig_check(c, v + 5))) return rc;
+        if ((rc = sig_check(c, v + 6))) return rc;
         if (v[4] > 0) comm->nwin_refused = 1; /* (the same call on every rank: the same model) */
         if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
+        if (v[5] > 0) drop_device(c);
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         eccl_select_set_bound(c, result_bound(b, range));
         double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
@@ -547,6 +567,8 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
     }
 
 #ifdef HAVE_CUDA
+    /* sendrecv_replace has no data agreement: its reservation goes into the device agreement */
+    if (c->coll == ECCL_COLL_SENDRECV_REPLACE && want_compressed) reserve_device(c);
     eccl_result_t drc = device_agree(c, forced, want_compressed);
     if (drc) return drc;
 #endif
@@ -579,5 +601,8 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
         }
     }
 
+#ifdef HAVE_CUDA
+    if (c->coll != ECCL_COLL_SENDRECV_REPLACE) reserve_device(c);
+#endif
     return agree_and_choose(c, b, forced, why, out);
 }
