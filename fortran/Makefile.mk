@@ -7,7 +7,14 @@
 # and, with
 # ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the build
 # tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
+#
+# A procedure that exists once per data type and count kind is written once, in the module's
+# fortran/*_template.F90, which the module #includes once per instance through
+# fortran/eccl_dtypes.h and eccl_kinds.h.
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
+ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h
+EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 \
+	fortran/eccl_movement_template.F90 fortran/eccl_reductions_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -30,7 +37,7 @@ libeccl_la_SOURCES += fortran/eccl_blacs.F90 fortran/eccl_blacs_extrema.F90 fort
 ECCL_FMODS += eccl_blacs eccl_blacs_extrema eccl_panels
 endif
 AM_FCFLAGS += $(ECCL_FCFLAGS) $(ECCL_FC_DEFS) $(FC_MODOUT)fortran $(FC_MODINC)fortran \
-	-I$(top_builddir)/fortran
+	-I$(top_builddir)/fortran -I$(top_srcdir)/fortran
 
 BUILT_SOURCES += fortran/eccl_constants.inc fortran/eccl_public.inc
 CLEANFILES += fortran/eccl_constants.inc fortran/eccl_public.inc fortran/gen_constants \
@@ -49,9 +56,11 @@ fortran/eccl_public.inc: fortran/gen_constants
 
 # automake tracks neither the #include nor .mod files: the object of a module's user depends on
 # the module's object (a program that uses eccl depends on fortran/eccl.lo).
-fortran/eccl_types.lo: fortran/eccl_constants.inc
+fortran/eccl_types.lo: fortran/eccl_constants.inc fortran/eccl_types_template.F90 $(ECCL_FDRIVERS)
 fortran/eccl_comm.lo: fortran/eccl_types.lo
-fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo
+fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
+fortran/eccl_movement.lo: fortran/eccl_movement_template.F90
+fortran/eccl_reductions.lo: fortran/eccl_reductions_template.F90
 fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo
 ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
