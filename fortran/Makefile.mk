@@ -14,7 +14,8 @@
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
 ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h
 EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 \
-	fortran/eccl_movement_template.F90 fortran/eccl_reductions_template.F90
+	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
+	fortran/eccl_reductions_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -68,7 +69,8 @@ fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
 fortran/eccl_panels.lo: fortran/eccl_types.lo
 ECCL_FMOD_USED += fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
 endif
-fortran/eccl.lo: fortran/eccl_public.inc $(ECCL_FMOD_USED)
+fortran/eccl.lo: fortran/eccl_public.inc fortran/eccl_codec_template.F90 $(ECCL_FDRIVERS) \
+	$(ECCL_FMOD_USED)
 else
 ECCL_FMOD =
 endif
