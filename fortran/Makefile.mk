@@ -15,7 +15,7 @@ EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
 ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h
 EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 \
 	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
-	fortran/eccl_reductions_template.F90
+	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -62,7 +62,8 @@ fortran/eccl_comm.lo: fortran/eccl_types.lo
 fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
 fortran/eccl_movement.lo: fortran/eccl_movement_template.F90
 fortran/eccl_reductions.lo: fortran/eccl_reductions_template.F90
-fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo
+fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo \
+	fortran/eccl_device_template.F90 fortran/eccl_kinds.h
 ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
