@@ -8,14 +8,15 @@
 # ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the build
 # tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
 #
-# A procedure that exists once per data type and count kind is written once, in the module's
-# fortran/*_template.F90, which the module #includes once per instance through
-# fortran/eccl_dtypes.h and eccl_kinds.h.
+# A procedure that exists once per data type, count kind or array rank is written once, in the
+# module's fortran/*_template.F90, which the module #includes once per instance through
+# fortran/eccl_dtypes.h, eccl_kinds.h and eccl_ranks.h.
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
-ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h
+ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h fortran/eccl_ranks.h
 EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 \
 	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
-	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90
+	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90 \
+	fortran/eccl_blacs_template.F90 fortran/eccl_blacs_extrema_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -66,8 +67,10 @@ fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo \
 	fortran/eccl_device_template.F90 fortran/eccl_kinds.h
 ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
-fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
+fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
 fortran/eccl_panels.lo: fortran/eccl_types.lo
+fortran/eccl_blacs.lo: fortran/eccl_blacs_template.F90
+fortran/eccl_blacs_extrema.lo: fortran/eccl_blacs_extrema_template.F90
 ECCL_FMOD_USED += fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
 endif
 fortran/eccl.lo: fortran/eccl_public.inc fortran/eccl_codec_template.F90 $(ECCL_FDRIVERS) \

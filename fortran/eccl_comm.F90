@@ -16,7 +16,7 @@ module eccl_comm_api
 
   public :: eccl_comm_create, eccl_comm_free, eccl_comm_set_algorithm, eccl_comm_info
   public :: eccl_comm_last_error, eccl_comm_last_stats
-  public :: eccl_c_str, eccl_in_place, eccl_comm_rank
+  public :: eccl_c_str, eccl_first_char, eccl_in_place, eccl_comm_rank
   public :: c_eccl_bcast, c_eccl_allreduce, c_eccl_reduce, c_eccl_reduce_scatter_block
   public :: c_eccl_allgather, c_eccl_scatter, c_eccl_gather, c_eccl_sendrecv_replace
 
@@ -194,6 +194,15 @@ contains
     character(kind=c_char, len=len(s) + 1) :: c
     c = s // c_null_char
   end function eccl_c_str
+
+  ! The first character of a BLACS scope or top argument, NUL-terminated ('' gives NUL alone,
+  ! which C rejects as a scope).
+  pure function eccl_first_char(s) result(c)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=2) :: c
+    c = c_null_char // c_null_char
+    if (len(s) > 0) c(1:1) = s(1:1)
+  end function eccl_first_char
 
   ! This process's rank in ecomm (-1 for a null communicator).
   function eccl_comm_rank(ecomm) result(rank)
