@@ -16,7 +16,8 @@ ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h fortran/eccl_ranks.h
 EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 \
 	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
 	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90 \
-	fortran/eccl_blacs_template.F90 fortran/eccl_blacs_extrema_template.F90
+	fortran/eccl_blacs_template.F90 fortran/eccl_blacs_extrema_template.F90 \
+	fortran/eccl_panels_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -68,9 +69,10 @@ fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo \
 ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
-fortran/eccl_panels.lo: fortran/eccl_types.lo
+fortran/eccl_panels.lo: fortran/eccl_types.lo $(ECCL_FDRIVERS)
 fortran/eccl_blacs.lo: fortran/eccl_blacs_template.F90
 fortran/eccl_blacs_extrema.lo: fortran/eccl_blacs_extrema_template.F90
+fortran/eccl_panels.lo: fortran/eccl_panels_template.F90
 ECCL_FMOD_USED += fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
 endif
 fortran/eccl.lo: fortran/eccl_public.inc fortran/eccl_codec_template.F90 $(ECCL_FDRIVERS) \
