@@ -8,12 +8,13 @@
 # ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the build
 # tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
 #
-# A procedure that exists once per data type, count kind or array rank is written once, in the
-# module's fortran/*_template.F90, which the module #includes once per instance through
-# fortran/eccl_dtypes.h, eccl_kinds.h and eccl_ranks.h.
+# A procedure that exists once per data type, count kind, array rank or MPI handle kind is
+# written once, in the module's fortran/*_template.F90, which the module #includes once per
+# instance through fortran/eccl_dtypes.h, eccl_kinds.h, eccl_ranks.h and eccl_handles.h.
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
 ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h fortran/eccl_ranks.h
-EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 \
+EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_handles.h fortran/eccl_comm_template.F90 \
+	fortran/eccl_types_template.F90 \
 	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
 	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90 \
 	fortran/eccl_blacs_template.F90 fortran/eccl_blacs_extrema_template.F90 \
@@ -60,7 +61,7 @@ fortran/eccl_public.inc: fortran/gen_constants
 # automake tracks neither the #include nor .mod files: the object of a module's user depends on
 # the module's object (a program that uses eccl depends on fortran/eccl.lo).
 fortran/eccl_types.lo: fortran/eccl_constants.inc fortran/eccl_types_template.F90 $(ECCL_FDRIVERS)
-fortran/eccl_comm.lo: fortran/eccl_types.lo
+fortran/eccl_comm.lo: fortran/eccl_types.lo fortran/eccl_comm_template.F90 fortran/eccl_handles.h
 fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
 fortran/eccl_movement.lo: fortran/eccl_movement_template.F90
 fortran/eccl_reductions.lo: fortran/eccl_reductions_template.F90
