@@ -4,10 +4,20 @@
 # writes fortran/eccl_constants.inc (the declarations, #included by eccl_types.F90) and
 # fortran/eccl_public.inc (their public statements, for eccl.F90) into the build tree.  `eccl`
 # uses the helper modules eccl_types, eccl_comm_api, eccl_movement, eccl_reductions, eccl_device
-# and, with
-# ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the build
-# tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
+# and, with ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the
+# build tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
+#
+# A procedure that exists once per data type, count kind, array rank or MPI handle kind is
+# written once, in the module's fortran/*_template.F90, which the module #includes once per
+# instance through fortran/eccl_dtypes.h, eccl_kinds.h, eccl_ranks.h and eccl_handles.h.
 EXTRA_DIST += fortran/gen_constants.c doc/fortran.md
+ECCL_FDRIVERS = fortran/eccl_dtypes.h fortran/eccl_kinds.h fortran/eccl_ranks.h \
+	fortran/eccl_handles.h
+EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 fortran/eccl_comm_template.F90 \
+	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
+	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90 \
+	fortran/eccl_blacs_template.F90 fortran/eccl_blacs_extrema_template.F90 \
+	fortran/eccl_panels_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -30,7 +40,7 @@ libeccl_la_SOURCES += fortran/eccl_blacs.F90 fortran/eccl_blacs_extrema.F90 fort
 ECCL_FMODS += eccl_blacs eccl_blacs_extrema eccl_panels
 endif
 AM_FCFLAGS += $(ECCL_FCFLAGS) $(ECCL_FC_DEFS) $(FC_MODOUT)fortran $(FC_MODINC)fortran \
-	-I$(top_builddir)/fortran
+	-I$(top_builddir)/fortran -I$(top_srcdir)/fortran
 
 BUILT_SOURCES += fortran/eccl_constants.inc fortran/eccl_public.inc
 CLEANFILES += fortran/eccl_constants.inc fortran/eccl_public.inc fortran/gen_constants \
@@ -49,17 +59,24 @@ fortran/eccl_public.inc: fortran/gen_constants
 
 # automake tracks neither the #include nor .mod files: the object of a module's user depends on
 # the module's object (a program that uses eccl depends on fortran/eccl.lo).
-fortran/eccl_types.lo: fortran/eccl_constants.inc
-fortran/eccl_comm.lo: fortran/eccl_types.lo
-fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo
-fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo
+fortran/eccl_types.lo: fortran/eccl_constants.inc fortran/eccl_types_template.F90 $(ECCL_FDRIVERS)
+fortran/eccl_comm.lo: fortran/eccl_types.lo fortran/eccl_comm_template.F90 $(ECCL_FDRIVERS)
+fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
+fortran/eccl_movement.lo: fortran/eccl_movement_template.F90
+fortran/eccl_reductions.lo: fortran/eccl_reductions_template.F90
+fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo \
+	fortran/eccl_device_template.F90 $(ECCL_FDRIVERS)
 ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
 if HAVE_SCALAPACK
-fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo
-fortran/eccl_panels.lo: fortran/eccl_types.lo
+fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
+fortran/eccl_panels.lo: fortran/eccl_types.lo $(ECCL_FDRIVERS)
+fortran/eccl_blacs.lo: fortran/eccl_blacs_template.F90
+fortran/eccl_blacs_extrema.lo: fortran/eccl_blacs_extrema_template.F90
+fortran/eccl_panels.lo: fortran/eccl_panels_template.F90
 ECCL_FMOD_USED += fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo fortran/eccl_panels.lo
 endif
-fortran/eccl.lo: fortran/eccl_public.inc $(ECCL_FMOD_USED)
+fortran/eccl.lo: fortran/eccl_public.inc fortran/eccl_codec_template.F90 $(ECCL_FDRIVERS) \
+	$(ECCL_FMOD_USED)
 else
 ECCL_FMOD =
 endif

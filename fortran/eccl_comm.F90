@@ -16,27 +16,16 @@ module eccl_comm_api
 
   public :: eccl_comm_create, eccl_comm_free, eccl_comm_set_algorithm, eccl_comm_info
   public :: eccl_comm_last_error, eccl_comm_last_stats
-  public :: eccl_c_str, eccl_in_place, eccl_comm_rank
+  public :: eccl_c_str, eccl_first_char, eccl_in_place, eccl_comm_rank
   public :: c_eccl_bcast, c_eccl_allreduce, c_eccl_reduce, c_eccl_reduce_scatter_block
   public :: c_eccl_allgather, c_eccl_scatter, c_eccl_gather, c_eccl_sendrecv_replace
 
-  ! call eccl_comm_create(comm, [config,] ecomm, info): wrap an MPI communicator (collective);
-  ! free ecomm with eccl_comm_free.
-  interface eccl_comm_create
-    module procedure comm_create_int, comm_create_int_cfg
-#ifdef ECCL_HAVE_MPI_F08
-    module procedure comm_create_f08, comm_create_f08_cfg
-#endif
-  end interface eccl_comm_create
-
-  ! call eccl_comm_info(ecomm, comm, size, rank, info): eccl's duplicate of the MPI communicator.
-  ! On an error (a null ecomm) comm is MPI_COMM_NULL, size 0 and rank -1.
-  interface eccl_comm_info
-    module procedure comm_info_int
-#ifdef ECCL_HAVE_MPI_F08
-    module procedure comm_info_f08
-#endif
-  end interface eccl_comm_info
+  ! eccl_comm_create and eccl_comm_info, one specific per kind of MPI communicator handle: written
+  ! once, in eccl_comm_template.F90.
+#define ECCL_TEMPLATE "eccl_comm_template.F90"
+#define ECCL_SPEC
+#include "eccl_handles.h"
+#undef ECCL_SPEC
 
   interface
     function c_comm_create(fcomm, config, out) bind(C, name="eccl_fortran_comm_create") result(rc)
@@ -195,6 +184,15 @@ contains
     c = s // c_null_char
   end function eccl_c_str
 
+  ! The first character of a BLACS scope or top argument, NUL-terminated ('' gives NUL alone,
+  ! which C rejects as a scope).
+  pure function eccl_first_char(s) result(c)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=2) :: c
+    c = c_null_char // c_null_char
+    if (len(s) > 0) c(1:1) = s(1:1)
+  end function eccl_first_char
+
   ! This process's rank in ecomm (-1 for a null communicator).
   function eccl_comm_rank(ecomm) result(rank)
     type(eccl_comm), intent(in) :: ecomm
@@ -203,38 +201,6 @@ contains
     size = 0
     if (c_comm_info(ecomm%ptr, fcomm, size, rank) /= ECCL_SUCCESS) rank = -1
   end function eccl_comm_rank
-
-  subroutine comm_create_int(comm, ecomm, info)
-    integer, intent(in) :: comm
-    type(eccl_comm), intent(out) :: ecomm
-    integer(c_int), intent(out) :: info
-    info = c_comm_create_default(int(comm, c_int), c_null_ptr, ecomm%ptr)
-  end subroutine comm_create_int
-
-  subroutine comm_create_int_cfg(comm, config, ecomm, info)
-    integer, intent(in) :: comm
-    type(eccl_config), intent(in) :: config
-    type(eccl_comm), intent(out) :: ecomm
-    integer(c_int), intent(out) :: info
-    info = c_comm_create(int(comm, c_int), config, ecomm%ptr)
-  end subroutine comm_create_int_cfg
-
-#ifdef ECCL_HAVE_MPI_F08
-  subroutine comm_create_f08(comm, ecomm, info)
-    type(MPI_Comm), intent(in) :: comm
-    type(eccl_comm), intent(out) :: ecomm
-    integer(c_int), intent(out) :: info
-    info = c_comm_create_default(int(comm%MPI_VAL, c_int), c_null_ptr, ecomm%ptr)
-  end subroutine comm_create_f08
-
-  subroutine comm_create_f08_cfg(comm, config, ecomm, info)
-    type(MPI_Comm), intent(in) :: comm
-    type(eccl_config), intent(in) :: config
-    type(eccl_comm), intent(out) :: ecomm
-    integer(c_int), intent(out) :: info
-    info = c_comm_create(int(comm%MPI_VAL, c_int), config, ecomm%ptr)
-  end subroutine comm_create_f08_cfg
-#endif
 
   ! Collective; ecomm is null afterwards (freeing a null communicator is a no-op).  Never free a
   ! communicator from eccl_blacs_comm: its grid owns it.
@@ -254,30 +220,6 @@ contains
       eccl_c_str(trim(algorithm)))
   end subroutine eccl_comm_set_algorithm
 
-  subroutine comm_info_int(ecomm, comm, size, rank, info)
-    type(eccl_comm), intent(in) :: ecomm
-    integer, intent(out) :: comm
-    integer(c_int), intent(out) :: size, rank, info
-    integer(c_int) :: fcomm
-    size = 0
-    rank = -1
-    info = c_comm_info(ecomm%ptr, fcomm, size, rank)
-    comm = int(fcomm)
-  end subroutine comm_info_int
-
-#ifdef ECCL_HAVE_MPI_F08
-  subroutine comm_info_f08(ecomm, comm, size, rank, info)
-    type(eccl_comm), intent(in) :: ecomm
-    type(MPI_Comm), intent(out) :: comm
-    integer(c_int), intent(out) :: size, rank, info
-    integer(c_int) :: fcomm
-    size = 0
-    rank = -1
-    info = c_comm_info(ecomm%ptr, fcomm, size, rank)
-    comm%MPI_VAL = int(fcomm)
-  end subroutine comm_info_f08
-#endif
-
   ! The message of the last error on ecomm ('' after a success).
   function eccl_comm_last_error(ecomm) result(s)
     type(eccl_comm), intent(in) :: ecomm
@@ -292,5 +234,8 @@ contains
     integer(c_int), intent(out) :: info
     info = c_comm_last_stats(ecomm%ptr, stats)
   end subroutine eccl_comm_last_stats
+
+  ! ---- eccl_comm_create, eccl_comm_info (eccl_comm_template.F90) ----
+#include "eccl_handles.h"
 
 end module eccl_comm_api

@@ -23,14 +23,21 @@ module eccl_panels
   public :: eccl_panel_bcast_col, eccl_panel_bcast_row
   public :: eccl_desc_local_rows, eccl_desc_local_cols, eccl_panel_width
 
+  ! The array forms, written once in eccl_panels_template.F90, and the type(c_ptr) forms.
+#define ECCL_TEMPLATE "eccl_panels_template.F90"
+#define ECCL_X(f) ECCL_RS(ECCL_TS(f))
+#define ECCL_NO_SCALAR
+#define ECCL_PER_TYPE "eccl_ranks.h"
+#define ECCL_SPEC
+#include "eccl_dtypes.h"
+#undef ECCL_SPEC
+
   interface eccl_panel_bcast_col
-    module procedure panel_col_f32_1, panel_col_f32_2, panel_col_f64_1, panel_col_f64_2, &
-      panel_col_c64_1, panel_col_c64_2, panel_col_c128_1, panel_col_c128_2, panel_col_ptr
+    module procedure panel_col_ptr
   end interface eccl_panel_bcast_col
 
   interface eccl_panel_bcast_row
-    module procedure panel_row_f32_1, panel_row_f32_2, panel_row_f64_1, panel_row_f64_2, &
-      panel_row_c64_1, panel_row_c64_2, panel_row_c128_1, panel_row_c128_2, panel_row_ptr
+    module procedure panel_row_ptr
   end interface eccl_panel_bcast_row
 
   interface
@@ -77,177 +84,7 @@ module eccl_panels
 
 contains
 
-  subroutine panel_col_f32_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    real(c_float), intent(in), target :: a(*)
-    real(c_float), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, ECCL_FLOAT32)
-  end subroutine panel_col_f32_1
-
-  subroutine panel_col_f32_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    real(c_float), intent(in), target :: a(max(desca(9), 1), *)
-    real(c_float), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_FLOAT32)
-  end subroutine panel_col_f32_2
-
-  subroutine panel_col_f64_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    real(c_double), intent(in), target :: a(*)
-    real(c_double), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, ECCL_FLOAT64)
-  end subroutine panel_col_f64_1
-
-  subroutine panel_col_f64_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    real(c_double), intent(in), target :: a(max(desca(9), 1), *)
-    real(c_double), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_FLOAT64)
-  end subroutine panel_col_f64_2
-
-  subroutine panel_col_c64_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    complex(c_float_complex), intent(in), target :: a(*)
-    complex(c_float_complex), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, &
-      ECCL_COMPLEX64)
-  end subroutine panel_col_c64_1
-
-  subroutine panel_col_c64_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    complex(c_float_complex), intent(in), target :: a(max(desca(9), 1), *)
-    complex(c_float_complex), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_COMPLEX64)
-  end subroutine panel_col_c64_2
-
-  subroutine panel_col_c128_1(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    complex(c_double_complex), intent(in), target :: a(*)
-    complex(c_double_complex), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1)), ia, ja, desca, c_loc(work(1)), ldw, bound, &
-      ECCL_COMPLEX128)
-  end subroutine panel_col_c128_1
-
-  subroutine panel_col_c128_2(m, kb, a, ia, ja, desca, work, ldw, bound, info)
-    integer(c_int), intent(in) :: m, kb, ia, ja, ldw
-    integer(c_int), intent(in) :: desca(9)
-    complex(c_double_complex), intent(in), target :: a(max(desca(9), 1), *)
-    complex(c_double_complex), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_col(m, kb, c_loc(a(1, 1)), ia, ja, desca, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_COMPLEX128)
-  end subroutine panel_col_c128_2
-
-  subroutine panel_row_f32_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    real(c_float), intent(in), target :: b(*)
-    real(c_float), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, ECCL_FLOAT32)
-  end subroutine panel_row_f32_1
-
-  subroutine panel_row_f32_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    real(c_float), intent(in), target :: b(max(descb(9), 1), *)
-    real(c_float), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_FLOAT32)
-  end subroutine panel_row_f32_2
-
-  subroutine panel_row_f64_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    real(c_double), intent(in), target :: b(*)
-    real(c_double), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, ECCL_FLOAT64)
-  end subroutine panel_row_f64_1
-
-  subroutine panel_row_f64_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    real(c_double), intent(in), target :: b(max(descb(9), 1), *)
-    real(c_double), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_FLOAT64)
-  end subroutine panel_row_f64_2
-
-  subroutine panel_row_c64_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    complex(c_float_complex), intent(in), target :: b(*)
-    complex(c_float_complex), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, &
-      ECCL_COMPLEX64)
-  end subroutine panel_row_c64_1
-
-  subroutine panel_row_c64_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    complex(c_float_complex), intent(in), target :: b(max(descb(9), 1), *)
-    complex(c_float_complex), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_COMPLEX64)
-  end subroutine panel_row_c64_2
-
-  subroutine panel_row_c128_1(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    complex(c_double_complex), intent(in), target :: b(*)
-    complex(c_double_complex), intent(inout), target :: work(*)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1)), ib, jb, descb, c_loc(work(1)), ldw, bound, &
-      ECCL_COMPLEX128)
-  end subroutine panel_row_c128_1
-
-  subroutine panel_row_c128_2(kb, n, b, ib, jb, descb, work, ldw, bound, info)
-    integer(c_int), intent(in) :: kb, n, ib, jb, ldw
-    integer(c_int), intent(in) :: descb(9)
-    complex(c_double_complex), intent(in), target :: b(max(descb(9), 1), *)
-    complex(c_double_complex), intent(inout), target :: work(max(ldw, 1), *)
-    type(eccl_bound), intent(in) :: bound
-    integer(c_int), intent(out) :: info
-    info = c_panel_row(kb, n, c_loc(b(1, 1)), ib, jb, descb, c_loc(work(1, 1)), ldw, bound, &
-      ECCL_COMPLEX128)
-  end subroutine panel_row_c128_2
+#include "eccl_dtypes.h"
 
   ! ---- type(c_ptr) arguments (device arrays: packed and broadcast on the GPU, doc/gpu.md) ----
 

@@ -79,7 +79,15 @@ module eccl_types
     type(c_ptr) :: ptr = c_null_ptr
   end type eccl_comm
 
-  public :: eccl_c_string, eccl_to_string
+  public :: eccl_c_string, eccl_to_string, eccl_loc
+
+  ! eccl_loc(x, n), one specific per data type and count kind: eccl_types_template.F90.
+#define ECCL_TEMPLATE "eccl_types_template.F90"
+#define ECCL_PER_TYPE "eccl_kinds.h"
+#define ECCL_X(f) ECCL_KS(ECCL_TS(f))
+#define ECCL_SPEC
+#include "eccl_dtypes.h"
+#undef ECCL_SPEC
 
   interface
     function c_strlen(s) bind(C, name="strlen") result(n)
@@ -126,5 +134,7 @@ contains
       s(i:i) = achar(iachar(chars(i)))
     end do
   end function eccl_to_string
+
+#include "eccl_dtypes.h"
 
 end module eccl_types
