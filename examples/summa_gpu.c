@@ -12,6 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Called from Fortran (bind(C) interfaces in summa.f90): no C header declares them. */
+int summa_gpu_create(void **ctx);
+void summa_gpu_destroy(void *ctx);
+int summa_gpu_dgemm(void *ctx, int slot, int m, int n, int k, const double *a, int lda,
+                    const double *b, int ldb, double *c, int ldc);
+int summa_gpu_wait(void *ctx, int slot);
+int summa_gpu_zero(void *ctx, void *p, size_t bytes);
+int summa_gpu_sync(void *ctx);
+
 #ifdef HAVE_CUBLAS
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
