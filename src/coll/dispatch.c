@@ -83,15 +83,8 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     int old_cap = eccl_codec_set_threads(comm->threads); /* restored below */
     eccl_op_t user_op = c->op;
     if (c->size == 1) {
-        /* every call is a copy; the fallback policy still holds, so that a program that fails with
-         * ECCL_FALLBACK=error on four ranks fails on one */
-        int want = 0;
-        if ((rc = eccl_select_forced(c, &a, &want))) goto fn_exit;
-        if (want && eccl_coll_is_reduction(c->coll) && !eccl_select_op_compressible(c) && comm->cfg.fallback == ECCL_FALLBACK_ERROR) {
-            rc = eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "%s cannot run compressed (operation/datatype) and "
-                                 "ECCL_FALLBACK=error", eccl_coll_name(c->coll));
-            goto fn_exit;
-        }
+        /* every call is a copy; the fallback policy still holds (select.c) */
+        if ((rc = eccl_select_one_rank(c))) goto fn_exit;
         if (c->dev) c->st->device = 2;
         if ((rc = local(c))) {
             eccl_comm_error(comm, rc, "copying device data failed");
@@ -290,12 +283,11 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
                                count, c->esize, comm->size);
     if (eccl_coll_is_reduction(coll) && (op == ECCL_OP_MAX || op == ECCL_OP_MIN) && eccl_dtype_is_complex(dtype))
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "MAX/MIN are not defined for complex data");
-    const char *why = eccl_bound_problem(bound ? bound : &comm->cfg.bound);
-    if (why) {
-        const eccl_bound_t *b = bound ? bound : &comm->cfg.bound;
+    const eccl_bound_t *b = bound ? bound : &comm->cfg.bound;
+    const char *why = eccl_bound_problem(b);
+    if (why)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "%s (mode %d, value %g, range %g)", why, (int)b->mode,
                                b->value, b->range);
-    }
     return ECCL_SUCCESS;
 }
 

@@ -61,13 +61,16 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
 /* Whether an algorithm runs on device buffers where they are (coll.h). */
 int eccl_algo_resident(const eccl_algo_t *a) { return ECCL_ALG_RESIDENT(a->flags) != 0; }
 
-int eccl_select_op_compressible(const eccl_call_t *c)
+static int op_compressible(const eccl_call_t *c)
 {
     if (c->op == ECCL_OP_SUM || c->op == ECCL_OP_AVG) return 1;
     if (c->op == ECCL_OP_MAX || c->op == ECCL_OP_MIN)
         return !eccl_dtype_is_complex(c->dtype);
     return 0;
 }
+
+/* A reduction whose operation compression cannot do (PROD, MAX/MIN on complex): the fallback. */
+static int needs_op_fallback(const eccl_call_t *c) { return eccl_coll_is_reduction(c->coll) && !op_compressible(c); }
 
 int eccl_coll_is_reduction(eccl_coll_t k)
 {
@@ -285,7 +288,7 @@ static eccl_result_t fall_back(eccl_call_t *c, const eccl_algo_t *mpi, const cha
 /* The algorithm forced for this call (eccl_comm_set_algorithm, else ECCL_<OP>_ALGORITHM; NULL:
  * auto) and whether the call wants compression (a forced compressed algorithm, or a policy other
  * than never). */
-eccl_result_t eccl_select_forced(eccl_call_t *c, const eccl_algo_t **forced, int *want_compressed)
+static eccl_result_t select_forced(eccl_call_t *c, const eccl_algo_t **forced, int *want_compressed)
 {
     eccl_comm_t comm = c->comm;
     const char *forced_name = comm->child ? NULL : eccl_env_str(&env_algo[c->coll]);
@@ -321,7 +324,7 @@ const eccl_algo_t *eccl_select_auto(eccl_call_t *c, double ratio, const char **r
         *reason = "compression disabled";
         return mpi;
     }
-    if (eccl_coll_is_reduction(c->coll) && !eccl_select_op_compressible(c)) {
+    if (needs_op_fallback(c)) {
         *reason = "fallback: cannot compress this operation/datatype";
         return mpi;
     }
@@ -545,7 +548,7 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
     const eccl_algo_t *mpi = first_mpi(c->coll);
     const eccl_algo_t *forced = NULL;
     int want_compressed = 0;
-    eccl_result_t frc = eccl_select_forced(c, &forced, &want_compressed);
+    eccl_result_t frc = select_forced(c, &forced, &want_compressed);
     if (frc) return frc;
     size_t n = eccl_select_total_elems(c);
     double bytes = (double)n * (double)c->esize;
@@ -555,7 +558,7 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
 
     /* An operation compression cannot do: the fallback policy, consulted before min_bytes
      * (doc/collectives.md section 7: with ECCL_FALLBACK=error even a tiny PROD fails). */
-    if (want_compressed && eccl_coll_is_reduction(c->coll) && !eccl_select_op_compressible(c))
+    if (want_compressed && needs_op_fallback(c))
         return fall_back(c, mpi, "operation/datatype", "cannot compress this operation/datatype", out);
 
     /* Small calls go to MPI before anything else. */
@@ -589,14 +592,15 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
      * every rank shares, with no message. */
     if (!forced && comm->cfg.compress == ECCL_COMPRESS_AUTO) {
         double t_mpi = 0, t_best = 0;
-        const eccl_algo_t *a = model_choice(c, ECCL_RATIO_CEILING, 0, &t_mpi, &t_best);
+        const char *reason = NULL;
+        const eccl_algo_t *a = eccl_select_auto(c, ECCL_RATIO_CEILING, &reason, &t_mpi, &t_best);
         if (a && !(a->flags & ECCL_ALG_COMPRESSED)) {
             *out = a;
             eccl_select_set_bound(c, 0.0);
             c->st->model_ratio = ECCL_RATIO_CEILING;
             c->st->model_t_mpi = t_mpi;
             c->st->model_t_chosen = t_best;
-            snprintf(c->st->reason, sizeof c->st->reason, "cost model: no ratio would pay here");
+            snprintf(c->st->reason, sizeof c->st->reason, "%s", reason);
             return ECCL_SUCCESS;
         }
     }
@@ -605,4 +609,13 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
     if (c->coll != ECCL_COLL_SENDRECV_REPLACE) reserve_device(c);
 #endif
     return agree_and_choose(c, b, forced, why, out);
+}
+
+eccl_result_t eccl_select_one_rank(eccl_call_t *c)
+{
+    const eccl_algo_t *forced = NULL;
+    int want_compressed = 0;
+    eccl_result_t rc = select_forced(c, &forced, &want_compressed);
+    if (rc || !want_compressed || !needs_op_fallback(c) || c->comm->cfg.fallback != ECCL_FALLBACK_ERROR) return rc;
+    return fall_back(c, first_mpi(c->coll), "operation/datatype", "cannot compress this operation/datatype", &forced);
 }

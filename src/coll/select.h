@@ -12,19 +12,16 @@
 int eccl_algo_resident(const eccl_algo_t *a);
 /* allreduce, reduce, reduce_scatter_block. */
 int eccl_coll_is_reduction(eccl_coll_t k);
-/* Whether the call's operation can be reduced in the quantized domain (SUM, AVG; MAX and MIN on
- * real data). */
-int eccl_select_op_compressible(const eccl_call_t *c);
 /* Elements of the buffer the algorithms move (what the model's bytes count): count, or count x
  * ranks for reduce_scatter_block, allgather, scatter and gather. */
 size_t eccl_select_total_elems(const eccl_call_t *c);
 /* Set the call's result bound E and the per-message bound it gives (doc/guarantees.md section 5:
  * E/p for SUM, E/(p+1) with ECCL_ALG_REQUANT, ...), and report E in the statistics. */
 void eccl_select_set_bound(eccl_call_t *c, double E);
-/* The algorithm forced for this call (eccl_comm_set_algorithm, else ECCL_<OP>_ALGORITHM; NULL:
- * auto) and whether the call wants compression. Errors: ECCL_ERR_INVALID_ARG (an unknown name in
- * the environment). */
-eccl_result_t eccl_select_forced(eccl_call_t *c, const eccl_algo_t **forced, int *want_compressed);
+/* A call on one rank is a local copy, but what it asks for still holds, so that a program that
+ * fails on four ranks fails on one: an unknown ECCL_<OP>_ALGORITHM name (ECCL_ERR_INVALID_ARG), and
+ * an operation compression cannot do under ECCL_FALLBACK=error (ECCL_ERR_UNSUPPORTED). */
+eccl_result_t eccl_select_one_rank(eccl_call_t *c);
 
 /* The whole decision of a call whose arguments begin() checked: collective over the communicator
  * where compression is wanted (the device agreement, the data agreement with the signature
