@@ -231,12 +231,12 @@ static int case_rel_nan_rank(void)
                     int gathers = !strcmp(a->coll, "allgather") || (!strcmp(a->coll, "gather") && rank_ == root);
                     if (gathers) {
                         get(hy, Y, P * n * es);
-                        long worst = -1;
-                        for (int r = 0; r < size_ && worst < 0; r++) {
+                        long first_bad = -1; /* (one message per call) */
+                        for (int r = 0; r < size_ && first_bad < 0; r++) {
                             fill(hexp, dt, r, n, bad, mixed);
                             for (size_t i = 0; i < n; i++)
                                 if (!moved_ok(at(hy, dt, (size_t)r * n + i), at(hexp, dt, i), E)) {
-                                    worst = (long)i;
+                                    first_bad = (long)i;
                                     CHECK(0, "%s %s bad %d: rank %d's element %zu came back %.17Lg for %.17Lg (E %.3g)",
                                           a->coll, a->algo, bad, r, i, at(hy, dt, (size_t)r * n + i), at(hexp, dt, i), E);
                                     break;
@@ -540,7 +540,7 @@ static int case_sendrecv_bound(void)
 static int case_overflow_sum(void)
 {
     eccl_comm_t c = make_comm(ECCL_FALLBACK_ERROR, ECCL_COMPRESS_ALWAYS);
-    size_t n = 4096, P = (size_t)size_;
+    size_t n = 4096;
     float *h = malloc(n * 4), *g = malloc(n * 4);
     void *X = balloc(n * 4), *Y = balloc(n * 4);
     /* element i: rank r gives +-a*FLT_MAX; the exact sum is finite where the signs balance, while
@@ -588,7 +588,6 @@ static int case_overflow_sum(void)
             printf("  (overflow_sum %s: %ld results inf or NaN with a finite exact sum, as documented)\n", algos[k],
                    inf_finite);
     }
-    (void)P;
     eccl_comm_free(&c);
     bfree(X);
     bfree(Y);
