@@ -365,9 +365,3 @@ eccl_result_t eccl_tr_allreduce_doubles(eccl_comm_t c, double *v, int n, MPI_Op 
     MPI_CHECK(c, MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, op, c->comm), "MPI_Allreduce");
     return ECCL_SUCCESS;
 }
-
-eccl_result_t eccl_tr_bcast_doubles(eccl_comm_t c, double *v, int n, int root)
-{
-    MPI_CHECK(c, MPI_Bcast(v, n, MPI_DOUBLE, root, c->comm), "MPI_Bcast");
-    return ECCL_SUCCESS;
-}

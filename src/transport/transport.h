@@ -126,8 +126,8 @@ void eccl_tr_node_dev_free(eccl_comm_t c);
  * any order: the same rules as the compressed path). Created per communicator. */
 eccl_result_t eccl_tr_ops_create(eccl_comm_t c);
 void eccl_tr_ops_free(eccl_comm_t c);
-/* Small control exchanges of doubles. */
+/* Small control exchange of doubles (the calls' agreements; a root's decision travels as an MPI_MAX
+ * where the other ranks give -inf, so that it carries every rank's signature too). */
 eccl_result_t eccl_tr_allreduce_doubles(eccl_comm_t c, double *v, int n, MPI_Op op);
-eccl_result_t eccl_tr_bcast_doubles(eccl_comm_t c, double *v, int n, int root);
 
 #endif
