@@ -1,12 +1,8 @@
 /*
- * dispatch.c - the public collectives: check arguments, turn the user's bound on the RESULT into
- * the bound each message is compressed with, choose the algorithm (explicit environment override,
- * else the cost model with a sampled compression ratio, else plain MPI), run it, and record what
- * happened in the communicator's statistics.
- *
- * Every rank must take the same decision: decisions depend only on values all ranks share (the
- * arguments MPI requires to match, the model broadcast at creation) or on data-dependent figures
- * agreed in one small collective (a broadcast from the root, or an allreduce).
+ * dispatch.c - the public collectives: check the arguments (begin), hand device buffers to the GPU
+ * or stage them (run_any, run_dev; stage.c), ask select.c which algorithm runs and with what bound
+ * per message, run it, agree on the verdict, divide AVG, and record what happened in the
+ * communicator's statistics.
  */
 #include "config.h"
 
