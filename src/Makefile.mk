@@ -12,8 +12,8 @@ libeccl_la_SOURCES += \
 
 
 # core, transport, primitives, collectives
-noinst_HEADERS += src/core/comm.h src/core/pool.h src/core/log.h src/transport/transport.h \
-	src/prims/prims.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
+noinst_HEADERS += src/core/comm.h src/core/model.h src/core/pool.h src/core/log.h src/transport/transport.h \
+	src/prims/prims.h src/prims/internal.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
 libeccl_la_SOURCES += \
 	src/core/comm.c \
 	src/core/pool.c \
@@ -21,7 +21,10 @@ libeccl_la_SOURCES += \
 	src/core/log.c \
 	src/transport/mpi.c \
 	src/transport/node.c \
+	src/transport/registry.c \
+	src/core/model.c \
 	src/prims/prims.c \
+	src/prims/net.c \
 	src/coll/algorithms.c \
 	src/coll/dispatch.c \
 	src/coll/select.c \

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "transport/transport.h"
 #include "eccl.h"
 
 static int rank, size, failures;
@@ -346,6 +347,7 @@ static void run_matrix(eccl_comm_t comm, const char *only, int quick, size_t lar
         if (a->applies) {
             eccl_call_t probe = {0};
             probe.comm = comm;
+            probe.tr = eccl_transport(ECCL_TR_MPI);
             probe.size = size;
             if (!a->applies(&probe)) continue;
         }

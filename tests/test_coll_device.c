@@ -505,7 +505,7 @@ static void refused_ipc_case(void)
  * what the model's first check did where NCCL was not in use (no NCCL in the build, or
  * ECCL_TRANSPORT=mpi): plain MPI, 10x slower. Run where NCCL is not up (its own uncompressed
  * allreduce over NVLink may rightly win). White-box, as that bug was: the first call, every rank
- * device-resident, must leave the GPU codec measured for the model (comm->gpu_measured), on
+ * device-resident, must leave the GPU codec measured for the model (comm->models.gpu_measured), on
  * whichever transport. */
 static void gpu_model_case(void)
 {
@@ -532,7 +532,7 @@ static void gpu_model_case(void)
             bad = 1;
             break;
         }
-        if (!ec->gpu_measured) {
+        if (!ec->models.gpu_measured) {
             fprintf(stderr, "[%d] GPU model, call %d: the GPU codec was not measured for the cost model\n", rank, k);
             bad = 1;
         }

@@ -144,7 +144,7 @@ static void codec_calibration(double out[4])
     float *x = malloc(n * sizeof *x);
     size_t cap = eccl_compress_bound(n, ECCL_FLOAT32), size = 0, size2 = 0;
     unsigned char *s = malloc(cap), *s2 = malloc(cap);
-    double v[4] = {1e9, 2e9, 0.7e9, 5e9};
+    double v[4] = {ECCL_MDL_CPU_C_THR, ECCL_MDL_CPU_D_THR, ECCL_MDL_CPU_H_THR, ECCL_MDL_CPU_G_THR};
     if (x && s && s2) {
         for (size_t i = 0; i < n; i++) x[i] = (float)(sin(i * 1e-3) * cos(i * 3e-4));
         eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
@@ -249,8 +249,8 @@ eccl_comm_t eccl_comm_inter(eccl_comm_t comm)
     eccl_topo_t *t = &comm->topo;
     if (t->xcomm || !t->hier) return t->xcomm;
     eccl_config_t cfg = comm->cfg;
-    cfg.alpha = comm->model.alpha;
-    cfg.beta = comm->model.beta;
+    cfg.alpha = comm->models.alpha;
+    cfg.beta = comm->models.beta;
     eccl_result_t rc = eccl_comm_create_internal(t->inter, &cfg, 1, &t->xcomm);
     if (rc) {
         eccl_comm_error(comm, rc, "creating the inter-node eccl communicator failed");
@@ -292,9 +292,9 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
         return ECCL_ERR_MPI;
     }
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
-    c->op_max = c->op_min = MPI_OP_NULL;
+    c->tr.op_max = c->tr.op_min = MPI_OP_NULL;
     c->topo.node = c->topo.inter = MPI_COMM_NULL;
-    if ((rc = eccl_tr_ops_create(c))) goto fn_exit;
+    if ((rc = eccl_transports_create(c))) goto fn_exit;
     MPI_Comm_size(c->comm, &c->size);
     MPI_Comm_rank(c->comm, &c->rank);
     resolve_config(&c->cfg, config);
@@ -337,14 +337,11 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     { /* only where every rank can hold device memory is the per-call device agreement (GPU codec
        * figures, NCCL) worth its cost */
         int loaded = eccl_cuda_driver_loaded();
-        if (MPI_Allreduce(&loaded, &c->cuda_all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+        if (MPI_Allreduce(&loaded, &c->gpu.all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
             ECCL_FAIL(rc, ECCL_ERR_MPI);
     }
 #endif
     c->threads = core_share(c->comm);
-#ifdef HAVE_CUDA
-    c->cuda_aware = eccl_tr_cuda_aware();
-#endif
     if (c->rank == 0) {
         int old_cap = eccl_codec_set_threads(c->threads);
         codec_calibration(cal);
@@ -355,40 +352,20 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
         m[5] = cal[3];
     }
     if (MPI_Bcast(m, 8, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS) ECCL_FAIL(rc, ECCL_ERR_MPI);
-    c->model.alpha = m[0] > 0 ? m[0] : 1e-6;
-    c->model.beta = m[1] > 0 ? m[1] : 1e-10;
-    c->model.alpha_in = m[6] > 0 ? m[6] : c->model.alpha;
-    c->model.beta_in = m[7] > 0 ? m[7] : c->model.beta;
-    c->model.c_thr = m[2];
-    c->model.d_thr = m[3];
-    c->model.h_thr = m[4];
-    c->model.g_thr = m[5];
-    c->model.comb_thr = 1.0 / (1.0 / c->model.h_thr + 1.0 / c->model.d_thr);
-    c->gmodel = c->model;
-    c->gmodel.c_thr = ECCL_GPU_C_THR;
-    c->gmodel.d_thr = ECCL_GPU_D_THR;
-    c->gmodel.h_thr = ECCL_GPU_H_THR;
-    c->gmodel.op_lat = ECCL_GPU_OP_LAT;
-    c->gmodel.stage = ECCL_GPU_STAGE;
-    c->gmodel64 = c->gmodel;
-    c->gmodel64.c_thr = ECCL_GPU_C_THR64;
-    c->gmodel64.d_thr = ECCL_GPU_D_THR64;
-    c->gmodel64.h_thr = ECCL_GPU_H_THR64;
-    c->nmodel = c->gmodel;
-    c->nmodel64 = c->gmodel64;
+    eccl_models_init(&c->models, m);
     ECCL_LOG(1, c->rank,
              "comm created: %d ranks on %d node(s)%s, alpha %.3g s, beta %.3g s/B (%.2f GB/s), inside a "
              "node %.3g s, %.2f GB/s, codec %.2f/%.2f/%.2f GB/s",
-             c->size, c->topo.nnodes, c->topo.hier ? " (hierarchical)" : "", c->model.alpha, c->model.beta,
-             1e-9 / c->model.beta, c->model.alpha_in, 1e-9 / c->model.beta_in, c->model.c_thr * 1e-9,
-             c->model.d_thr * 1e-9, c->model.h_thr * 1e-9);
+             c->size, c->topo.nnodes, c->topo.hier ? " (hierarchical)" : "", c->models.alpha, c->models.beta,
+             1e-9 / c->models.beta, c->models.alpha_in, 1e-9 / c->models.beta_in, c->models.cpu[0] * 1e-9,
+             c->models.cpu[1] * 1e-9, c->models.cpu[2] * 1e-9);
     *out = c;
     c = NULL;
 fn_exit:
     free(buf);
     if (c) {
+        eccl_transports_free(c);
         topo_free(&c->topo);
-        eccl_tr_ops_free(c);
         MPI_Comm_free(&c->comm);
         free(c);
     }
@@ -399,13 +376,11 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
     if (!*comm) return ECCL_SUCCESS;
-    eccl_tr_node_dev_free(*comm); /* (before the node's communicator and the GPU context go) */
+    eccl_transports_free(*comm); /* (before the node's communicator and the GPU context go) */
     topo_free(&(*comm)->topo);
     eccl_pool_free(&(*comm)->pool);
     eccl_pool_free(&(*comm)->stage);
-    eccl_dev_ctx_free((*comm)->dev);
-    eccl_tr_nccl_free(*comm);
-    eccl_tr_ops_free(*comm);
+    eccl_dev_ctx_free((*comm)->gpu.ctx);
     int mrc = MPI_Comm_free(&(*comm)->comm);
     free(*comm);
     *comm = NULL;

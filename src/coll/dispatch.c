@@ -28,11 +28,11 @@
  * device-resident: the same rounding, so the same bits). */
 static eccl_result_t scale_avg(eccl_call_t *c, void *buf, size_t count)
 {
-    if (c->dev) {
+    if (c->dev.here) {
         eccl_dev_layout_t lb;
         const eccl_dev_layout_t *lay;
         void *at = (void *)eccl_prim_at(c, buf, &lb, &lay);
-        eccl_result_t rc = eccl_dev_divide(c->comm->dev, at, lay, count, c->dtype, c->size);
+        eccl_result_t rc = eccl_dev_divide(c->comm->gpu.ctx, at, lay, count, c->dtype, c->size);
         return rc ? eccl_comm_error(c->comm, rc, "%s: the AVG division on the GPU failed", eccl_coll_name(c->coll))
                   : ECCL_SUCCESS;
     }
@@ -60,7 +60,7 @@ static eccl_result_t local(eccl_call_t *c)
     case ECCL_COLL_GATHER:
     case ECCL_COLL_SCATTER:
         if (c->recvbuf && c->recvbuf != c->sendbuf) {
-            if (c->dev) return eccl_dev_copy(c->comm->dev, c->recvbuf, c->sendbuf, bytes);
+            if (c->dev.here) return eccl_dev_copy(c->comm->gpu.ctx, c->recvbuf, c->sendbuf, bytes);
             memmove(c->recvbuf, c->sendbuf, bytes);
         }
         break;
@@ -81,7 +81,7 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     if (c->size == 1) {
         /* every call is a copy; the fallback policy still holds (select.c) */
         if ((rc = eccl_select_one_rank(c))) goto fn_exit;
-        if (c->dev) c->st->device = 2;
+        if (c->dev.here) c->st->device = 2;
         if ((rc = local(c))) {
             eccl_comm_error(comm, rc, "copying device data failed");
             goto fn_exit;
@@ -102,27 +102,27 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
     if (c->st->compressed) c->st->bytes_raw = 0; /* the primitives count what really left */
     else c->st->bytes_sent = c->st->bytes_raw;  /* the nominal payload */
     /* this rank's call stays on the GPU: an algorithm that can, and device memory reserved for it */
-    const int resident = eccl_algo_resident(a) && !c->dev_short;
+    const int resident = eccl_algo_resident(a) && !c->dev.short_;
     /* NCCL runs its own algorithms and carries the streams of compressed ones (where faster) */
-    if (!resident || !(a->flags & ECCL_ALG_COMPRESSED)) c->nccl_streams = 0;
-    c->st->transport = (a->flags & ECCL_ALG_DEVICE) || c->nccl_streams;
+    if (!resident || !(a->flags & ECCL_ALG_COMPRESSED)) c->tr = eccl_transport(ECCL_TR_MPI);
+    c->st->transport = (a->flags & ECCL_ALG_DEVICE) ? eccl_transport(ECCL_TR_NCCL)->stats_code : c->tr->stats_code;
     /* a CUDA-aware MPI takes the device buffers of the plain MPI collectives as they are (not an
      * in-place reduce: eccl_tr_reduce copies it on the host; not MAX/MIN: eccl's MPI operations
      * for them are host functions that MPI would call on device memory); this rank's affair only:
      * the messages are the same either way, and the choice above did not depend on it */
-    int aware = c->dev && !resident && comm->cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
+    int aware = c->dev.here && !resident && comm->tr.cuda_aware && !(a->flags & ECCL_ALG_COMPRESSED) &&
                 !(c->coll == ECCL_COLL_REDUCE && c->sendbuf == c->recvbuf) &&
                 !(eccl_coll_is_reduction(c->coll) && c->op != ECCL_OP_SUM);
     if (aware) c->st->transport = 2;
     /* a matrix stays where it is for compressed algorithms on the GPU codec (which never stage),
      * else it is packed */
     eccl_mat_save_t ms = {0};
-    int in_place = c->dev && resident && !aware && (a->flags & ECCL_ALG_VIEW) &&
+    int in_place = c->dev.here && resident && !aware && (a->flags & ECCL_ALG_VIEW) &&
                    (uintptr_t)c->recvbuf % (c->esize / eccl_dtype_traits(c->dtype)->reals) == 0; /* (a real's alignment) */
-    if (c->lay_m && !in_place && (rc = eccl_stage_mat_begin(c, &ms, !(a->flags & ECCL_ALG_DEVICE))))
+    if (c->lay.m && !in_place && (rc = eccl_stage_mat_begin(c, &ms, !(a->flags & ECCL_ALG_DEVICE))))
         goto fn_exit;
     if (ms.host) { /* packed into host memory (no device buffer for it): the call runs on the host */
-        c->dev = 0;
+        c->dev.here = 0;
         if (aware) c->st->transport = 0;
         aware = 0;
     }
@@ -131,22 +131,22 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
      * packing above: a matrix packed into host memory runs on the host) */
     int node_dev = 0;
 #ifdef HAVE_CUDA
-    if ((a->flags & ECCL_ALG_NODE_DEVICE) && comm->cuda_all &&
-        (rc = eccl_tr_node_dev_agree(comm, c->dev && !c->dev_short, c->count * c->esize, &node_dev))) {
+    if ((a->flags & ECCL_ALG_NODE_DEVICE) && comm->gpu.all &&
+        (rc = eccl_tr_node_dev_agree(comm, c->dev.here && !c->dev.short_, c->count * c->esize, &node_dev))) {
         rc = eccl_stage_mat_end(c, &ms, rc);
         goto fn_exit;
     }
 #endif
-    int staged = c->dev && !resident && !node_dev && !aware;
+    int staged = c->dev.here && !resident && !node_dev && !aware;
     eccl_stage_t g;
     if (staged) { /* this algorithm needs the data in host memory: stage the buffers whole */
-        c->dev = 0;
+        c->dev.here = 0;
         if ((rc = eccl_stage_begin(c, &g))) { /* no host memory at all (doc: peers may wait) */
             rc = eccl_stage_mat_end(c, &ms, rc);
             goto fn_exit;
         }
     }
-    c->st->device = staged || ms.host ? 1 : c->dev ? 2 : c->st->device;
+    c->st->device = staged || ms.host ? 1 : c->dev.here ? 2 : c->st->device;
     rc = a->fn(c);
     if (!rc) rc = c->err; /* a peer's stream failed validation here; the pattern still completed */
     if (c->st->compressed && c->coll != ECCL_COLL_SENDRECV_REPLACE && rc != ECCL_ERR_MPI) {
@@ -201,7 +201,7 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
     c->st->device = 1;
     /* eccl_cuda_comm_set_stream: the stream's work comes first. A failed wait (a broken stream)
      * does not skip the call, whose peers would wait for it: it runs, and returns the error. */
-    eccl_result_t wrc = c->comm->user_stream ? eccl_cuda_stream_wait(c->comm->user_stream) : ECCL_SUCCESS;
+    eccl_result_t wrc = c->comm->gpu.user_stream ? eccl_cuda_stream_wait(c->comm->gpu.user_stream) : ECCL_SUCCESS;
     if (wrc) {
         (void)run_dev(c, bound, sdev, rdev);
         c->st->result = wrc;
@@ -223,7 +223,7 @@ static eccl_result_t run_dev(eccl_call_t *c, const eccl_bound_t *bound, int sdev
     const int split = c->split;
     int resident = (sdev || !s_in) && (rdev || !r_out) && !(split && c->sendbuf == c->recvbuf) && eccl_stage_dev_ctx(c->comm);
     if (resident) {
-        c->dev = 1;
+        c->dev.here = 1;
         return run(c, bound); /* stages by itself if the chosen algorithm cannot stay resident */
     }
 #endif
@@ -257,6 +257,7 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
     memset(&comm->last, 0, sizeof comm->last);
     comm->errmsg[0] = '\0';
     c->comm = comm;
+    c->tr = eccl_transport(ECCL_TR_MPI); /* (select.c may choose NCCL for the streams) */
     c->coll = coll;
     c->count = count;
     c->dtype = dtype;
@@ -340,10 +341,10 @@ static eccl_result_t matrix_call(eccl_call_t *c, eccl_comm_t comm, eccl_coll_t c
                                eccl_coll_name(coll));
     c->recvbuf = a;
     c->sendbuf = a;
-    c->lay_m = m;
-    c->lay_ld = ld;
-    c->lay_pack = pack;
-    c->lay_pack_arg = arg;
+    c->lay.m = m;
+    c->lay.ld = ld;
+    c->lay.pack = pack;
+    c->lay.pack_arg = arg;
     return ECCL_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 
 #include "coll/coll.h"
 #include "core/dtype.h"
+#include "prims/prims.h"
 
 static inline double mdl_net(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->beta; }
 static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr + m->op_lat; }
@@ -21,18 +22,15 @@ static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (dou
  * one there). */
 static inline int mdl_gpu_overlaps(const eccl_call_t *c)
 {
-    return c->gm && !c->nccl_streams && !c->comm->gpu_shared;
+    return c->dev.all && eccl_prim_posts(c) && !c->comm->gpu.shared;
 }
 
-/* The figures a call's decisions use: the GPU codec's when every rank agreed its call is
- * device-resident (c->gm; those of the 64-bit kernels for float64 and complex128), else the
- * calibrated CPU codec's. */
+/* The figures a call's decisions use (core/model.h): those of the transport that carries its
+ * streams, with the GPU codec's when every rank agreed its call is device-resident (c->dev.all;
+ * the 64-bit kernels' for float64 and complex128), else the calibrated CPU codec's. */
 static inline const eccl_model_t *mdl_of(const eccl_call_t *c)
 {
-    const int w64 = eccl_dtype_traits(c->dtype)->is64;
-    if (c->nccl_streams) return w64 ? &c->comm->nmodel64 : &c->comm->nmodel;
-    if (c->gm) return w64 ? &c->comm->gmodel64 : &c->comm->gmodel;
-    return &c->comm->model;
+    return c->tr->model(c->comm, c->dev.all, eccl_dtype_traits(c->dtype)->is64);
 }
 
 #endif

@@ -114,18 +114,18 @@ static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
     size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
     /* device data: each window is copied to the host after the stream buffer (the two codecs
      * make the same bytes, so the host codec measures the ratio the GPU's would give) */
-    size_t wbytes = c->dev ? win * c->esize : 0, off = (cap + 63) & ~(size_t)63;
+    size_t wbytes = c->dev.here ? win * c->esize : 0, off = (cap + 63) & ~(size_t)63;
     unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SAMPLE, off + wbytes);
     if (!buf || n == 0) return 1.0;
     double t0 = eccl_wtime();
     for (size_t k = 0; k < nwin; k++) {
         size_t start = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k, size = 0;
         const unsigned char *w = (const unsigned char *)data + start * c->esize;
-        if (c->dev) {
+        if (c->dev.here) {
             eccl_dev_layout_t lb;
             const eccl_dev_layout_t *lay;
             const void *at = eccl_prim_at(c, w, &lb, &lay); /* (a matrix call: its columns) */
-            if (eccl_dev_copy_from(c->comm->dev, buf + off, at, lay, win, c->esize)) return 1.0;
+            if (eccl_dev_copy_from(c->comm->gpu.ctx, buf + off, at, lay, win, c->esize)) return 1.0;
             w = buf + off;
         }
         if (eccl_compress(w, win, c->dtype, &c->mbound, buf, cap, &size)) return 1.0;
@@ -354,6 +354,7 @@ eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks,
     if (!comm || (int)coll < 0 || coll >= ECCL_NCOLLS || !(c.esize = eccl_dtype_size(dtype)))
         return ECCL_ERR_INVALID_ARG;
     c.comm = comm;
+    c.tr = eccl_transport(ECCL_TR_MPI);
     c.coll = coll;
     c.count = count;
     c.dtype = dtype;
@@ -383,17 +384,18 @@ static eccl_result_t device_agree(eccl_call_t *c, const eccl_algo_t *forced, int
      * ECCL_TRANSPORT=mpi): one small agreement, on communicators created while every rank had
      * CUDA loaded. Before the 'no ratio would pay' check below, which must price the codec that
      * would run. */
-    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->cuda_all) {
+    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->gpu.all) {
         int all_dev = 0, use = 0;
-        int resident = c->dev && !c->dev_short;
+        int resident = c->dev.here && !c->dev.short_;
         eccl_result_t rc = nccl_allowed() ? eccl_tr_nccl_agree(comm, resident, &all_dev, &use)
                                           : eccl_tr_dev_agree(comm, resident, &all_dev);
         if (rc) return rc;
-        c->gm = all_dev;
+        c->dev.all = all_dev;
         c->nccl = use;
         /* streams by NCCL only where its link beats MPI's (both measured; same figures everywhere) */
-        c->nccl_streams = use && (nccl_forced() || comm->nmodel.beta < comm->gmodel.beta);
-        c->gm_agreed = 1;
+        const eccl_transport_t *nccl = eccl_transport(ECCL_TR_NCCL), *mpi = eccl_transport(ECCL_TR_MPI);
+        if (use && (nccl_forced() || nccl->model(comm, 1, 0)->beta < mpi->model(comm, 1, 0)->beta)) c->tr = nccl;
+        c->dev.agreed = 1;
     }
     return ECCL_SUCCESS;
 }
@@ -410,12 +412,12 @@ static eccl_result_t device_agree(eccl_call_t *c, const eccl_algo_t *forced, int
 static void reserve_device(eccl_call_t *c)
 {
     eccl_comm_t comm = c->comm;
-    if (!c->dev) return;
+    if (!c->dev.here) return;
     eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
                             ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
-                            : eccl_dev_reserve(comm->dev, c->count, c->dtype);
+                            : eccl_dev_reserve(comm->gpu.ctx, c->count, c->dtype);
     if (rrc) {
-        c->dev_short = 1;
+        c->dev.short_ = 1;
         ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
                  "stages its buffers through host memory", eccl_coll_name(c->coll), c->count, eccl_strerror(rrc));
     }
@@ -426,9 +428,9 @@ static void reserve_device(eccl_call_t *c)
  * sends no stream through NCCL for this call. */
 static void drop_device(eccl_call_t *c)
 {
-    c->gm = 0;
+    c->dev.all = 0;
     c->nccl = 0;
-    c->nccl_streams = 0;
+    c->tr = eccl_transport(ECCL_TR_MPI);
 }
 
 /* The data-dependent part of the decision: this rank's range (REL) and sampled ratio, agreed by
@@ -447,21 +449,21 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
     /* -min, max, -ratio, 1 where this rank's call is not device-resident, 1 where this rank's
      * node has refused CUDA IPC windows, 1 where this rank is short of device memory (all reduced by
      * MAX); then the signature (sig_fill) */
-    double v[AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev && !c->dev_short ? 0.0 : 1.0,
-                         comm->nwin_state < 0 ? 1.0 : 0.0, c->dev_short ? 1.0 : 0.0};
+    double v[AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev.here && !c->dev.short_ ? 0.0 : 1.0,
+                         comm->tr.nwin_state < 0 ? 1.0 : 0.0, c->dev.short_ ? 1.0 : 0.0};
     sig_fill(c, b, forced, v + 6);
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
         /* a rank with no finite value (all NaN or inf, or a failed device range) adds nothing: the
          * range is that of the finite values of the ranks that have some (lo > hi: none here) */
         double lo = INFINITY, hi = -INFINITY;
-        if (c->dev) {
+        if (c->dev.here) {
             /* a failure adds nothing (a smaller E is always safe); the same runtime error surfaces
              * in the algorithm's first device operation */
             eccl_dev_layout_t lb;
             const eccl_dev_layout_t *lay;
             const void *at = eccl_prim_at(c, ld, &lb, &lay);
-            if (eccl_dev_range(c->comm->dev, at, lay, ln, c->dtype, &lo, &hi)) lo = INFINITY, hi = -INFINITY;
+            if (eccl_dev_range(c->comm->gpu.ctx, at, lay, ln, c->dtype, &lo, &hi)) lo = INFINITY, hi = -INFINITY;
         } else {
             size_t nfinite = 0;
             if (eccl_data_range_n(ld, ln, c->dtype, &lo, &hi, &nfinite) || !nfinite) lo = INFINITY, hi = -INFINITY;
@@ -499,12 +501,12 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         if (c->rank == c->root) {
             double E = result_bound(b, range), ratio = need_ratio ? -v[2] : 0, t_mpi = 0, t_best = 0;
             eccl_select_set_bound(c, E);
-            if (!c->gm_agreed) c->gm = c->dev && !c->dev_short; /* the root's figures stand for everyone's */
+            if (!c->dev.agreed) c->dev.all = c->dev.here && !c->dev.short_; /* the root's figures stand for everyone's */
             const eccl_algo_t *a = forced ? forced : eccl_select_auto(c, ratio, &reason, &t_mpi, &t_best);
             ctl[0] = algo_index(a);
             ctl[1] = E;
             ctl[2] = ratio;
-            ctl[3] = c->gm;
+            ctl[3] = c->dev.all;
             c->st->model_t_mpi = t_mpi;
             c->st->model_t_chosen = t_best;
         }
@@ -516,7 +518,7 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
             return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
         *out = &eccl_algorithms[(int)v[0]];
-        c->gm = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
+        c->dev.all = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
         if (v[5] > 0) drop_device(c);
         eccl_select_set_bound(c, v[1]);
         c->st->model_ratio = v[2];
@@ -525,8 +527,8 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
         if (rc) return rc;
         if ((rc = sig_check(c, v + 6))) return rc;
-        if (v[4] > 0) comm->nwin_refused = 1; /* (the same call on every rank: the same model) */
-        if (!c->gm_agreed) c->gm = v[3] == 0.0; /* every rank device-resident: GPU figures */
+        if (v[4] > 0) comm->tr.nwin_refused = 1; /* (the same call on every rank: the same model) */
+        if (!c->dev.agreed) c->dev.all = v[3] == 0.0; /* every rank device-resident: GPU figures */
         if (v[5] > 0) drop_device(c);
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         eccl_select_set_bound(c, result_bound(b, range));

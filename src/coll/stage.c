@@ -20,7 +20,7 @@
  * - device-resident: when every buffer this rank touches is device memory of the current device
  *   and the chosen algorithm is compressed and reaches the data only through the primitives, the
  *   communicator's GPU codec compresses, decompresses and reduces on the device and only
- *   compressed streams cross PCIe (c->dev, prims.c, cuda/resident.cu);
+ *   compressed streams cross PCIe (c->dev.here, prims.c, cuda/resident.cu);
  * - staged: otherwise (uncompressed algorithms, mixed host/device buffers, in-place
  *   reduce_scatter_block, ECCL_DEVICE_RESIDENT=0) the buffers are copied whole to page-locked
  *   host buffers of the communicator (grow-only, so steady-state calls do not allocate), the host
@@ -64,11 +64,11 @@ static eccl_result_t stage_in(void *host, const void *dev, size_t bytes, eccl_re
 eccl_dev_ctx_t *eccl_stage_dev_ctx(eccl_comm_t comm)
 {
     if (!eccl_env_long(&env_resident)) return NULL;
-    if (!comm->dev && !comm->dev_failed) {
-        eccl_result_t rc = eccl_dev_ctx_create(&comm->dev);
+    if (!comm->gpu.ctx && !comm->gpu.failed) {
+        eccl_result_t rc = eccl_dev_ctx_create(&comm->gpu.ctx);
         if (rc) {
-            comm->dev_failed = 1;
-            comm->dev = NULL;
+            comm->gpu.failed = 1;
+            comm->gpu.ctx = NULL;
             ECCL_LOG(1, comm->rank, "no GPU codec for device-resident collectives (%s): device buffers are "
                      "staged through host memory", eccl_strerror(rc));
         } else {
@@ -76,10 +76,10 @@ eccl_dev_ctx_t *eccl_stage_dev_ctx(eccl_comm_t comm)
             eccl_pool_set_allocator(&comm->pool, eccl_cuda_host_alloc_ptr, eccl_cuda_host_free);
             /* while the host waits for the GPU, the call's messages in flight progress (the
              * pipelined algorithms overlap GPU work with the network this way) */
-            eccl_dev_ctx_set_progress(comm->dev, eccl_tr_progress, comm);
+            eccl_dev_ctx_set_progress(comm->gpu.ctx, eccl_tr_progress, comm);
         }
     }
-    return comm->dev && eccl_dev_ctx_current(comm->dev) ? comm->dev : NULL;
+    return comm->gpu.ctx && eccl_dev_ctx_current(comm->gpu.ctx) ? comm->gpu.ctx : NULL;
 }
 #else
 eccl_dev_ctx_t *eccl_stage_dev_ctx(eccl_comm_t comm)
@@ -92,9 +92,9 @@ eccl_dev_ctx_t *eccl_stage_dev_ctx(eccl_comm_t comm)
 eccl_result_t eccl_stage_mat_begin(eccl_call_t *c, eccl_mat_save_t *ms, int host_ok)
 {
     memset(ms, 0, sizeof *ms);
-    if (!c->lay_m) return ECCL_SUCCESS;
+    if (!c->lay.m) return ECCL_SUCCESS;
     const size_t bytes = c->count * c->esize;
-    void *buf = c->lay_pack ? c->lay_pack(c->lay_pack_arg, bytes) : NULL;
+    void *buf = c->lay.pack ? c->lay.pack(c->lay.pack_arg, bytes) : NULL;
 #ifdef HAVE_CUDA
     if (!buf && host_ok && (buf = stage_buf(c->comm, 0, bytes))) {
         ms->host = 1;
@@ -108,14 +108,14 @@ eccl_result_t eccl_stage_mat_begin(eccl_call_t *c, eccl_mat_save_t *ms, int host
         return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "%s: no device buffer of %zu bytes to pack a matrix",
                                eccl_coll_name(c->coll), bytes);
     ms->user = c->recvbuf;
-    ms->m = c->lay_m;
-    ms->ld = c->lay_ld;
+    ms->m = c->lay.m;
+    ms->ld = c->lay.ld;
     if (c->s_in)
         ms->rc = eccl_cuda_memcpy2d(buf, ms->m * c->esize, ms->user, ms->ld * c->esize, ms->m * c->esize,
                                     c->count / ms->m);
     c->recvbuf = buf;
     c->sendbuf = buf;
-    c->lay_m = c->lay_ld = 0;
+    c->lay.m = c->lay.ld = 0;
     ECCL_LOG(2, c->rank, "%s: matrix packed (%zu x %zu, ld %zu)", eccl_coll_name(c->coll), ms->m, c->count / ms->m,
              ms->ld);
     return ECCL_SUCCESS;
@@ -129,8 +129,8 @@ eccl_result_t eccl_stage_mat_end(eccl_call_t *c, eccl_mat_save_t *ms, eccl_resul
                                     c->count / ms->m);
     c->recvbuf = ms->user;
     c->sendbuf = ms->user;
-    c->lay_m = ms->m;
-    c->lay_ld = ms->ld;
+    c->lay.m = ms->m;
+    c->lay.ld = ms->ld;
     if (ms->rc && !rc)
         rc = eccl_comm_error(c->comm, ms->rc, "%s: packing a device matrix failed", eccl_coll_name(c->coll));
     return rc;

@@ -47,7 +47,7 @@ eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream)
     if (!comm) return ECCL_ERR_INVALID_ARG;
     comm->errmsg[0] = '\0';
 #ifdef HAVE_CUDA
-    comm->user_stream = (void *)stream;
+    comm->gpu.user_stream = (void *)stream;
     return ECCL_SUCCESS;
 #else
     (void)stream;
@@ -58,7 +58,7 @@ eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream)
 eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware)
 {
     if (!comm || !aware) return ECCL_ERR_INVALID_ARG;
-    *aware = comm->cuda_aware;
+    *aware = comm->tr.cuda_aware;
 #ifdef HAVE_CUDA
     return ECCL_SUCCESS;
 #else

@@ -10,17 +10,26 @@
 
 #include "core/comm.h"
 
-typedef enum eccl_coll {
-    ECCL_COLL_BCAST,
-    ECCL_COLL_ALLREDUCE,
-    ECCL_COLL_REDUCE,
-    ECCL_COLL_REDUCE_SCATTER_BLOCK,
-    ECCL_COLL_ALLGATHER,
-    ECCL_COLL_SCATTER,
-    ECCL_COLL_GATHER,
-    ECCL_COLL_SENDRECV_REPLACE,
-    ECCL_NCOLLS
-} eccl_coll_t;
+/* Where one rank's data is (the device context of a call). */
+typedef struct eccl_call_dev {
+    int here;   /* this rank's buffers are device memory and its codec work runs on the GPU
+                   (comm->gpu.ctx): the primitives take device data pointers */
+    int all;    /* every rank agreed its call is device-resident: decisions use the GPU codec's
+                   figures (comm->models.gpu) */
+    int agreed; /* `all` came from the device agreement (every rank's status, not guessed) */
+    int short_; /* dispatch only: device buffers, but no device memory could be reserved for the
+                   call (eccl_dev_reserve): this rank stages them */
+} eccl_call_dev_t;
+
+/* The matrix layout of an eccl_*_matrix call: recvbuf (= sendbuf) is a column-major matrix of m
+ * rows, ld elements apart, in device memory (m = 0: a plain array); the primitives map pointers
+ * into [recvbuf, recvbuf + count * esize) to its elements in column order (prims.c). */
+typedef struct eccl_call_layout {
+    size_t m, ld;
+    void *(*pack)(void *arg, size_t bytes); /* a contiguous device buffer, for the paths that cannot
+                                               take the matrix as it is (stage.c packs it there) */
+    void *pack_arg;
+} eccl_call_layout_t;
 
 typedef struct eccl_call {
     eccl_comm_t comm;
@@ -43,25 +52,14 @@ typedef struct eccl_call {
     int avg;             /* the user's op is AVG (op says SUM): E bounds the sum divided by size */
     size_t s_in, r_out;  /* dispatch only: bytes this rank reads at sendbuf / writes at recvbuf */
     int split;           /* dispatch only: sendbuf == recvbuf are two buffers (rsb in place) */
-    int gm;              /* every rank agreed its call is device-resident: decisions use the GPU
-                            codec's figures (comm->gmodel) */
+    eccl_call_dev_t dev; /* where this rank's data is, and whether every rank's call is on the GPU */
+    const struct eccl_transport *tr; /* what carries the call's point-to-point messages (never NULL
+                            once the dispatcher set it up: MPI unless select.c chose NCCL for
+                            the compressed streams of a call every rank runs device-resident) */
     int nccl;            /* every rank device-resident and NCCL up (agreed): NCCL algorithms apply */
-    int nccl_streams;    /* ... and compressed streams travel through NCCL (its point-to-point
-                            link measured faster than MPI's) */
-    int gm_agreed;       /* gm came from the NCCL agreement (every rank's status, not guessed) */
-    int dev;             /* this rank's buffers are device memory and its codec work runs on the
-                            GPU (comm->dev): the primitives take device data pointers */
-    int dev_short;       /* dispatch only: device buffers, but no device memory could be reserved
-                            for the call (eccl_dev_reserve): this rank stages them */
     eccl_result_t err;   /* first corrupt stream seen: the call goes on with substitutes so no
                             peer waits forever, and returns this at the end */
-    size_t lay_m, lay_ld; /* eccl_*_matrix: recvbuf (= sendbuf) is a column-major matrix of
-                             lay_m rows, lay_ld elements apart, in device memory (0: a plain
-                             array); the primitives map pointers into [recvbuf, recvbuf +
-                             count * esize) to its elements in column order (prims.c) */
-    void *(*lay_pack)(void *arg, size_t bytes); /* a contiguous device buffer, for the paths that
-                             cannot take the matrix as it is (dispatch.c packs it there) */
-    void *lay_pack_arg;
+    eccl_call_layout_t lay; /* eccl_*_matrix calls: the strided matrix */
 } eccl_call_t;
 
 /* Element range [lo, hi) of piece i when n elements are split into p pieces (block partition:

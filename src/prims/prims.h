@@ -5,7 +5,7 @@
  * header holds the total size), so several can travel back to back in one message. A "set" holds
  * one stream per piece of a partitioned buffer. Everything is timed into the call's statistics:
  * codec time, network time, bytes sent. Data pointers (what the codec reads and writes) are
- * device memory when the call runs device-resident (c->dev): the same primitives then use the GPU
+ * device memory when the call runs device-resident (c->dev.here): the same primitives then use the GPU
  * codec, and algorithms do not change. Streams are always host memory.
  */
 #ifndef ECCL_PRIMS_H
@@ -44,7 +44,7 @@ void *eccl_prim_scratch(eccl_call_t *c, size_t bytes);
 /* ---- codec on host memory (timed as codec) ---- */
 eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count, eccl_cbuf_t *out);
 /* Where device data at p lives for the GPU codec: p itself (*lay = NULL), or, in a matrix call
- * (c->lay_m) for p inside the matrix's element range, the matrix base with *lay filled in (its
+ * (c->lay.m) for p inside the matrix's element range, the matrix base with *lay filled in (its
  * `first` the element p stands for). */
 const void *eccl_prim_at(const eccl_call_t *c, const void *p, eccl_dev_layout_t *buf, const eccl_dev_layout_t **lay);
 eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_t size, void *data,
@@ -69,13 +69,18 @@ void eccl_prim_set_keep(eccl_set_t *s, int i);
 eccl_result_t eccl_prim_set_decompress(eccl_call_t *c, const eccl_set_t *s, void *data,
                                        size_t total, int lo, int hi);
 
-/* Copy bytes of the call's data (host, or device when c->dev); dst may equal src. */
+/* Copy bytes of the call's data (host, or device when c->dev.here); dst may equal src. */
 eccl_result_t eccl_prim_copy(eccl_call_t *c, void *dst, const void *src, size_t bytes);
 
 /* inout = op(inout, in) elementwise on uncompressed values (timed as codec). */
 eccl_result_t eccl_prim_local_reduce(eccl_call_t *c, void *inout, const void *in, size_t count);
 
-/* ---- network (timed as network) ---- */
+/* ---- network (timed as network; over the call's transport, c->tr: src/prims/net.c) ---- */
+/* Whether the call's transport posts messages (ECCL_TR_POSTS): eccl_prim_irecv_stream is then
+ * available and sends overlap; without, every send is delivered before it returns and receives
+ * come only in the blocking calls (an algorithm that posts receives ahead needs a blocking
+ * variant: allgather_ring.c, bcast_pipeline.c, ring_pipelined.c). */
+int eccl_prim_posts(const eccl_call_t *c);
 eccl_result_t eccl_prim_send(eccl_call_t *c, const void *buf, size_t bytes, int peer);
 eccl_result_t eccl_prim_recv(eccl_call_t *c, void *buf, size_t bytes, int peer);
 /* Start sending; complete with eccl_prim_wait (the buffer must stay untouched until then). */
@@ -84,8 +89,7 @@ eccl_result_t eccl_prim_wait(eccl_call_t *c, eccl_req_t *r);
 /* Receive one stream (size unknown, at most b->cap). */
 eccl_result_t eccl_prim_recv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b);
 /* Start receiving one stream (at most b->cap bytes) from peer into b; complete it with
- * eccl_prim_wait_stream (b stays untouched until then). MPI only: not for calls whose streams
- * travel by NCCL (c->nccl_streams). */
+ * eccl_prim_wait_stream (b stays untouched until then). Only where eccl_prim_posts(c). */
 eccl_result_t eccl_prim_irecv_stream(eccl_call_t *c, int peer, eccl_cbuf_t *b, eccl_req_t *r);
 /* Complete it: b->size is the stream's size. An oversized message counts as a corrupt stream (the
  * call goes on with b->size = 0, and returns ECCL_ERR_CORRUPT at the end). */

@@ -110,7 +110,7 @@ static void size_text(char *buf, size_t n, double bytes)
 
 void info_model_text(FILE *out, eccl_comm_t comm, int ranks)
 {
-    const eccl_model_t *m = &comm->model;
+    const eccl_model_t *m = &comm->models.host;
     const eccl_config_t *cfg = &comm->cfg;
     int p = pred_ranks(comm, ranks);
     fprintf(out, "Cost model (eccl_comm_create on MPI_COMM_WORLD, %d rank%s; doc/collectives.md)\n", comm->size,
@@ -166,7 +166,7 @@ void info_model_text(FILE *out, eccl_comm_t comm, int ranks)
 
 void info_model_json(info_json_t *j, eccl_comm_t comm, int ranks)
 {
-    const eccl_model_t *m = &comm->model;
+    const eccl_model_t *m = &comm->models.host;
     const eccl_config_t *cfg = &comm->cfg;
     ij_begin_object(j, "model");
     ij_int(j, "ranks", comm->size);

@@ -29,7 +29,7 @@ static eccl_result_t mpi_fail(eccl_comm_t c, int mrc, const char *what)
 
 static size_t npieces(size_t bytes) { return bytes == 0 ? 1 : (bytes + ECCL_TR_PIECE - 1) / ECCL_TR_PIECE; }
 
-eccl_result_t eccl_tr_isend(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag,
+static eccl_result_t mpi_isend(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag,
                             eccl_req_t *req)
 {
     size_t np = npieces(bytes);
@@ -54,7 +54,7 @@ eccl_result_t eccl_tr_isend(eccl_comm_t c, const void *buf, size_t bytes, int pe
     return ECCL_SUCCESS;
 }
 
-eccl_result_t eccl_tr_irecv(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag,
+static eccl_result_t mpi_irecv(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag,
                             eccl_req_t *req)
 {
     size_t np = npieces(bytes);
@@ -70,7 +70,7 @@ eccl_result_t eccl_tr_irecv(eccl_comm_t c, void *buf, size_t bytes, int peer, in
     return ECCL_SUCCESS;
 }
 
-eccl_result_t eccl_tr_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int peer, int tag,
+static eccl_result_t mpi_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int peer, int tag,
                                    eccl_req_t *req)
 {
     memset(req, 0, sizeof *req);
@@ -85,7 +85,7 @@ eccl_result_t eccl_tr_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int pee
     return ECCL_SUCCESS;
 }
 
-eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got)
+static eccl_result_t mpi_wait(eccl_comm_t c, eccl_req_t *req, size_t *got)
 {
     MPI_Status st[ECCL_TR_MAX_PIECES];
     if (req->n == 0) return ECCL_SUCCESS;
@@ -115,10 +115,10 @@ eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got)
             return eccl_comm_error(c, ECCL_ERR_CORRUPT, "stream header announces %llu bytes",
                                    (unsigned long long)total);
         eccl_req_t rest;
-        eccl_result_t rc = eccl_tr_irecv(c, req->buf + ECCL_TR_PIECE, total - ECCL_TR_PIECE,
+        eccl_result_t rc = mpi_irecv(c, req->buf + ECCL_TR_PIECE, total - ECCL_TR_PIECE,
                                          req->peer, req->tag, &rest);
         if (rc) return rc;
-        if ((rc = eccl_tr_wait(c, &rest, NULL))) return rc;
+        if ((rc = mpi_wait(c, &rest, NULL))) return rc;
         size = total;
     }
     (void)n;
@@ -134,7 +134,7 @@ void eccl_tr_progress(void *comm)
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, c->comm, &flag, MPI_STATUS_IGNORE);
 }
 
-void eccl_tr_cancel(eccl_comm_t c, eccl_req_t *req)
+static void mpi_cancel(eccl_comm_t c, eccl_req_t *req)
 {
     (void)c;
     for (int k = 0; k < req->n; k++) {
@@ -165,17 +165,19 @@ static void op_fn(eccl_op_t op, void *in, void *inout, int *len, MPI_Datatype *d
 static void max_fn(void *in, void *inout, int *len, MPI_Datatype *dt) { op_fn(ECCL_OP_MAX, in, inout, len, dt); }
 static void min_fn(void *in, void *inout, int *len, MPI_Datatype *dt) { op_fn(ECCL_OP_MIN, in, inout, len, dt); }
 
-eccl_result_t eccl_tr_ops_create(eccl_comm_t c)
+/* The MPI operations behind MAX/MIN (NaN propagates, max(-0.0, +0.0) = +0.0, identical bits in
+ * any order: the same rules as the compressed path), created per communicator. */
+static eccl_result_t ops_create(eccl_comm_t c)
 {
-    MPI_CHECK(c, MPI_Op_create(max_fn, 1, &c->op_max), "MPI_Op_create");
-    MPI_CHECK(c, MPI_Op_create(min_fn, 1, &c->op_min), "MPI_Op_create");
+    MPI_CHECK(c, MPI_Op_create(max_fn, 1, &c->tr.op_max), "MPI_Op_create");
+    MPI_CHECK(c, MPI_Op_create(min_fn, 1, &c->tr.op_min), "MPI_Op_create");
     return ECCL_SUCCESS;
 }
 
-void eccl_tr_ops_free(eccl_comm_t c)
+static void ops_free(eccl_comm_t c)
 {
-    if (c->op_max != MPI_OP_NULL) MPI_Op_free(&c->op_max);
-    if (c->op_min != MPI_OP_NULL) MPI_Op_free(&c->op_min);
+    if (c->tr.op_max != MPI_OP_NULL) MPI_Op_free(&c->tr.op_max);
+    if (c->tr.op_min != MPI_OP_NULL) MPI_Op_free(&c->tr.op_min);
 }
 
 #ifdef HAVE_MPIX_QUERY_CUDA_SUPPORT
@@ -200,8 +202,8 @@ static MPI_Op mpi_op(eccl_comm_t c, eccl_op_t op)
     switch (op) {
     case ECCL_OP_SUM:
     case ECCL_OP_AVG: return MPI_SUM;
-    case ECCL_OP_MAX: return c->op_max;
-    case ECCL_OP_MIN: return c->op_min;
+    case ECCL_OP_MAX: return c->tr.op_max;
+    case ECCL_OP_MIN: return c->tr.op_min;
     case ECCL_OP_PROD: return MPI_PROD;
     default: return MPI_OP_NULL;
     }
@@ -365,3 +367,52 @@ eccl_result_t eccl_tr_allreduce_doubles(eccl_comm_t c, double *v, int n, MPI_Op 
     MPI_CHECK(c, MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, op, c->comm), "MPI_Allreduce");
     return ECCL_SUCCESS;
 }
+
+/* ---- the MPI transport's table ---- */
+
+/* Blocking exchange over posted messages: the receive first, so that a ring of exchanges never
+ * waits on itself. */
+static eccl_result_t mpi_exchange(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rcap,
+                                  size_t *rgot, int src, int tag)
+{
+    eccl_req_t rs = ECCL_REQ_NULL, rr = ECCL_REQ_NULL;
+    eccl_result_t rc = ECCL_SUCCESS;
+    if (rgot) *rgot = 0;
+    if (src >= 0) rc = mpi_irecv_stream(c, rbuf, rcap, src, tag, &rr);
+    if (!rc && dest >= 0) rc = mpi_isend(c, sbuf, sbytes, dest, tag, &rs);
+    if (!rc) rc = mpi_wait(c, &rs, NULL);
+    if (rc) {
+        mpi_cancel(c, &rr);
+        return rc;
+    }
+    return mpi_wait(c, &rr, rgot);
+}
+
+static const eccl_model_t *mpi_model(eccl_comm_t c, int gpu, int w64)
+{
+    return gpu ? &c->models.gpu[w64 != 0] : &c->models.host;
+}
+
+static eccl_result_t mpi_create(eccl_comm_t c)
+{
+#ifdef HAVE_CUDA
+    c->tr.cuda_aware = eccl_tr_cuda_aware();
+#endif
+    return ops_create(c);
+}
+
+const eccl_transport_t eccl_tr_mpi_table = {
+    .id = ECCL_TR_MPI,
+    .name = "mpi",
+    .caps = ECCL_TR_POSTS | ECCL_TR_RAW | ECCL_TR_STREAMS,
+    .stats_code = 0,
+    .create = mpi_create,
+    .release = ops_free,
+    .isend = mpi_isend,
+    .irecv = mpi_irecv,
+    .irecv_stream = mpi_irecv_stream,
+    .wait = mpi_wait,
+    .cancel = mpi_cancel,
+    .exchange = mpi_exchange,
+    .model = mpi_model,
+};

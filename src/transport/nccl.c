@@ -26,12 +26,12 @@
 
 /* The GPU codec's figures for the cost model, measured on rank 0's GPU (eccl_dev_calibrate) and
  * broadcast, so that every rank decides with the same numbers. Collective. A failed measurement
- * keeps the constants of src/core/comm.h (and says so under ECCL_DEBUG). */
+ * keeps the constants of src/core/model.h (and says so under ECCL_DEBUG). */
 static eccl_result_t measure_gpu_codec(eccl_comm_t c)
 {
     double v[7] = {0, 0, 0, 0, 0, 0, 0};
     if (c->rank == 0) {
-        eccl_result_t rc = c->dev ? eccl_dev_calibrate(c->dev, v) : ECCL_ERR_NO_DEVICE;
+        eccl_result_t rc = c->gpu.ctx ? eccl_dev_calibrate(c->gpu.ctx, v) : ECCL_ERR_NO_DEVICE;
         if (rc) {
             ECCL_LOG(1, c->rank, "GPU codec not measured (%s): the cost model keeps its constants",
                      eccl_strerror(rc));
@@ -40,21 +40,10 @@ static eccl_result_t measure_gpu_codec(eccl_comm_t c)
     }
     if (MPI_Bcast(v, 7, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
         return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
-    c->gpu_measured = 1;
-    int good = v[0] > 0 && isfinite(v[0]);
-    for (int k = 1; k < 7; k++) good &= v[k] > 0 && isfinite(v[k]);
-    if (good) {
-        c->gmodel.op_lat = c->gmodel64.op_lat = v[0];
-        c->gmodel.c_thr = v[1];
-        c->gmodel.d_thr = v[2];
-        c->gmodel.h_thr = v[3];
-        c->gmodel64.c_thr = v[4];
-        c->gmodel64.d_thr = v[5];
-        c->gmodel64.h_thr = v[6];
+    if (eccl_models_set_gpu(&c->models, v))
         ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f us per operation, compress %.0f, decompress %.0f, "
                  "homomorphic %.0f GB/s (float32; float64 %.0f, %.0f, %.0f; stream copies included)", v[0] * 1e6,
                  v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9, v[4] * 1e-9, v[5] * 1e-9, v[6] * 1e-9);
-    }
     return ECCL_SUCCESS;
 }
 
@@ -64,7 +53,7 @@ eccl_result_t eccl_tr_dev_agree(eccl_comm_t c, int want, int *all_want)
     if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
         return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
     *all_want = all;
-    if (all && !c->gpu_measured) /* the first call every rank runs device-resident: measure the GPU codec */
+    if (all && !c->models.gpu_measured) /* the first call every rank runs device-resident: measure the GPU codec */
         return measure_gpu_codec(c);
     return ECCL_SUCCESS;
 }
@@ -110,7 +99,7 @@ static eccl_result_t grow(eccl_comm_t c, void **buf, size_t *cap, size_t bytes)
     size_t want = *cap + *cap / 2;
     if (want < bytes) want = bytes;
     if (want < 65536) want = 65536;
-    CUDA_OR(c, cudaStreamSynchronize(c->nccl->st));
+    CUDA_OR(c, cudaStreamSynchronize(c->tr.nccl->st));
     if (*buf) cudaFree(*buf);
     *buf = NULL;
     *cap = 0;
@@ -134,7 +123,7 @@ static void release(struct eccl_nccl *n)
  * rank + 1 while receiving from rank - 1 (1 KiB, then 64 MiB, best of 3), slowest rank's time. */
 static eccl_result_t calibrate(eccl_comm_t c)
 {
-    struct eccl_nccl *n = c->nccl;
+    struct eccl_nccl *n = c->tr.nccl;
     const size_t big = (size_t)64 << 20, small = 1024;
     eccl_result_t rc = grow(c, &n->ds, &n->scap, big);
     if (!rc) rc = grow(c, &n->dr, &n->rcap, big);
@@ -161,20 +150,9 @@ static eccl_result_t calibrate(eccl_comm_t c)
     if (MPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, c->comm) != MPI_SUCCESS)
         return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
     double beta = (tmax[1] - tmax[0]) / (double)(big - small), alpha = tmax[0] - beta * (double)small;
-    if (!(beta > 0)) beta = 1e-12;
-    if (!(alpha > 0)) alpha = 1e-6;
-    /* uncompressed NCCL collectives move device buffers directly */
-    for (int w = 0; w < 2; w++) {
-        eccl_model_t *g = w ? &c->gmodel64 : &c->gmodel, *nm = w ? &c->nmodel64 : &c->nmodel;
-        g->nccl_alpha = alpha;
-        g->nccl_beta = beta;
-        *nm = *g;
-        /* the streams of compressed algorithms also exchange their sizes over MPI and cross PCIe
-         * twice more (host to the NCCL buffer and back) */
-        nm->alpha = alpha + c->model.alpha;
-        nm->beta = beta + 2.0 / 25e9;
-    }
-    ECCL_LOG(1, c->rank, "NCCL link: alpha %.3g s, %.2f GB/s", alpha, 1e-9 / beta);
+    eccl_models_set_nccl(&c->models, alpha, beta); /* (the views that price NCCL: core/model.c) */
+    ECCL_LOG(1, c->rank, "NCCL link: alpha %.3g s, %.2f GB/s", c->models.nccl_alpha,
+             1e-9 / c->models.nccl_beta);
     return ECCL_SUCCESS;
 }
 
@@ -183,7 +161,7 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
     *use = 0;
     eccl_result_t rc = eccl_tr_dev_agree(c, want, all_want);
     if (rc || !*all_want) return rc;
-    if (c->nccl_state == 0) { /* every rank gets here in the same call: set up collectively */
+    if (c->tr.nccl_state == 0) { /* every rank gets here in the same call: set up collectively */
         struct eccl_nccl *n = calloc(1, sizeof *n);
         ncclUniqueId id;
         memset(&id, 0, sizeof id);
@@ -214,7 +192,7 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
          * the network as the pipelined algorithms assume (src/coll/model.h mdl_gpu_overlaps) */
         if (MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, c->comm) != MPI_SUCCESS)
             return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
-        c->gpu_shared = shared;
+        c->gpu.shared = shared;
         if (c->rank == 0 && (!ok || ncclGetUniqueId(&id) != ncclSuccess)) ok = 0;
         if (MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, c->comm) != MPI_SUCCESS)
             return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
@@ -231,37 +209,40 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
         if (MPI_Allreduce(&ok1, &ok, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
             return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
         if (ok) {
-            c->nccl = n;
-            c->nccl_state = 1;
+            c->tr.nccl = n;
+            c->tr.nccl_state = 1;
             eccl_result_t crc = calibrate(c); /* collective; a failure is a runtime error everywhere */
             if (crc) {
-                c->nccl = NULL;
+                c->tr.nccl = NULL;
                 release(n);
-                c->nccl_state = -1;
+                c->tr.nccl_state = -1;
                 return crc;
             }
             ECCL_LOG(1, c->rank, "NCCL transport ready for device-resident calls");
         } else {
             release(n);
-            c->nccl_state = -1;
+            c->tr.nccl_state = -1;
             ECCL_LOG(1, c->rank, "no NCCL transport (%s): device-resident calls use MPI",
                      nr != ncclSuccess ? ncclGetErrorString(nr) : "setup failed on some rank");
         }
     }
-    *use = c->nccl_state == 1;
+    *use = c->tr.nccl_state == 1;
     return ECCL_SUCCESS;
 }
 
-void eccl_tr_nccl_free(eccl_comm_t c)
+static void nccl_release(eccl_comm_t c)
 {
-    release(c->nccl);
-    c->nccl = NULL;
+    release(c->tr.nccl);
+    c->tr.nccl = NULL;
 }
 
-eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
-                                    size_t rcap, size_t *rgot, int src)
+/* A blocking exchange (the table's `exchange`; `tag` unused: NCCL matches by order, the sizes go
+ * over MPI under SIZE_TAG). */
+static eccl_result_t nccl_exchange(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rcap,
+                                   size_t *rgot, int src, int tag)
 {
-    struct eccl_nccl *n = c->nccl;
+    (void)tag;
+    struct eccl_nccl *n = c->tr.nccl;
     if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
     uint64_t ssz = sbytes, rsz = 0;
     MPI_Status stat;
@@ -305,7 +286,7 @@ static int nccl_type(eccl_dtype_t dt, size_t *mult)
 
 eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt)
 {
-    struct eccl_nccl *n = c->nccl;
+    struct eccl_nccl *n = c->tr.nccl;
     size_t mult;
     ncclDataType_t t = (ncclDataType_t)nccl_type(dt, &mult);
     NCCL_OR(c, ncclAllReduce(sbuf, rbuf, count * mult, t, ncclSum, n->comm, n->st));
@@ -315,7 +296,7 @@ eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf
 
 eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root)
 {
-    struct eccl_nccl *n = c->nccl;
+    struct eccl_nccl *n = c->tr.nccl;
     size_t mult;
     ncclDataType_t t = (ncclDataType_t)nccl_type(dt, &mult);
     NCCL_OR(c, ncclBroadcast(buf, buf, count * mult, t, root, n->comm, n->st));
@@ -343,12 +324,66 @@ eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dt
     return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
 }
 
-void eccl_tr_nccl_free(eccl_comm_t c) { (void)c; }
+static void nccl_release(eccl_comm_t c) { (void)c; }
 
-eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
-                                    size_t rcap, size_t *rgot, int src)
+static eccl_result_t nccl_exchange(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rcap,
+                                   size_t *rgot, int src, int tag)
 {
-    (void)sbuf, (void)sbytes, (void)dest, (void)rbuf, (void)rcap, (void)rgot, (void)src;
+    (void)sbuf, (void)sbytes, (void)dest, (void)rbuf, (void)rcap, (void)rgot, (void)src, (void)tag;
     return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
 }
 #endif
+
+/* ---- the NCCL transport's table: blocking pairs only (no ECCL_TR_POSTS) ---- */
+
+/* A send is delivered before it returns (an exchange with no receive): its request is complete. */
+static eccl_result_t nccl_isend(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag, eccl_req_t *req)
+{
+    memset(req, 0, sizeof *req);
+    return nccl_exchange(c, buf, bytes, peer, NULL, 0, NULL, -1, tag);
+}
+
+/* Receives cannot be posted ahead: the primitives pair them with sends in `exchange`. */
+static eccl_result_t nccl_irecv(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag, eccl_req_t *req)
+{
+    (void)buf, (void)bytes, (void)peer, (void)tag;
+    memset(req, 0, sizeof *req);
+    return eccl_comm_error(c, ECCL_ERR_INTERNAL, "a posted receive on the NCCL transport (blocking pairs only)");
+}
+
+static eccl_result_t nccl_wait(eccl_comm_t c, eccl_req_t *req, size_t *got)
+{
+    (void)c;
+    if (got) *got = 0;
+    req->n = 0;
+    return ECCL_SUCCESS;
+}
+
+static void nccl_cancel(eccl_comm_t c, eccl_req_t *req)
+{
+    (void)c;
+    req->n = 0;
+}
+
+/* Every call it carries runs device-resident on every rank: the GPU codec over the NCCL link. */
+static const eccl_model_t *nccl_model(eccl_comm_t c, int gpu, int w64)
+{
+    (void)gpu;
+    return &c->models.nccl[w64 != 0];
+}
+
+const eccl_transport_t eccl_tr_nccl_table = {
+    .id = ECCL_TR_NCCL,
+    .name = "nccl",
+    .caps = ECCL_TR_STREAMS,
+    .stats_code = 1,
+    .create = NULL, /* set up at the first call every rank runs device-resident (eccl_tr_nccl_agree) */
+    .release = nccl_release,
+    .isend = nccl_isend,
+    .irecv = nccl_irecv,
+    .irecv_stream = nccl_irecv,
+    .wait = nccl_wait,
+    .cancel = nccl_cancel,
+    .exchange = nccl_exchange,
+    .model = nccl_model,
+};

@@ -45,7 +45,7 @@ int eccl_tr_node_dev_enabled(void)
 #endif
 }
 
-int eccl_tr_node_dev_priced(eccl_comm_t c) { return eccl_tr_node_dev_enabled() && !c->nwin_refused; }
+int eccl_tr_node_dev_priced(eccl_comm_t c) { return eccl_tr_node_dev_enabled() && !c->tr.nwin_refused; }
 
 struct eccl_nodewin {
     void *mine;                      /* this rank's window (device memory) */
@@ -57,22 +57,22 @@ struct eccl_nodewin {
  * it in the same step), every rank has unmapped before any frees. */
 static void release(eccl_comm_t c, int together)
 {
-    struct eccl_nodewin *w = c->nwin;
+    struct eccl_nodewin *w = c->tr.nwin;
     if (!w) return;
     for (int k = 0; k < ECCL_TR_NODE_MAX; k++)
-        if (w->peer[k] && w->peer[k] != w->mine) eccl_dev_win_close(c->dev, w->peer[k]);
+        if (w->peer[k] && w->peer[k] != w->mine) eccl_dev_win_close(c->gpu.ctx, w->peer[k]);
     if (together && c->topo.node != MPI_COMM_NULL) MPI_Barrier(c->topo.node);
-    eccl_dev_win_free(c->dev, w->mine);
+    eccl_dev_win_free(c->gpu.ctx, w->mine);
     memset(w, 0, sizeof *w);
 }
 
-void eccl_tr_node_dev_free(eccl_comm_t c)
+static void node_release(eccl_comm_t c)
 {
-    if (!c->nwin) return;
-    release(c, c->nwin->cap > 0); /* (eccl_comm_free is collective; windows exist on every rank of
+    if (!c->tr.nwin) return;
+    release(c, c->tr.nwin->cap > 0); /* (eccl_comm_free is collective; windows exist on every rank of
                                        the node or on none) */
-    free(c->nwin);
-    c->nwin = NULL;
+    free(c->tr.nwin);
+    c->tr.nwin = NULL;
 }
 
 /* The outcome of a step on every rank of the node: the largest result code (0 when all succeeded).
@@ -89,7 +89,7 @@ static eccl_result_t node_verdict(eccl_comm_t c, eccl_result_t mine, eccl_result
 static eccl_result_t grow(eccl_comm_t c, size_t bytes, int *ok)
 {
     const int L = c->topo.lsize, me = c->topo.lrank;
-    struct eccl_nodewin *w = c->nwin;
+    struct eccl_nodewin *w = c->tr.nwin;
     *ok = 0;
     size_t cap = w->cap + w->cap / 2; /* the same on every rank: the same old cap, the same call */
     if (cap < bytes) cap = bytes;
@@ -98,25 +98,25 @@ static eccl_result_t grow(eccl_comm_t c, size_t bytes, int *ok)
     unsigned char h[(ECCL_TR_NODE_MAX + 1) * ECCL_DEV_IPC_HANDLE]; /* every rank's handle, then ours */
     unsigned char *hm = h + (size_t)ECCL_TR_NODE_MAX * ECCL_DEV_IPC_HANDLE;
     memset(h, 0, sizeof h);
-    eccl_result_t lrc = eccl_dev_win_alloc(c->dev, cap, &w->mine, hm);
+    eccl_result_t lrc = eccl_dev_win_alloc(c->gpu.ctx, cap, &w->mine, hm);
     int mrc = MPI_Allgather(hm, ECCL_DEV_IPC_HANDLE, MPI_BYTE, h, ECCL_DEV_IPC_HANDLE, MPI_BYTE, c->topo.node);
     eccl_result_t all = ECCL_SUCCESS;
     eccl_result_t rc = mrc == MPI_SUCCESS ? node_verdict(c, lrc, &all)
                                           : eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allgather (inside a node) failed");
-    if (!rc && all && all != ECCL_ERR_NO_MEMORY) c->nwin_state = -1; /* no IPC on some GPU: never again */
+    if (!rc && all && all != ECCL_ERR_NO_MEMORY) c->tr.nwin_state = -1; /* no IPC on some GPU: never again */
     if (!rc && !all) { /* every window is there: map the others' */
         for (int k = 0; k < L && !lrc; k++)
-            lrc = k == me ? ECCL_SUCCESS : eccl_dev_win_open(c->dev, h + (size_t)k * ECCL_DEV_IPC_HANDLE, &w->peer[k]);
+            lrc = k == me ? ECCL_SUCCESS : eccl_dev_win_open(c->gpu.ctx, h + (size_t)k * ECCL_DEV_IPC_HANDLE, &w->peer[k]);
         w->peer[me] = w->mine;
         if (!lrc && L > 1 && eccl_env_long(&env_fault_ipc) == c->rank) /* (testing: ECCL_FAULT_NODE_IPC) */
             lrc = ECCL_ERR_UNSUPPORTED; /* as a GPU without peer access to the others' */
         rc = node_verdict(c, lrc, &all);
-        if (!rc && all) c->nwin_state = -1; /* mapping refused (no peer access): never again */
+        if (!rc && all) c->tr.nwin_state = -1; /* mapping refused (no peer access): never again */
     }
     if (rc || all) {
         ECCL_LOG(1, c->rank, "no CUDA IPC windows of %zu bytes inside the node (%s): device buffers of the "
                  "hierarchical allreduce are staged%s", cap, eccl_strerror(rc ? rc : all),
-                 c->nwin_state < 0 ? " from now on" : " in this call");
+                 c->tr.nwin_state < 0 ? " from now on" : " in this call");
         release(c, 1);
         return rc;
     }
@@ -131,14 +131,14 @@ eccl_result_t eccl_tr_node_dev_agree(eccl_comm_t c, int want, size_t bytes, int 
     *use = 0;
     const int L = c->topo.lsize;
     if (!c->topo.hier || c->topo.node == MPI_COMM_NULL) return ECCL_SUCCESS;
-    if (c->nwin_state == 0 && !c->nwin) {
-        c->nwin = calloc(1, sizeof *c->nwin);
+    if (c->tr.nwin_state == 0 && !c->tr.nwin) {
+        c->tr.nwin = calloc(1, sizeof *c->tr.nwin);
         /* (a failure here says no below; the state stays untried) */
     }
     int v[2];
-    v[0] = want && c->dev && c->nwin && c->nwin_state >= 0 && L <= ECCL_TR_NODE_MAX && bytes > 0 &&
+    v[0] = want && c->gpu.ctx && c->tr.nwin && c->tr.nwin_state >= 0 && L <= ECCL_TR_NODE_MAX && bytes > 0 &&
            eccl_tr_node_dev_enabled();
-    v[1] = v[0] && c->nwin->cap >= bytes;
+    v[1] = v[0] && c->tr.nwin->cap >= bytes;
     MPI_CHECK(c, MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, c->topo.node), "MPI_Allreduce (inside a node)");
     if (!v[0]) return ECCL_SUCCESS;
     if (v[1]) {
@@ -146,21 +146,21 @@ eccl_result_t eccl_tr_node_dev_agree(eccl_comm_t c, int want, size_t bytes, int 
         return ECCL_SUCCESS;
     }
     eccl_result_t rc = grow(c, bytes, use);
-    if (!rc && *use) c->nwin_state = 1;
+    if (!rc && *use) c->tr.nwin_state = 1;
     return rc;
 }
 
 eccl_result_t eccl_tr_node_dev_reduce_scatter(eccl_comm_t c, const void *d_src, void *d_shard, size_t count,
                                               const int *counts, const int *displs, eccl_dtype_t dt, eccl_op_t op)
 {
-    struct eccl_nodewin *w = c->nwin;
+    struct eccl_nodewin *w = c->tr.nwin;
     const int L = c->topo.lsize, me = c->topo.lrank;
     const size_t es = eccl_dtype_size(dt);
-    eccl_result_t all = ECCL_SUCCESS, rc = eccl_dev_copy(c->dev, w->mine, d_src, count * es);
+    eccl_result_t all = ECCL_SUCCESS, rc = eccl_dev_copy(c->gpu.ctx, w->mine, d_src, count * es);
     if ((rc = node_verdict(c, rc, &all)) || all) return rc ? rc : all; /* (every window filled: barrier) */
     const void *in[ECCL_TR_NODE_MAX];
     for (int k = 0; k < L; k++) in[k] = (const unsigned char *)w->peer[k] + (size_t)displs[me] * es;
-    rc = eccl_dev_reduce_n(c->dev, d_shard, in, L, (size_t)counts[me], dt, op);
+    rc = eccl_dev_reduce_n(c->gpu.ctx, d_shard, in, L, (size_t)counts[me], dt, op);
     /* nobody writes its window again before every rank has read its shard of it (allgather) */
     if ((rc = node_verdict(c, rc, &all))) return rc;
     return all;
@@ -169,20 +169,31 @@ eccl_result_t eccl_tr_node_dev_reduce_scatter(eccl_comm_t c, const void *d_src, 
 eccl_result_t eccl_tr_node_dev_allgatherv(eccl_comm_t c, void *d_buf, const int *counts, const int *displs,
                                           eccl_dtype_t dt)
 {
-    struct eccl_nodewin *w = c->nwin;
+    struct eccl_nodewin *w = c->tr.nwin;
     const int L = c->topo.lsize, me = c->topo.lrank;
     const size_t es = eccl_dtype_size(dt);
     unsigned char *b = d_buf;
     const size_t my = (size_t)displs[me] * es;
-    eccl_result_t all = ECCL_SUCCESS, rc = eccl_dev_copy(c->dev, (unsigned char *)w->mine + my, b + my, (size_t)counts[me] * es);
+    eccl_result_t all = ECCL_SUCCESS, rc = eccl_dev_copy(c->gpu.ctx, (unsigned char *)w->mine + my, b + my, (size_t)counts[me] * es);
     if ((rc = node_verdict(c, rc, &all)) || all) return rc ? rc : all;
     eccl_result_t lrc = ECCL_SUCCESS;
     for (int k = 1; k < L && !lrc; k++) { /* from the next rank on, so that ranks read different windows */
         int j = (me + k) % L;
         size_t o = (size_t)displs[j] * es;
-        lrc = eccl_dev_copy(c->dev, b + o, (const unsigned char *)w->peer[j] + o, (size_t)counts[j] * es);
+        lrc = eccl_dev_copy(c->gpu.ctx, b + o, (const unsigned char *)w->peer[j] + o, (size_t)counts[j] * es);
     }
     /* windows stay untouched until every rank has copied out of them */
     if ((rc = node_verdict(c, lrc, &all))) return rc;
     return all;
 }
+
+/* The node's windows as a transport: collective steps only (no point-to-point operations); the
+ * registry frees them with the communicator, before its node communicator and GPU context go. */
+const eccl_transport_t eccl_tr_node_table = {
+    .id = ECCL_TR_NODE,
+    .name = "node-ipc",
+    .caps = 0,
+    .stats_code = 0,
+    .create = NULL, /* windows are made at the first call that needs them (eccl_tr_node_dev_agree) */
+    .release = node_release,
+};

@@ -1,6 +1,7 @@
 /*
- * transport.h - how bytes move between ranks (host memory over MPI). The only layer below the
- * primitives that talks to MPI; the GPU transports (host-staged, NCCL) provide the same calls.
+ * transport.h - how bytes move between ranks: the transports' tables (MPI, NCCL, the node's CUDA
+ * IPC windows), the agreements that decide which one a call may use, and the uncompressed MPI
+ * collectives. The only layer below the primitives that talks to MPI or NCCL.
  *
  * Messages larger than ECCL_TR_PIECE bytes travel as several MPI messages in order.
  */
@@ -24,20 +25,75 @@ typedef struct eccl_req {
 
 #define ECCL_REQ_NULL {0, {MPI_REQUEST_NULL}, NULL, 0, 0, 0, 0, NULL}
 
-/* Send `bytes` bytes (any size up to ECCL_TR_PIECE * ECCL_TR_MAX_PIECES). */
-eccl_result_t eccl_tr_isend(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag,
-                            eccl_req_t *req);
-/* Receive exactly `bytes` bytes. */
-eccl_result_t eccl_tr_irecv(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag,
-                            eccl_req_t *req);
-/* Receive an eccl stream of unknown size (at most cap bytes): its total size is read from the
- * header of the first piece. */
-eccl_result_t eccl_tr_irecv_stream(eccl_comm_t c, void *buf, size_t cap, int peer, int tag,
-                                   eccl_req_t *req);
-/* Complete a request; for a stream receive, *got is the stream's size (NULL: not needed). */
-eccl_result_t eccl_tr_wait(eccl_comm_t c, eccl_req_t *req, size_t *got);
-/* Cancel a receive that will not be needed (after an error) and free its request. */
-void eccl_tr_cancel(eccl_comm_t c, eccl_req_t *req);
+/* ---- the transports: one table of operations each, found through the registry ----
+ *
+ * A transport moves the bytes of one call's point-to-point messages (compressed streams, and for
+ * the algorithms on uncompressed data raw messages) between the ranks of an eccl communicator.
+ * The primitives (src/prims/) reach every transport through this table only: which one carries a
+ * call is the dispatcher's choice (src/coll/select.c: eccl_call_t.tr), what it can do is `caps`.
+ *
+ * Requests (eccl_req_t) are the completion objects: a post fills one, `wait` completes it (and
+ * for a stream receive says how many bytes came), `cancel` drops a receive that will not be
+ * needed after an error. A request with n = 0 is complete. Every operation is local to the
+ * calling rank except where its comment says collective.
+ *
+ * To add a transport (e.g. CUDA-aware MPI moving device-resident streams): one file defining an
+ * eccl_transport_t, one row in registry.c, its state in core/comm.h's eccl_comm_tr_t; the
+ * dispatcher's choice in select.c (doc/ARCHITECTURE.md). */
+
+typedef enum eccl_tr_id { ECCL_TR_MPI, ECCL_TR_NCCL, ECCL_TR_NODE, ECCL_TR_COUNT } eccl_tr_id_t;
+
+/* capabilities */
+#define ECCL_TR_POSTS 1u   /* isend/irecv/irecv_stream return at once and the messages progress
+                              until `wait`; without it `isend` delivers before returning (its
+                              request complete), receives cannot be posted, and every transfer is
+                              a blocking `exchange` pair (the patterns that would deadlock
+                              otherwise pair each outgoing message with an incoming one) */
+#define ECCL_TR_RAW 2u     /* messages of an exact size (the ECCL_ALG_HOST_DATA algorithms) */
+#define ECCL_TR_STREAMS 4u /* carries compressed streams point to point (else: collective steps
+                              only, as the node windows) */
+
+typedef struct eccl_transport {
+    eccl_tr_id_t id;
+    const char *name;
+    unsigned caps;
+    int stats_code; /* eccl_stats_t.transport of a call whose streams it carries */
+    /* Set-up at eccl_comm_create (collective; NULL: this transport sets itself up lazily, at the
+     * agreement of the first call that can use it) and release at eccl_comm_free (collective). */
+    eccl_result_t (*create)(eccl_comm_t c);
+    void (*release)(eccl_comm_t c);
+    /* Post a send of `bytes` bytes (any size up to ECCL_TR_PIECE * ECCL_TR_MAX_PIECES); the buffer
+     * stays untouched until the request completes. */
+    eccl_result_t (*isend)(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag, eccl_req_t *req);
+    /* Post a receive of exactly `bytes` bytes (ECCL_TR_RAW). */
+    eccl_result_t (*irecv)(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag, eccl_req_t *req);
+    /* Post a receive of an eccl stream of unknown size, at most cap bytes (its total size is read
+     * from the header of the first piece). More than cap bytes: the wait says ECCL_ERR_CORRUPT. */
+    eccl_result_t (*irecv_stream)(eccl_comm_t c, void *buf, size_t cap, int peer, int tag, eccl_req_t *req);
+    /* Complete a request; for a stream receive *got is the stream's size (NULL: not needed). */
+    eccl_result_t (*wait)(eccl_comm_t c, eccl_req_t *req, size_t *got);
+    void (*cancel)(eccl_comm_t c, eccl_req_t *req);
+    /* Blocking exchange, complete on return: send sbytes at sbuf to dest (dest < 0: none) while
+     * receiving one message of at most rcap bytes from src (src < 0: none) into rbuf; *rgot is its
+     * size. A larger message is ECCL_ERR_CORRUPT (with *rgot = what was kept). */
+    eccl_result_t (*exchange)(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rcap,
+                              size_t *rgot, int src, int tag);
+    /* The cost model's figures for a call whose streams this transport carries: `gpu`, every rank
+     * runs device-resident (the GPU codec's figures), w64: the 64-bit kernels (core/model.h). */
+    const eccl_model_t *(*model)(eccl_comm_t c, int gpu, int w64);
+} eccl_transport_t;
+
+/* The registry: the table of a transport (never NULL for an id below ECCL_TR_COUNT; in builds
+ * without NCCL its table refuses every operation with ECCL_ERR_UNSUPPORTED). */
+const eccl_transport_t *eccl_transport(eccl_tr_id_t id);
+/* The tables themselves (registry.c's; everything else asks eccl_transport). A table without
+ * ECCL_TR_STREAMS has no point-to-point operations (NULL). */
+extern const eccl_transport_t eccl_tr_mpi_table, eccl_tr_nccl_table, eccl_tr_node_table;
+/* Every transport's `create`, in registry order, at eccl_comm_create (collective). */
+eccl_result_t eccl_transports_create(eccl_comm_t c);
+/* Every transport's `release`, in reverse order, at eccl_comm_free (collective); safe on a
+ * communicator whose creation failed half-way. */
+void eccl_transports_free(eccl_comm_t c);
 
 /* ---- calls that every rank runs device-resident (CUDA builds) ----
  * Collective: every rank calls it in the same call, `want` = this rank runs device-resident; on
@@ -55,13 +111,6 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
 /* Plain NCCL collectives on device buffers (SUM; complex as pairs of reals), complete on return. */
 eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt);
 eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root);
-void eccl_tr_nccl_free(eccl_comm_t c);
-/* Blocking exchange through NCCL (sizes over MPI first): send sbytes of host memory at sbuf to
- * dest (dest < 0: none) while receiving one message from src (src < 0: none) into rbuf; *rgot is
- * its size. A message larger than rcap is received and cut (*rgot = rcap): ECCL_ERR_CORRUPT. */
-eccl_result_t eccl_tr_nccl_sendrecv(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf,
-                                    size_t rcap, size_t *rgot, int src);
-
 /* Let MPI progress the messages in flight on communicator `comm` (an eccl_comm_t), without
  * completing or consuming any: what the GPU context calls while the host waits for the GPU
  * (eccl_dev_ctx_set_progress), so that sends and receives posted before a GPU operation move on
@@ -114,18 +163,13 @@ eccl_result_t eccl_tr_node_dev_agree(eccl_comm_t c, int want, size_t bytes, int 
 /* Whether ECCL_NODE_IPC allows the windows at all. */
 int eccl_tr_node_dev_enabled(void);
 /* Whether the cost model prices c's node steps on device buffers as CUDA IPC copies: the windows
- * are allowed and no node of c has refused them so far (c->nwin_refused, which every rank learns
+ * are allowed and no node of c has refused them so far (c->tr.nwin_refused, which every rank learns
  * at the same call: dispatch.c's agreement). Else they are priced as staged through host memory. */
 int eccl_tr_node_dev_priced(eccl_comm_t c);
 eccl_result_t eccl_tr_node_dev_reduce_scatter(eccl_comm_t c, const void *d_src, void *d_shard, size_t count,
                                               const int *counts, const int *displs, eccl_dtype_t dt, eccl_op_t op);
 eccl_result_t eccl_tr_node_dev_allgatherv(eccl_comm_t c, void *d_buf, const int *counts, const int *displs,
                                           eccl_dtype_t dt);
-void eccl_tr_node_dev_free(eccl_comm_t c);
-/* The MPI operations behind MAX/MIN (NaN propagates, max(-0.0, +0.0) = +0.0, identical bits in
- * any order: the same rules as the compressed path). Created per communicator. */
-eccl_result_t eccl_tr_ops_create(eccl_comm_t c);
-void eccl_tr_ops_free(eccl_comm_t c);
 /* Small control exchange of doubles (the calls' agreements; a root's decision travels as an MPI_MAX
  * where the other ranks give -inf, so that it carries every rank's signature too). */
 eccl_result_t eccl_tr_allreduce_doubles(eccl_comm_t c, double *v, int n, MPI_Op op);

@@ -18,7 +18,7 @@ eccl_result_t eccl_allgather_ring(eccl_call_t *c)
     eccl_result_t rc = eccl_prim_set(c, total, p, 1, ECCL_SLOT_PIECES, ECCL_SLOT_PIECES2, &s);
     if (!rc) rc = eccl_prim_set_compress_piece(c, &s, r, c->sendbuf, c->count);
     if (rc) return rc;
-    if (c->nccl_streams) { /* blocking pairs: step by step, then decompress */
+    if (!eccl_prim_posts(c)) { /* blocking pairs (NCCL): step by step, then decompress */
         for (int k = 0; k < p - 1 && !rc; k++) {
             int sp = ((r - k) % p + p) % p, rp = ((r - k - 1) % p + p) % p;
             rc = eccl_prim_set_sendrecv(c, &s, sp, sp + 1, right, &s, rp, rp + 1, left);

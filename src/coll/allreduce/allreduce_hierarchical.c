@@ -30,7 +30,7 @@
  * (dispatch.c). */
 static eccl_result_t node_step(eccl_call_t *c, eccl_result_t rc, const char *what)
 {
-    if (!rc || !c->dev || rc == ECCL_ERR_MPI) return rc;
+    if (!rc || !c->dev.here || rc == ECCL_ERR_MPI) return rc;
     if (!c->err) c->err = eccl_comm_error(c->comm, rc, "node %s on the GPU: %s", what, eccl_strerror(rc));
     return ECCL_SUCCESS;
 }
@@ -56,7 +56,7 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     }
     unsigned char *shard = (unsigned char *)c->recvbuf + (size_t)displs[me] * c->esize;
     const void *src = c->sendbuf;
-    if (!c->dev && src == c->recvbuf) { /* in place: reduce from a copy (the shard lands inside recvbuf) */
+    if (!c->dev.here && src == c->recvbuf) { /* in place: reduce from a copy (the shard lands inside recvbuf) */
         void *tmp = eccl_prim_scratch(c, c->count * c->esize);
         if (!tmp) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for an in-place copy");
         memcpy(tmp, c->recvbuf, c->count * c->esize);
@@ -76,7 +76,7 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     /* device buffers here: every rank of the node agreed on CUDA IPC (dispatch.c), else the call
      * was staged */
     double t0 = eccl_wtime();
-    rc = c->dev ? eccl_tr_node_dev_reduce_scatter(comm, src, shard, c->count, counts, displs, c->dtype, c->op)
+    rc = c->dev.here ? eccl_tr_node_dev_reduce_scatter(comm, src, shard, c->count, counts, displs, c->dtype, c->op)
                 : eccl_tr_node_reduce_scatter(comm, src, shard, counts, c->dtype, c->op);
     if ((rc = node_step(c, rc, "reduce-scatter"))) return rc;
     double t1 = eccl_wtime();
@@ -96,7 +96,7 @@ eccl_result_t eccl_allreduce_hierarchical(eccl_call_t *c)
     double t2 = eccl_wtime();
     if (xrc == ECCL_ERR_MPI) return eccl_comm_error(comm, xrc, "inter-node allreduce: %s", eccl_comm_last_error(x));
 
-    rc = c->dev ? eccl_tr_node_dev_allgatherv(comm, c->recvbuf, counts, displs, c->dtype)
+    rc = c->dev.here ? eccl_tr_node_dev_allgatherv(comm, c->recvbuf, counts, displs, c->dtype)
                 : eccl_tr_node_allgatherv(comm, c->recvbuf, counts, displs, c->dtype);
     if ((rc = node_step(c, rc, "allgather"))) return rc;
     double t3 = eccl_wtime();
@@ -124,7 +124,7 @@ double eccl_allreduce_hierarchical_cost(const eccl_model_t *m, const eccl_call_t
     int L = t->lsize > 1 ? t->lsize : 1;
     double n = mdl_bytes(c, c->count), shard = n / L;
     double node = 2.0 * (L - 1) * (m->alpha_in + shard * m->beta_in) + (double)(L - 1) / L * mdl_reduce(m, n);
-    if (c->gm && eccl_tr_node_dev_priced(c->comm)) /* device-resident: CUDA IPC windows (4 agreements; the
+    if (c->dev.all && eccl_tr_node_dev_priced(c->comm)) /* device-resident: CUDA IPC windows (4 agreements; the
                                                 buffer into the window, L - 1 shards read, L - 1 copied out) */
         node = 4.0 * ECCL_GPU_IPC_ALPHA + (n + 2.0 * (L - 1) * shard) * ECCL_GPU_IPC_BETA;
     eccl_call_t sub = *c;

@@ -38,7 +38,7 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
     int p = c->size, vr = (c->rank - c->root + p) % p;
     int next = vr + 1 < p ? (c->rank + 1) % p : -1, prev = vr > 0 ? (c->rank - 1 + p) % p : -1;
     int k = chunks(mdl_of(c), c, c->st->model_ratio);
-    const int nccl = c->nccl_streams; /* blocking exchanges: nothing is posted ahead */
+    const int pairs = !eccl_prim_posts(c); /* blocking exchanges (NCCL): nothing is posted ahead */
     size_t lo0, len0;
     eccl_piece(c->count, k, 0, &lo0, &len0);
     ECCL_LOG(2, c->rank, "bcast pipeline: %d chunks of up to %zu elements", k, len0);
@@ -48,7 +48,7 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
     if (!rc) rc = eccl_prim_cbuf(c, ECCL_SLOT_RECV, len0, &buf[1]);
     if (!rc) rc = eccl_prim_cbuf(c, ECCL_SLOT_RECV2, len0, &buf[2]);
     /* chunk j lives in buf[j % 3]: before it is filled, the send of chunk j - 3 must be done */
-    if (!rc && prev >= 0 && !nccl) rc = eccl_prim_irecv_stream(c, prev, &buf[0], &rreq[0]);
+    if (!rc && prev >= 0 && !pairs) rc = eccl_prim_irecv_stream(c, prev, &buf[0], &rreq[0]);
     for (int j = 0; j < k && !rc; j++) {
         size_t lo, len;
         eccl_piece(c->count, k, j, &lo, &len);
@@ -56,13 +56,13 @@ eccl_result_t eccl_bcast_pipeline(eccl_call_t *c)
         unsigned char *data = (unsigned char *)c->recvbuf + lo * c->esize;
         if (prev < 0) {
             if (!(rc = eccl_prim_wait(c, &req[j % 3]))) rc = eccl_prim_compress(c, data, len, b);
-        } else if (nccl) {
+        } else if (pairs) {
             if (!(rc = eccl_prim_wait(c, &req[j % 3]))) rc = eccl_prim_recv_stream(c, prev, b);
         } else {
             rc = eccl_prim_wait_stream(c, &rreq[j % 3], b);
         }
         if (!rc && next >= 0) rc = eccl_prim_isend(c, b->buf, b->size, next, &req[j % 3]);
-        if (!rc && prev >= 0 && !nccl && j + 1 < k) { /* the next chunk arrives while this one decodes */
+        if (!rc && prev >= 0 && !pairs && j + 1 < k) { /* the next chunk arrives while this one decodes */
             int s = (j + 1) % 3;
             if (!(rc = eccl_prim_wait(c, &req[s]))) rc = eccl_prim_irecv_stream(c, prev, &buf[s], &rreq[s]);
         }

@@ -78,7 +78,7 @@ static int chunks(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 /* The state of one call: chunk streams in slots, the requests that use them. */
 typedef struct {
     eccl_call_t *c;
-    int p, r, K, nr, no, nccl;
+    int p, r, K, nr, no, pairs; /* pairs: the transport takes blocking pairs only (NCCL) */
     eccl_cbuf_t *rb, *ob;  /* receive slots (R(m) in slot m % nr), output slots (m % no) */
     eccl_req_t *rreq;      /* the receive into each receive slot */
     eccl_req_t *fsend;     /* the forwarding send from each receive slot */
@@ -109,7 +109,7 @@ eccl_result_t eccl_coll_ring_pipelined(eccl_call_t *c)
     g.p = c->size;
     g.r = c->rank;
     g.K = chunks(mdl_of(c), c, c->st->model_ratio);
-    g.nccl = c->nccl_streams;
+    g.pairs = !eccl_prim_posts(c);
     const int gather = c->coll == ECCL_COLL_ALLREDUCE, shift = gather ? 0 : 1;
     const size_t total = ring_total(c);
     const int p = g.p, r = g.r, K = g.K, right = (r + 1) % p, left = (r - 1 + p) % p;
@@ -154,14 +154,14 @@ eccl_result_t eccl_coll_ring_pipelined(eccl_call_t *c)
         eccl_piece(total, p, piece, &plo, &plen);
         for (int j = 0; j < K && !rc; j++) {
             const int u = t * K + j;
-            while (!g.nccl && posted < M && posted <= u + K + 1 && !rc) rc = post_recv(&g, posted++);
+            while (!g.pairs && posted < M && posted <= u + K + 1 && !rc) rc = post_recv(&g, posted++);
             if (rc) break;
             size_t off, cl;
             eccl_piece(plen, K, j, &off, &cl);
             const unsigned char *local = (const unsigned char *)c->sendbuf + (plo + off) * c->esize;
             unsigned char *res = (unsigned char *)c->recvbuf + (gather ? plo + off : off) * c->esize;
             eccl_cbuf_t *in = t > 0 ? &g.rb[(u - K) % g.nr] : NULL;
-            if (in && !g.nccl && (rc = eccl_prim_wait_stream(c, &g.rreq[(u - K) % g.nr], in))) break;
+            if (in && !g.pairs && (rc = eccl_prim_wait_stream(c, &g.rreq[(u - K) % g.nr], in))) break;
             /* the stream this unit sends on (or, at the last step, only decompresses) */
             eccl_cbuf_t *out;
             eccl_req_t *sreq;
@@ -176,7 +176,7 @@ eccl_result_t eccl_coll_ring_pipelined(eccl_call_t *c)
                 sreq = &g.fsend[(u - K) % g.nr];
             }
             if (u < M) { /* S(t, j) goes on: every unit but the last step's */
-                if (g.nccl) /* one blocking pair: S(t, j) to the right, R(t, j) from the left */
+                if (g.pairs) /* one blocking pair: S(t, j) to the right, R(t, j) from the left */
                     rc = eccl_prim_sendrecv_stream(c, out->buf, out->size, right, left, &g.rb[u % g.nr]);
                 else
                     rc = eccl_prim_isend(c, out->buf, out->size, right, sreq);

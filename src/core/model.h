@@ -1,0 +1,90 @@
+/*
+ * model.h - the cost model's figures, all in one place: what a communicator measured (its links at
+ * creation, the CPU codec on rank 0, the GPU codec and the NCCL link at the first call every rank
+ * runs device-resident), the constants that stand in until then, and the rules that derive the
+ * figures each kind of call is priced with. The algorithms' cost functions read the figures
+ * through src/coll/model.h (mdl_of picks the view through the call's transport); nothing else
+ * writes them.
+ *
+ * Units: seconds, bytes, bytes of uncompressed data per second.
+ */
+#ifndef ECCL_CORE_MODEL_H
+#define ECCL_CORE_MODEL_H
+
+/* The machine as one kind of call sees it: link latency and inverse bandwidth, and the codec's
+ * throughputs in bytes of uncompressed data per second. */
+typedef struct eccl_model {
+    double alpha;   /* s per message (the slowest link: between nodes when the comm spans several) */
+    double beta;    /* s per byte */
+    double alpha_in, beta_in; /* the link inside a node (= alpha, beta on one node) */
+    double c_thr;   /* compression */
+    double d_thr;   /* decompression */
+    double h_thr;   /* homomorphic reduce (stream + local -> stream) */
+    double g_thr;   /* local reduction of uncompressed data (the MPI baseline's gamma) */
+    double comb_thr; /* combining two streams: always the CPU codec (streams live in host memory) */
+    double nccl_alpha, nccl_beta; /* NCCL's own collectives' link (measured at its set-up; 0 before) */
+    double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
+    double stage;   /* s per byte of a device buffer staged whole through the host (0: none) */
+} eccl_model_t;
+
+/* ---- the constants ---- */
+
+/* Links and CPU codec, when a measurement gives nothing usable (one rank; a failed probe). */
+#define ECCL_MDL_ALPHA 1e-6
+#define ECCL_MDL_BETA 1e-10
+/* The CPU codec's figures when its calibration fails: compress, decompress, homomorphic, reduce. */
+#define ECCL_MDL_CPU_C_THR 1e9
+#define ECCL_MDL_CPU_D_THR 2e9
+#define ECCL_MDL_CPU_H_THR 0.7e9
+#define ECCL_MDL_CPU_G_THR 5e9
+
+/* The GPU codec in device-resident calls, per byte of uncompressed data, with the PCIe copies of
+ * the compressed streams included (measured on H100/H200 with bench_device: doc/performance.md);
+ * until rank 0 measures its GPU at the first call every rank runs device-resident
+ * (eccl_models_set_gpu). The 64-bit element types' kernels take about twice as long per byte. */
+#define ECCL_GPU_C_THR 200e9
+#define ECCL_GPU_D_THR 200e9
+#define ECCL_GPU_H_THR 100e9
+#define ECCL_GPU_C_THR64 100e9
+#define ECCL_GPU_D_THR64 100e9
+#define ECCL_GPU_H_THR64 50e9
+#define ECCL_GPU_OP_LAT 40e-6
+/* One crossing of PCIe between host and device memory (about 25 GB/s). */
+#define ECCL_PCIE_BETA (1.0 / 25e9)
+/* The hierarchical allreduce's node steps through CUDA IPC windows (transport/node.c): s per step
+ * (a node-wide agreement and a GPU synchronisation) and per byte copied or read between the ranks'
+ * windows (a guess between PCIe peer-to-peer, about 25 GB/s, and NVLink, several hundred). */
+#define ECCL_GPU_IPC_ALPHA 20e-6
+#define ECCL_GPU_IPC_BETA (1.0 / 100e9)
+
+/* ---- a communicator's figures ---- */
+
+/* What was measured, and the views derived from it (eccl_models_derive; never written elsewhere):
+ * `host` prices calls with the CPU codec over MPI; gpu[w] calls every rank runs device-resident
+ * (w = 1: float64 and complex128, whose kernels are the 64-bit ones) over MPI, and nccl[w] the same
+ * with the compressed streams through NCCL. */
+typedef struct eccl_models {
+    /* measured (or the constants above) */
+    double alpha, beta, alpha_in, beta_in; /* MPI links: the slowest, and inside a node */
+    double cpu[4];       /* CPU codec: compress, decompress, homomorphic, reduce (B/s) */
+    double gpu_lat;      /* GPU codec: s per operation */
+    double gpu_thr[2][3]; /* GPU codec [w][compress, decompress, homomorphic] */
+    double nccl_alpha, nccl_beta; /* NCCL point-to-point link (0: not measured) */
+    int gpu_measured;    /* the GPU figures are this GPU's (1) or the constants (0) */
+    /* derived */
+    eccl_model_t host, gpu[2], nccl[2];
+} eccl_models_t;
+
+/* Set every figure from a communicator's measurements at creation: m[0], m[1] the slowest link's
+ * alpha and beta, m[6], m[7] the link inside a node, m[2..5] the CPU codec (compress, decompress,
+ * homomorphic, reduce); a figure that is not a positive number gets its constant. The GPU and NCCL
+ * figures start as the constants (NCCL: none). */
+void eccl_models_init(eccl_models_t *md, const double m[8]);
+/* The GPU codec as rank 0 measured it (eccl_dev_calibrate's v[7]: s per operation, then compress,
+ * decompress, homomorphic for float32 and for float64). Ignored unless every figure is a positive
+ * finite number; returns whether it was taken. gpu_measured is set either way (measured once). */
+int eccl_models_set_gpu(eccl_models_t *md, const double v[7]);
+/* NCCL's point-to-point link, measured at its set-up. */
+void eccl_models_set_nccl(eccl_models_t *md, double alpha, double beta);
+
+#endif
