@@ -1,5 +1,5 @@
 # src/: the C core (codec, core, later prims/coll/transport/scalapack) and the tools.
-noinst_HEADERS = src/core/internal.h src/core/env.h src/codec/format.h src/codec/codec.h src/codec/fast.h
+noinst_HEADERS = src/core/internal.h src/core/env.h src/codec/format.h src/codec/codec.h src/codec/fast.h src/codec/fast_avx2.h
 
 libeccl_la_SOURCES += \
 	src/core/error.c \
@@ -8,12 +8,13 @@ libeccl_la_SOURCES += \
 	src/codec/stream.c \
 	src/codec/api.c \
 	src/codec/block_fast.c \
+	src/codec/block_fast64.c \
 	src/codec/hom.c
 
 
 # core, transport, primitives, collectives
 noinst_HEADERS += src/core/comm.h src/core/model.h src/core/pool.h src/core/log.h src/transport/transport.h \
-	src/prims/prims.h src/prims/internal.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
+	src/prims/prims.h src/prims/internal.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/agree.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
 libeccl_la_SOURCES += \
 	src/core/comm.c \
 	src/core/pool.c \
@@ -28,6 +29,7 @@ libeccl_la_SOURCES += \
 	src/coll/algorithms.c \
 	src/coll/dispatch.c \
 	src/coll/select.c \
+	src/coll/agree.c \
 	src/coll/stage.c \
 	src/coll/communicator.c \
 	src/coll/common/ring.c \

@@ -2,7 +2,9 @@
 # test_layers.sh - the source tree's layers (doc/ARCHITECTURE.md): a file of a folder includes
 # only headers of its own folder or of the folders below it, in this order (lowest first):
 #   core codec cuda transport prims coll scalapack tools
-# so no import cycle between folders can form and no lower layer reaches up.
+# so no import cycle between folders can form and no lower layer reaches up. And the size rules of
+# doc/ARCHITECTURE.md: no C file under src/ over 600 lines, no function over 120 (a function runs
+# from its opening brace in column 0 to the closing one, the style of the whole tree).
 # Exit: 0 pass, 1 fail.
 top_srcdir=${top_srcdir:-.}
 order="core codec cuda transport prims coll scalapack tools"
@@ -22,6 +24,13 @@ for f in $(cd "$top_srcdir" && ls src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h cu
         fi
     done
 done
+for f in $(cd "$top_srcdir" && ls src/*/*.c src/*/*/*.c); do
+    n=$(wc -l < "$top_srcdir/$f")
+    if [ "$n" -gt 600 ]; then echo "FAIL: $f has $n lines (at most 600)"; fail=1; fi
+    long=$(awk '/^\{/ { s = NR; name = prev } /^\}/ { if (s && NR - s + 1 > 120) print NR - s + 1 " lines: " name; s = 0 } { prev = $0 }' "$top_srcdir/$f")
+    if [ -n "$long" ]; then echo "FAIL: $f: a function over 120 lines ($long)"; fail=1; fi
+done
 echo "test_layers.sh: $checked includes between folders checked, layers: $order"
+echo "test_layers.sh: every C file under src/ within 600 lines, every function within 120"
 [ $fail -eq 0 ] && echo "test_layers.sh: no layer includes one above it"
 exit $fail

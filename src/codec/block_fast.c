@@ -7,24 +7,18 @@
  * reference path. tests/test_fastpath.c checks the two agree byte for byte.
  *
  * Selected at run time with __builtin_cpu_supports("avx2"); other CPUs use the reference path.
+ * The float64 twins are in block_fast64.c.
  */
 #include "config.h"
 
 #include "codec/fast.h"
+#include "codec/fast_avx2.h"
 
 #include <math.h>
 
 #if ECCL_HAVE_X86_FAST
-#include <immintrin.h>
-
-#define ECCL_AVX2 __attribute__((target("avx2,fma,bmi,bmi2")))
 
 int eccl_fast_available(void) { return __builtin_cpu_supports("avx2") != 0; }
-
-/* ---- shared pieces ---- */
-
-typedef eccl_fmt_choice_t choice_t;
-#define choose eccl_fmt_choose
 
 /* ================================ float32 ================================ */
 
@@ -141,57 +135,6 @@ ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl
     return eccl_fast_encode_q32(p, q, pr, out, code);
 }
 
-/* Planes -> signed deltas in four registers; checks the canonical form (block.c read_planes).
- * Returns 0 or -1. */
-ECCL_AVX2 static int read_deltas32(const unsigned char *in, int F, int fc, unsigned s, int zero_first,
-                                   __m256i *dv)
-{
-    const __m256i one = _mm256_set1_epi32(1);
-    const __m256i idx0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
-    const __m256i idx1 = _mm256_add_epi32(idx0, eight), idx2 = _mm256_add_epi32(idx1, eight);
-    const __m256i idx3 = _mm256_add_epi32(idx2, eight);
-    __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0;
-    uint32_t valid = zero_first ? ~1u : ~0u, sm = 0, nz = 0, w = 0;
-    int o = 0;
-    if (s == ECCL_FMT_SIGN_MAP) {
-        sm = eccl_ld32(in);
-        o = 4;
-    }
-    for (int j = 0; j < F; j++) {
-        w = eccl_ld32(in + o + 4 * j);
-        nz |= w;
-        const __m256i wv = _mm256_set1_epi32((int)w);
-        const __m128i sh = _mm_cvtsi32_si128(j);
-        m0 = _mm256_or_si256(m0, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx0), one), sh));
-        m1 = _mm256_or_si256(m1, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx1), one), sh));
-        m2 = _mm256_or_si256(m2, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx2), one), sh));
-        m3 = _mm256_or_si256(m3, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx3), one), sh));
-    }
-    /* F is minimal: the top plane is never empty (f32 fc = 31 means exactly 31 planes; the f64
-     * callers come here only with F = fc <= 30) */
-    if ((nz & ~valid) || w == 0) return -1;
-    (void)fc;
-    uint32_t neg;
-    if (s == ECCL_FMT_SIGN_MAP) {
-        if ((sm & ~nz) || sm == 0 || (nz & ~sm) == 0) return -1;
-        neg = sm;
-    } else {
-        neg = s == ECCL_FMT_SIGN_POS ? 0u : nz;
-    }
-    const __m256i nv = _mm256_set1_epi32((int)neg), zero = _mm256_setzero_si256();
-#define ECCL_APPLY_SIGN(k, m, idx)                                                                 \
-    do {                                                                                           \
-        __m256i msk = _mm256_sub_epi32(zero, _mm256_and_si256(_mm256_srlv_epi32(nv, idx), one));   \
-        dv[k] = _mm256_sub_epi32(_mm256_xor_si256(m, msk), msk);                                   \
-    } while (0)
-    ECCL_APPLY_SIGN(0, m0, idx0);
-    ECCL_APPLY_SIGN(1, m1, idx1);
-    ECCL_APPLY_SIGN(2, m2, idx2);
-    ECCL_APPLY_SIGN(3, m3, idx3);
-#undef ECCL_APPLY_SIGN
-    return 0;
-}
-
 /* Inclusive prefix sums of 8 int32 lanes with stride lag (1 or 2), plus a carry vector. The sums
  * are taken modulo 2^32: in a valid block every partial sum is a difference of two in-range
  * integers, and in a corrupt one the first integer to leave [-QMAX, QMAX] still lands outside it
@@ -276,208 +219,6 @@ ECCL_AVX2 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const
         _mm_storeu_ps(x + 8 * k, _mm256_cvtpd_ps(lo));
         _mm_storeu_ps(x + 8 * k + 4, _mm256_cvtpd_ps(hi));
     }
-    return 0;
-}
-
-/* ================================ float64 ================================ */
-
-/* int64 from integral doubles |v| < 2^51 (AVX2 has no cvtpd_epi64): the magic-number trick. */
-ECCL_AVX2 static inline __m256i dbl_to_i64(__m256d v)
-{
-    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 2^52 + 2^51 */
-    return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic)),
-                            _mm256_castpd_si256(magic));
-}
-ECCL_AVX2 static inline __m256d i64_to_dbl(__m256i v)
-{
-    const __m256d magic = _mm256_set1_pd(6755399441055744.0);
-    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(v, _mm256_castpd_si256(magic))), magic);
-}
-
-typedef struct {
-    __m256i mag[8];
-    uint32_t neg, pos;
-    uint64_t all;
-} d64_t;
-
-ECCL_AVX2 static inline void stats64(d64_t *o, const __m256i *d)
-{
-    __m256i acc = _mm256_setzero_si256(), zero = _mm256_setzero_si256();
-    o->neg = o->pos = 0;
-    for (int k = 0; k < 8; k++) {
-        __m256i sgn = _mm256_cmpgt_epi64(zero, d[k]);
-        o->mag[k] = _mm256_sub_epi64(_mm256_xor_si256(d[k], sgn), sgn);
-        acc = _mm256_or_si256(acc, o->mag[k]);
-        o->neg |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(sgn)) << (4 * k);
-        o->pos |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d[k], zero)))
-                  << (4 * k);
-    }
-    __m128i a = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0x4E));
-    o->all = (uint64_t)_mm_cvtsi128_si64(a);
-}
-
-ECCL_AVX2 int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)
-{
-    const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), EB = _mm256_set1_pd(p->eb);
-    const __m256d QM = _mm256_set1_pd((double)p->qmax);
-    const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
-    __m256d good = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-    for (int k = 0; k < 8; k++) {
-        __m256d xd = _mm256_loadu_pd(x + 4 * k);
-        __m256d qd = _mm256_round_pd(_mm256_mul_pd(xd, R), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256d rec = _mm256_mul_pd(qd, D);
-        __m256d s1 = _mm256_and_pd(_mm256_sub_pd(xd, rec), ABS);
-        __m256d ok = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_LE_OQ),
-                                   _mm256_cmp_pd(s1, EB, _CMP_LT_OQ));
-        good = _mm256_and_pd(good, ok);
-        /* for lanes that failed, qd may be huge or NaN: zero it so the conversion stays defined */
-        qd = _mm256_and_pd(qd, ok);
-        _mm256_storeu_si256((__m256i *)(q + 4 * k), dbl_to_i64(qd));
-    }
-    return _mm256_movemask_pd(good) == 0xF;
-}
-
-ECCL_AVX2 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *qin, eccl_pred_t *pr,
-                                   unsigned char *out, unsigned *code)
-{
-    int64_t qb[40] __attribute__((aligned(32)));
-    int64_t *q = qb + 4;
-    for (int k = 0; k < 8; k++)
-        _mm256_store_si256((__m256i *)(q + 4 * k), _mm256_loadu_si256((const __m256i *)(qin + 4 * k)));
-    int head = !pr->have, lag = p->lag;
-    if (head) q[-1] = q[-2] = q[0];
-    else {
-        q[-2] = pr->q[0];
-        q[-1] = pr->q[1];
-    }
-    __m256i dl[8], dn[8];
-    for (int k = 0; k < 8; k++) {
-        __m256i cur = _mm256_load_si256((const __m256i *)(q + 4 * k));
-        dl[k] = _mm256_sub_epi64(cur, _mm256_loadu_si256((const __m256i *)(q + 4 * k - lag)));
-        dn[k] = cur;
-    }
-    d64_t L, N;
-    stats64(&L, dl);
-    stats64(&N, dn);
-    choice_t cl = choose(L.all, L.neg, L.pos, 1, head ? 6 : 0);
-    choice_t cn = choose(N.all, N.neg, N.pos, 1, 0);
-    int none = cn.size < cl.size;
-    const choice_t *c = none ? &cn : &cl;
-    const d64_t *d = none ? &N : &L;
-    int o = 0;
-    if (!none && head) {
-        uint64_t z = eccl_fmt_zigzag(q[0]);
-        for (int k = 0; k < 6; k++) out[k] = (unsigned char)(z >> (8 * k));
-        o = 6;
-    }
-    if (c->F > 0) {
-        if (c->s == ECCL_FMT_SIGN_MAP) {
-            eccl_st32(out + o, d->neg);
-            o += 4;
-        }
-        for (int j = 0; j < c->F; j++) {
-            uint32_t w = 0;
-            for (int k = 0; k < 8; k++) {
-                __m256i b = _mm256_sll_epi64(d->mag[k], _mm_cvtsi32_si128(63 - j));
-                w |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(b)) << (4 * k);
-            }
-            eccl_st32(out + o + 4 * j, w);
-        }
-    }
-    *code = eccl_fmt_quant_code((unsigned)c->s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
-                                (unsigned)c->fc);
-    pr->have = 1;
-    pr->q[0] = q[32 - lag];
-    pr->q[1] = q[31];
-    return c->size;
-}
-
-ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
-                                   unsigned char *out, unsigned *code)
-{
-    int64_t q[32];
-    if (!eccl_fast_quantize_f64(p, x, q)) return ECCL_FAST_DECLINE;
-    return eccl_fast_encode_q64(p, q, pr, out, code);
-}
-
-ECCL_AVX2 static inline __m256i scan64(__m256i x, int lag, __m256i carry)
-{
-    if (lag == 1) {
-        x = _mm256_add_epi64(x, _mm256_slli_si256(x, 8));
-        __m256i t = _mm256_permute4x64_epi64(x, 0x55); /* element 1 everywhere */
-        x = _mm256_add_epi64(x, _mm256_blend_epi32(_mm256_setzero_si256(), t, 0xF0));
-    } else {
-        x = _mm256_add_epi64(x, _mm256_permute2x128_si256(x, x, 0x08)); /* low half into high */
-    }
-    return _mm256_add_epi64(x, carry);
-}
-
-ECCL_AVX2 static int read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                              eccl_pred_t *pr, __m256i *d)
-{
-    if (eccl_fmt_code_is_raw(code)) return ECCL_FAST_DECLINE;
-    unsigned s = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
-    int fc = (int)(code & 31u), F = eccl_fmt_quant_planes(code, 1), lag = p->lag;
-    int head = pred == ECCL_FMT_PRED_LORENZO && !pr->have;
-    int64_t q0 = 0, qmax = p->qmax;
-    int o = 0;
-    if (head) {
-        uint64_t z = 0;
-        for (int k = 0; k < 6; k++) z |= (uint64_t)in[k] << (8 * k);
-        q0 = eccl_fmt_unzigzag(z);
-        if (q0 > qmax || q0 < -qmax) return -1;
-        o = 6;
-    }
-    if (F == 0) {
-        for (int k = 0; k < 8; k++) d[k] = _mm256_setzero_si256();
-    } else if (F <= 31) {
-        __m256i d32[4];
-        if (read_deltas32(in + o, F, fc, s, head, d32)) return -1;
-        for (int k = 0; k < 4; k++) {
-            d[2 * k] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(d32[k]));
-            d[2 * k + 1] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(d32[k], 1));
-        }
-    } else {
-        return ECCL_FAST_DECLINE; /* 45 planes: rare, the reference path handles it */
-    }
-    if (pred == ECCL_FMT_PRED_LORENZO) {
-        int64_t c0 = head ? q0 : pr->q[0], c1 = head ? q0 : pr->q[1];
-        __m256i carry = lag == 1 ? _mm256_set1_epi64x(c1) : _mm256_setr_epi64x(c0, c1, c0, c1);
-        for (int k = 0; k < 8; k++) {
-            d[k] = scan64(d[k], lag, carry);
-            carry = lag == 1 ? _mm256_permute4x64_epi64(d[k], 0xFF) : _mm256_permute4x64_epi64(d[k], 0xEE);
-        }
-    }
-    const __m256i QM = _mm256_set1_epi64x(qmax), NQM = _mm256_set1_epi64x(-qmax);
-    __m256i bad = _mm256_setzero_si256();
-    for (int k = 0; k < 8; k++)
-        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(d[k], QM), _mm256_cmpgt_epi64(NQM, d[k])));
-    if (!_mm256_testz_si256(bad, bad)) return -1;
-    pr->have = 1;
-    pr->q[0] = lag == 1 ? _mm256_extract_epi64(d[7], 3) : _mm256_extract_epi64(d[7], 2);
-    pr->q[1] = _mm256_extract_epi64(d[7], 3);
-    return 0;
-}
-
-ECCL_AVX2 int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                                 eccl_pred_t *pr, int64_t *q)
-{
-    __m256i d[8];
-    int rc = read_q64(p, code, in, pr, d);
-    if (rc) return rc;
-    for (int k = 0; k < 8; k++) _mm256_storeu_si256((__m256i *)(q + 4 * k), d[k]);
-    return 0;
-}
-
-ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                                   eccl_pred_t *pr, double *x)
-{
-    __m256i d[8];
-    int rc = read_q64(p, code, in, pr, d);
-    if (rc) return rc;
-    const __m256d D = _mm256_set1_pd(p->D);
-    for (int k = 0; k < 8; k++) _mm256_storeu_pd(x + 4 * k, _mm256_mul_pd(i64_to_dbl(d[k]), D));
     return 0;
 }
 

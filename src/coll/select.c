@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "coll/agree.h"
 #include "coll/model.h"
 #include "coll/select.h"
 #include "core/dtype.h"
@@ -27,24 +28,6 @@
 #include "prims/prims.h"
 #include "transport/transport.h"
 
-#ifdef HAVE_CUDA
-/* ECCL_TRANSPORT=mpi keeps device-resident calls on MPI (doc/env.md). */
-ECCL_ENV(env_transport, "ECCL_TRANSPORT", 0);
-/* Testing only: rank R acts as if its GPU had no memory for a device-resident call (doc/env.md). */
-ECCL_ENV(env_fault_dev, "ECCL_FAULT_DEV_ALLOC", -1);
-static int nccl_allowed(void)
-{
-    const char *v = eccl_env_str(&env_transport);
-    return !v || strcmp(v, "mpi") != 0;
-}
-static int nccl_forced(void)
-{
-    const char *v = eccl_env_str(&env_transport);
-    return v && !strcmp(v, "nccl");
-}
-#endif
-
-/* ECCL_<OP>_ALGORITHM=<name> forces an algorithm (doc/env.md; names in eccl-info). */
 static eccl_env_t env_algo[ECCL_NCOLLS] = {
     {"ECCL_BCAST_ALGORITHM", 0, 0, 0, 0},     {"ECCL_ALLREDUCE_ALGORITHM", 0, 0, 0, 0},
     {"ECCL_REDUCE_ALGORITHM", 0, 0, 0, 0},    {"ECCL_REDUCE_SCATTER_BLOCK_ALGORITHM", 0, 0, 0, 0},
@@ -218,53 +201,6 @@ static int num_algorithms(void)
     return n;
 }
 
-/* The call's signature: what every rank must pass alike (MPI's rule for count, datatype,
- * operation and root, plus the bound and a forced algorithm). Every call that runs compressed
- * compares it in the agreement it makes anyway (choose), so a mismatch returns
- * ECCL_ERR_MISMATCH on every rank instead of a hang, an MPI abort or a bound broken on some rank.
- * As doubles, each exact: the count in two 32-bit halves. */
-enum { SIG_COLL, SIG_COUNT_HI, SIG_COUNT_LO, SIG_DTYPE, SIG_OP, SIG_ROOT, SIG_MODE, SIG_VALUE, SIG_RANGE, SIG_ALGO,
-       SIG_N };
-/* the agreement's doubles: 6 figures, then the signature and its negation (MAX gives max and -min) */
-#define AGREE_N (6 + 2 * SIG_N)
-
-static void sig_fill(const eccl_call_t *c, const eccl_bound_t *b, const eccl_algo_t *forced, double *v)
-{
-    uint64_t n = c->count;
-    int has_root = c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_REDUCE || c->coll == ECCL_COLL_SCATTER ||
-                   c->coll == ECCL_COLL_GATHER;
-    double s[SIG_N];
-    s[SIG_COLL] = (double)c->coll;
-    s[SIG_COUNT_HI] = (double)(n >> 32);
-    s[SIG_COUNT_LO] = (double)(n & 0xffffffffu);
-    s[SIG_DTYPE] = (double)c->dtype;
-    s[SIG_OP] = eccl_coll_is_reduction(c->coll) ? (double)c->op : 0.0;
-    s[SIG_ROOT] = has_root ? (double)c->root : 0.0;
-    s[SIG_MODE] = (double)b->mode;
-    s[SIG_VALUE] = b->mode == ECCL_MODE_LOSSLESS ? 0.0 : b->value;
-    s[SIG_RANGE] = b->mode == ECCL_MODE_REL ? b->range : 0.0;
-    s[SIG_ALGO] = forced ? (double)(algo_index(forced) + 1) : 0.0;
-    for (int k = 0; k < SIG_N; k++) {
-        v[k] = s[k];
-        v[SIG_N + k] = -s[k];
-    }
-}
-
-static eccl_result_t sig_check(eccl_call_t *c, const double *v)
-{
-    static const char *const what[SIG_N] = {"collective", "count", "count", "datatype", "operation", "root",
-                                            "bound mode", "bound value", "bound range", "forced algorithm"};
-    for (int k = 0; k < SIG_N; k++)
-        if (v[k] != -v[SIG_N + k]) {
-            if (k == SIG_COUNT_HI || k == SIG_COUNT_LO)
-                return eccl_comm_error(c->comm, ECCL_ERR_MISMATCH, "%s: the count differs across ranks (this rank: %zu)",
-                                       eccl_coll_name(c->coll), c->count);
-            return eccl_comm_error(c->comm, ECCL_ERR_MISMATCH, "%s: the %s differs across ranks (from %.17g to %.17g)",
-                                   eccl_coll_name(c->coll), what[k], -v[SIG_N + k], v[k]);
-        }
-    return ECCL_SUCCESS;
-}
-
 /* The fallback policy (doc/collectives.md section 7) for a call that cannot run compressed: plain
  * MPI (with a warning once per communicator under WARN), or ECCL_ERR_UNSUPPORTED under ERROR. The
  * same on every rank: what triggers it is an argument every rank passes alike. */
@@ -372,67 +308,6 @@ eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks,
     return ECCL_SUCCESS;
 }
 
-#ifdef HAVE_CUDA
-/* The device part of the decision (forced: the algorithm forced, or NULL; want: the call wants
- * compression). */
-static eccl_result_t device_agree(eccl_call_t *c, const eccl_algo_t *forced, int want_compressed)
-{
-    eccl_comm_t comm = c->comm;
-    /* Whether every rank runs device-resident (the model then prices the GPU codec, measured at
-     * the first such call), and then whether NCCL carries the call (its uncompressed algorithms
-     * become candidates, compressed ones send their streams through it; not with
-     * ECCL_TRANSPORT=mpi): one small agreement, on communicators created while every rank had
-     * CUDA loaded. Before the 'no ratio would pay' check below, which must price the codec that
-     * would run. */
-    if ((want_compressed || (forced && (forced->flags & ECCL_ALG_DEVICE))) && comm->gpu.all) {
-        int all_dev = 0, use = 0;
-        int resident = c->dev.here && !c->dev.short_;
-        eccl_result_t rc = nccl_allowed() ? eccl_tr_nccl_agree(comm, resident, &all_dev, &use)
-                                          : eccl_tr_dev_agree(comm, resident, &all_dev);
-        if (rc) return rc;
-        c->dev.all = all_dev;
-        c->nccl = use;
-        /* streams by NCCL only where its link beats MPI's (both measured; same figures everywhere) */
-        const eccl_transport_t *nccl = eccl_transport(ECCL_TR_NCCL), *mpi = eccl_transport(ECCL_TR_MPI);
-        if (use && (nccl_forced() || nccl->model(comm, 1, 0)->beta < mpi->model(comm, 1, 0)->beta)) c->tr = nccl;
-        c->dev.agreed = 1;
-    }
-    return ECCL_SUCCESS;
-}
-#endif
-
-#ifdef HAVE_CUDA
-/* A device-resident rank allocates every device buffer the call's operations can need before any
- * data moves (eccl_dev_reserve: no operation allocates after this), once the call will sample for
- * compression (not for calls that go to MPI or NCCL at once, which need none): a rank whose GPU is
- * out of memory learns it now, alone, says so in the data agreement (every rank then prices the
- * CPU codec and no stream goes through NCCL), and stages its buffers through host memory (run):
- * the streams are the same either way, and nobody is left waiting for a rank that failed in the
- * middle of the call. */
-static void reserve_device(eccl_call_t *c)
-{
-    eccl_comm_t comm = c->comm;
-    if (!c->dev.here) return;
-    eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
-                            ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
-                            : eccl_dev_reserve(comm->gpu.ctx, c->count, c->dtype);
-    if (rrc) {
-        c->dev.short_ = 1;
-        ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
-                 "stages its buffers through host memory", eccl_coll_name(c->coll), c->count, eccl_strerror(rrc));
-    }
-}
-#endif
-
-/* Some rank is short of device memory (the agreement's v[5]): every rank prices the CPU codec and
- * sends no stream through NCCL for this call. */
-static void drop_device(eccl_call_t *c)
-{
-    c->dev.all = 0;
-    c->nccl = 0;
-    c->tr = eccl_transport(ECCL_TR_MPI);
-}
-
 /* The data-dependent part of the decision: this rank's range (REL) and sampled ratio, agreed by
  * all ranks together with the call's signature; then the choice (forced, else eccl_select_auto at
  * the agreed ratio). */
@@ -449,9 +324,9 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
     /* -min, max, -ratio, 1 where this rank's call is not device-resident, 1 where this rank's
      * node has refused CUDA IPC windows, 1 where this rank is short of device memory (all reduced by
      * MAX); then the signature (sig_fill) */
-    double v[AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev.here && !c->dev.short_ ? 0.0 : 1.0,
+    double v[ECCL_AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev.here && !c->dev.short_ ? 0.0 : 1.0,
                          comm->tr.nwin_state < 0 ? 1.0 : 0.0, c->dev.short_ ? 1.0 : 0.0};
-    sig_fill(c, b, forced, v + 6);
+    eccl_sig_fill(c, b, forced, v + 6);
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
         /* a rank with no finite value (all NaN or inf, or a failed device range) adds nothing: the
@@ -512,24 +387,24 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         }
         memcpy(v, ctl, sizeof ctl);
         v[4] = -INFINITY;
-        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
+        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, ECCL_AGREE_N, MPI_MAX);
         if (rc) return rc;
-        if ((rc = sig_check(c, v + 6))) return rc;
+        if ((rc = eccl_sig_check(c, v + 6))) return rc;
         if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
             return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
         *out = &eccl_algorithms[(int)v[0]];
         c->dev.all = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
-        if (v[5] > 0) drop_device(c);
+        if (v[5] > 0) eccl_agree_drop_device(c);
         eccl_select_set_bound(c, v[1]);
         c->st->model_ratio = v[2];
     } else {
         /* always (also forced with a given bound): the signature must be compared */
-        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, AGREE_N, MPI_MAX);
+        eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, ECCL_AGREE_N, MPI_MAX);
         if (rc) return rc;
-        if ((rc = sig_check(c, v + 6))) return rc;
+        if ((rc = eccl_sig_check(c, v + 6))) return rc;
         if (v[4] > 0) comm->tr.nwin_refused = 1; /* (the same call on every rank: the same model) */
         if (!c->dev.agreed) c->dev.all = v[3] == 0.0; /* every rank device-resident: GPU figures */
-        if (v[5] > 0) drop_device(c);
+        if (v[5] > 0) eccl_agree_drop_device(c);
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         eccl_select_set_bound(c, result_bound(b, range));
         double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
@@ -573,8 +448,8 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
 
 #ifdef HAVE_CUDA
     /* sendrecv_replace has no data agreement: its reservation goes into the device agreement */
-    if (c->coll == ECCL_COLL_SENDRECV_REPLACE && want_compressed) reserve_device(c);
-    eccl_result_t drc = device_agree(c, forced, want_compressed);
+    if (c->coll == ECCL_COLL_SENDRECV_REPLACE && want_compressed) eccl_agree_reserve_device(c);
+    eccl_result_t drc = eccl_agree_device(c, forced, want_compressed);
     if (drc) return drc;
 #endif
 
@@ -608,7 +483,7 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
     }
 
 #ifdef HAVE_CUDA
-    if (c->coll != ECCL_COLL_SENDRECV_REPLACE) reserve_device(c);
+    if (c->coll != ECCL_COLL_SENDRECV_REPLACE) eccl_agree_reserve_device(c);
 #endif
     return agree_and_choose(c, b, forced, why, out);
 }

@@ -1,0 +1,66 @@
+/* fast_avx2.h - what the AVX2 block paths share (block_fast.c, block_fast64.c): compiled into
+ * each, so that the compiler can inline it as before the split. Include after codec/fast.h. */
+#ifndef ECCL_CODEC_FAST_AVX2_H
+#define ECCL_CODEC_FAST_AVX2_H
+
+#if ECCL_HAVE_X86_FAST
+#include <immintrin.h>
+
+#define ECCL_AVX2 __attribute__((target("avx2,fma,bmi,bmi2")))
+
+typedef eccl_fmt_choice_t choice_t;
+#define choose eccl_fmt_choose
+
+/* Planes -> signed deltas in four registers; checks the canonical form (block.c read_planes).
+ * Returns 0 or -1. */
+ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc, unsigned s, int zero_first,
+                                   __m256i *dv)
+{
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i idx0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    const __m256i idx1 = _mm256_add_epi32(idx0, eight), idx2 = _mm256_add_epi32(idx1, eight);
+    const __m256i idx3 = _mm256_add_epi32(idx2, eight);
+    __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0;
+    uint32_t valid = zero_first ? ~1u : ~0u, sm = 0, nz = 0, w = 0;
+    int o = 0;
+    if (s == ECCL_FMT_SIGN_MAP) {
+        sm = eccl_ld32(in);
+        o = 4;
+    }
+    for (int j = 0; j < F; j++) {
+        w = eccl_ld32(in + o + 4 * j);
+        nz |= w;
+        const __m256i wv = _mm256_set1_epi32((int)w);
+        const __m128i sh = _mm_cvtsi32_si128(j);
+        m0 = _mm256_or_si256(m0, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx0), one), sh));
+        m1 = _mm256_or_si256(m1, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx1), one), sh));
+        m2 = _mm256_or_si256(m2, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx2), one), sh));
+        m3 = _mm256_or_si256(m3, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx3), one), sh));
+    }
+    /* F is minimal: the top plane is never empty (f32 fc = 31 means exactly 31 planes; the f64
+     * callers come here only with F = fc <= 30) */
+    if ((nz & ~valid) || w == 0) return -1;
+    (void)fc;
+    uint32_t neg;
+    if (s == ECCL_FMT_SIGN_MAP) {
+        if ((sm & ~nz) || sm == 0 || (nz & ~sm) == 0) return -1;
+        neg = sm;
+    } else {
+        neg = s == ECCL_FMT_SIGN_POS ? 0u : nz;
+    }
+    const __m256i nv = _mm256_set1_epi32((int)neg), zero = _mm256_setzero_si256();
+#define ECCL_APPLY_SIGN(k, m, idx)                                                                 \
+    do {                                                                                           \
+        __m256i msk = _mm256_sub_epi32(zero, _mm256_and_si256(_mm256_srlv_epi32(nv, idx), one));   \
+        dv[k] = _mm256_sub_epi32(_mm256_xor_si256(m, msk), msk);                                   \
+    } while (0)
+    ECCL_APPLY_SIGN(0, m0, idx0);
+    ECCL_APPLY_SIGN(1, m1, idx1);
+    ECCL_APPLY_SIGN(2, m2, idx2);
+    ECCL_APPLY_SIGN(3, m3, idx3);
+#undef ECCL_APPLY_SIGN
+    return 0;
+}
+
+#endif
+#endif
