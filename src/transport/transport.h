@@ -13,10 +13,12 @@
 #define ECCL_TR_PIECE ((size_t)1 << 30)
 #define ECCL_TR_MAX_PIECES 64
 
+/* A completion object: what a transport's post fills and its wait completes (n = 0: complete).
+ * Its fields belong to the transport that filled it (MPI: up to ECCL_TR_MAX_PIECES requests). */
 typedef struct eccl_req {
     int n;                 /* MPI requests in use */
     MPI_Request r[ECCL_TR_MAX_PIECES];
-    /* receive of a size known only from the first piece (see eccl_tr_irecv_stream) */
+    /* receive of a size known only from the first piece (see the table's irecv_stream) */
     unsigned char *buf;
     size_t cap;
     int peer, tag, stream;
@@ -98,14 +100,14 @@ void eccl_transports_free(eccl_comm_t c);
 /* ---- calls that every rank runs device-resident (CUDA builds) ----
  * Collective: every rank calls it in the same call, `want` = this rank runs device-resident; on
  * return *all_want is the same everywhere: every rank does. At the first call where every rank
- * does, the GPU codec is measured on rank 0 and its figures shared (comm->gmodel, gmodel64,
- * gpu_measured), so the cost model prices device-resident calls with this GPU's speed, whatever
+ * does, the GPU codec is measured on rank 0 and its figures shared (eccl_models_set_gpu:
+ * comm->models), so the cost model prices device-resident calls with this GPU's speed, whatever
  * transport carries the streams. */
 eccl_result_t eccl_tr_dev_agree(eccl_comm_t c, int want, int *all_want);
 /* ---- NCCL (builds with NCCL) ----
  * eccl_tr_dev_agree, then, where every rank runs device-resident, whether NCCL carries the call:
  * *use, the same everywhere, says the NCCL communicator works (set up, and its link measured into
- * comm->nmodel, at the first such call; if that fails anywhere, never again). Without NCCL:
+ * comm->models by eccl_models_set_nccl, at the first such call; if that fails anywhere, never again). Without NCCL:
  * eccl_tr_dev_agree alone and *use = 0. */
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use);
 /* Plain NCCL collectives on device buffers (SUM; complex as pairs of reals), complete on return. */
