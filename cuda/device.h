@@ -56,6 +56,13 @@ eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t codec, size_t count, ecc
 eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *ctx, size_t count, eccl_dtype_t dtype);
 /* 1 when the calling thread's current device is the context's (its kernels can run now). */
 int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx);
+/* The calling thread's current CUDA device (-1: none, or no CUDA backend), and making `device`
+ * current in the calling thread (nothing for -1; ECCL_ERR_CUDA on failure): the nonblocking
+ * collectives run on a progress thread with the device of the thread that posted them. Call
+ * eccl_dev_current only where the process has the CUDA driver loaded (eccl_cuda_driver_loaded):
+ * it initialises the runtime. */
+int eccl_dev_current(void);
+eccl_result_t eccl_dev_make_current(int device);
 
 /* Where device data lies for the operations below: d_base itself when lay is NULL (a plain
  * array), else the elements of a column-major matrix at d_base with m rows per column, ld >= m

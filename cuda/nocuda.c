@@ -162,6 +162,12 @@ void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *ar
     (void)fn;
     (void)arg;
 }
+int eccl_dev_current(void) { return -1; }
+eccl_result_t eccl_dev_make_current(int device)
+{
+    (void)device;
+    return ECCL_SUCCESS;
+}
 int eccl_dev_ctx_current(const eccl_dev_ctx_t *ctx)
 {
     (void)ctx;

@@ -97,6 +97,26 @@ extern "C" void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *c, void (*fn)(void *),
     if (c) eccl_cuda_codec_set_waiter(c->codec, fn, arg);
 }
 
+extern "C" int eccl_dev_current(void)
+{
+    int cur = -1;
+    if (cudaGetDevice(&cur) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return cur;
+}
+
+extern "C" eccl_result_t eccl_dev_make_current(int device)
+{
+    if (device < 0) return ECCL_SUCCESS;
+    if (cudaSetDevice(device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return ECCL_ERR_CUDA;
+    }
+    return ECCL_SUCCESS;
+}
+
 extern "C" int eccl_dev_ctx_current(const eccl_dev_ctx_t *c)
 {
     int cur = -1;

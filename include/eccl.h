@@ -367,6 +367,65 @@ eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype,
                                     int sendtag, int source, int recvtag,
                                     const eccl_bound_t *bound, eccl_comm_t comm);
 
+/* ---------------------------------------------------------------------------------------------
+ * Nonblocking collectives, MPI-style: the same arguments as the blocking call, plus a request.
+ * The call returns at once; the collective then runs with the same algorithm choice, the same
+ * bound and bitwise the same results as the blocking call would (it runs the blocking call's code),
+ * and completes at eccl_wait / eccl_test / eccl_waitall. Buffers must stay untouched (send) and
+ * unread (receive) until then; device buffers must hold their data when the call is posted.
+ *
+ * Ordering: every rank posts a communicator's collectives, blocking and nonblocking, in the same
+ * order (as MPI requires); they run in that order, one at a time. A blocking call, or a call that
+ * reads or changes the communicator (eccl_comm_last_stats, eccl_comm_last_error,
+ * eccl_comm_set_algorithm, eccl_cuda_comm_set_stream, eccl_comm_free), first waits for the
+ * requests posted before it. Calls on one communicator come from one thread at a time.
+ *
+ * Progress: where MPI was initialised with MPI_THREAD_MULTIPLE, each communicator has a progress
+ * thread (started at its first nonblocking call) that runs the requests as soon as they are
+ * posted, whether or not the caller tests them. Otherwise, or with ECCL_PROGRESS=caller, requests
+ * run in the caller's thread inside eccl_wait, eccl_test or the next call on the communicator
+ * (then eccl_test runs the pending collectives and returns with them done: it blocks until the
+ * peers join).
+ *
+ * Errors: posting fails only for a NULL request pointer or communicator (ECCL_ERR_INVALID_ARG)
+ * or no memory; every other error (arguments included) is the request's result, returned by
+ * eccl_wait, with the same message in eccl_comm_last_error after it: the same errors as the
+ * blocking call, so a corrupt stream or a mismatch is reported on every rank and nothing hangs.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct eccl_request *eccl_request_t;
+#define ECCL_REQUEST_NULL ((eccl_request_t)0)
+
+eccl_result_t eccl_ibcast(void *buf, size_t count, eccl_dtype_t dtype, int root, const eccl_bound_t *bound,
+                          eccl_comm_t comm, eccl_request_t *req);
+eccl_result_t eccl_iallreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                              const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req);
+eccl_result_t eccl_ireduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                           int root, const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req);
+eccl_result_t eccl_ireduce_scatter_block(const void *sendbuf, void *recvbuf, size_t recvcount, eccl_dtype_t dtype,
+                                         eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm,
+                                         eccl_request_t *req);
+eccl_result_t eccl_iallgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                              const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req);
+eccl_result_t eccl_iscatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
+                            const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req);
+eccl_result_t eccl_igather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
+                           const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req);
+eccl_result_t eccl_isendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype, int dest, int sendtag,
+                                     int source, int recvtag, const eccl_bound_t *bound, eccl_comm_t comm,
+                                     eccl_request_t *req);
+
+/* Complete a request: returns its result, fills *stats (NULL: not wanted) with what
+ * eccl_comm_last_stats would say of it, frees it and sets *req = ECCL_REQUEST_NULL. Waiting for
+ * ECCL_REQUEST_NULL returns ECCL_SUCCESS at once (stats zeroed). A request outlives
+ * eccl_comm_free of its communicator (which completes it): wait for it afterwards to free it. */
+eccl_result_t eccl_wait(eccl_request_t *req, eccl_stats_t *stats);
+/* *done = 1 and the request completed as by eccl_wait (its result returned), or *done = 0 and it
+ * is still in flight (ECCL_SUCCESS returned). Errors: ECCL_ERR_INVALID_ARG (NULL req or done). */
+eccl_result_t eccl_test(eccl_request_t *req, int *done, eccl_stats_t *stats);
+/* eccl_wait on each of reqs[0 .. n), in order; results[i] (NULL: not wanted) is each result.
+ * Returns the first error, else ECCL_SUCCESS. */
+eccl_result_t eccl_waitall(int n, eccl_request_t *reqs, eccl_result_t *results);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@ libeccl_la_SOURCES += \
 
 # core, transport, primitives, collectives
 noinst_HEADERS += src/core/comm.h src/core/model.h src/core/pool.h src/core/log.h src/transport/transport.h \
-	src/prims/prims.h src/prims/internal.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/agree.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
+	src/prims/prims.h src/prims/internal.h src/prims/call.h src/coll/coll.h src/coll/model.h src/coll/common/common.h src/coll/select.h src/coll/agree.h src/coll/engine.h src/coll/stage.h src/coll/algorithms.def src/core/dtype.h
 libeccl_la_SOURCES += \
 	src/core/comm.c \
 	src/core/pool.c \
@@ -30,6 +30,7 @@ libeccl_la_SOURCES += \
 	src/coll/dispatch.c \
 	src/coll/select.c \
 	src/coll/agree.c \
+	src/coll/engine.c \
 	src/coll/stage.c \
 	src/coll/communicator.c \
 	src/coll/common/ring.c \

@@ -74,6 +74,19 @@ check_PROGRAMS += tests/test_contract
 tests_test_contract_SOURCES = tests/test_contract.c
 tests_test_contract_LDADD = $(TEST_LDADD)
 
+# The nonblocking collectives (issue 19): bit for bit the blocking results at 1-5 ranks, many
+# requests in flight, interleaved with blocking calls, progress without the caller, errors and
+# corrupt streams in flight, with a progress thread and without (--single, ECCL_PROGRESS=caller);
+# the _device_ ones on CUDA device buffers (skip, 77, without a GPU on every rank)
+NONBLOCKING_TESTS = tests/nonblocking_np1.mpi tests/nonblocking_np2.mpi tests/nonblocking_np3.mpi \
+	tests/nonblocking_np4.mpi tests/nonblocking_np5.mpi tests/nonblocking_single_np3.mpi \
+	tests/nonblocking_caller_np2.mpi tests/nonblocking_corrupt_np3.mpi tests/nonblocking_device_np2.mpi
+TESTS += $(NONBLOCKING_TESTS)
+EXTRA_DIST += $(NONBLOCKING_TESTS)
+check_PROGRAMS += tests/test_nonblocking
+tests_test_nonblocking_SOURCES = tests/test_nonblocking.c
+tests_test_nonblocking_LDADD = $(TEST_LDADD)
+
 # One selection: every auto call's algorithm is the one eccl-info --model's predictor names for the
 # same figures (src/coll/select.c), over a grid of collectives, dtypes, sizes, bounds and links
 SELECT_TESTS = tests/select_np2.mpi tests/select_np3.mpi tests/select_np4.mpi

@@ -1,4 +1,4 @@
-/* fast.h - the AVX2 block paths (block_fast.c); see there for the contract. */
+/* fast.h - the AVX2 block paths (block_fast.c, block_fast64.c); see block_fast.c for the contract. */
 #ifndef ECCL_CODEC_FAST_H
 #define ECCL_CODEC_FAST_H
 
@@ -8,24 +8,6 @@
 #define ECCL_HAVE_X86_FAST 1
 #else
 #define ECCL_HAVE_X86_FAST 0
-/* The two halves of eccl_fast_encode_f32, for the homomorphic operations (full blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
- * integers with |q| <= qmax (never declines). read_q32 is eccl_fast_decode_f32 stopping at the
- * integers: 0, -1 (not canonical: ask the reference path) or ECCL_FAST_DECLINE (RAW block); pr
- * is only updated on 0. */
-int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q);
-int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t *pr,
-                         unsigned char *out, unsigned *code);
-int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                       eccl_pred_t *pr, int32_t *q);
-/* The same for 64-bit types (read_q64 also declines blocks of 45 planes). */
-int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q);
-int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
-                         unsigned char *out, unsigned *code);
-int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                       eccl_pred_t *pr, int64_t *q);
-/* Min and max over the finite values of x (+inf/-inf when there are none), and their number. */
-void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);
-void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite);
 #endif
 
 enum { ECCL_FAST_DECLINE = -2 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/engine.h"
 #include "core/comm.h"
 #include "core/env.h"
 
@@ -44,6 +45,7 @@ const eccl_algo_t *eccl_algo_find(eccl_coll_t coll, const char *name)
 eccl_result_t eccl_comm_set_algorithm(eccl_comm_t comm, const char *collective, const char *algorithm)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
+    eccl_engine_quiesce(comm); /* (the requests in flight run with the settings they were posted under) */
     comm->errmsg[0] = '\0';
     if (!collective || !algorithm)
         return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "eccl_comm_set_algorithm: the %s name is NULL",

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "codec/codec.h"
+#include "coll/engine.h"
 #include "eccl_cuda.h"
 #include "core/comm.h"
 #include "core/env.h"
@@ -376,6 +377,7 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
     if (!*comm) return ECCL_SUCCESS;
+    eccl_engine_free(*comm); /* (its requests complete first) */
     eccl_transports_free(*comm); /* (before the node's communicator and the GPU context go) */
     topo_free(&(*comm)->topo);
     eccl_pool_free(&(*comm)->pool);
@@ -387,3 +389,33 @@ eccl_result_t eccl_comm_free(eccl_comm_t *comm)
     return mrc == MPI_SUCCESS ? ECCL_SUCCESS : ECCL_ERR_MPI;
 }
 
+/* ---- the communicator's state (after its nonblocking calls in flight: engine.c) ---- */
+
+eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream)
+{
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+    eccl_engine_quiesce(comm); /* (the requests in flight keep the stream they were posted under) */
+    comm->errmsg[0] = '\0';
+#ifdef HAVE_CUDA
+    comm->gpu.user_stream = (void *)stream;
+    return ECCL_SUCCESS;
+#else
+    (void)stream;
+    return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "eccl_cuda_comm_set_stream: eccl was built without the CUDA backend");
+#endif
+}
+
+const char *eccl_comm_last_error(eccl_comm_t comm)
+{
+    if (!comm) return "NULL communicator";
+    eccl_engine_quiesce(comm);
+    return comm->errmsg;
+}
+
+eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats)
+{
+    if (!comm || !stats) return ECCL_ERR_INVALID_ARG;
+    eccl_engine_quiesce(comm);
+    *stats = comm->last;
+    return ECCL_SUCCESS;
+}

@@ -15,6 +15,7 @@
 #include "codec/codec.h"
 #include "coll/coll.h"
 #include "coll/model.h"
+#include "coll/engine.h"
 #include "coll/select.h"
 #include "coll/stage.h"
 #include "core/dtype.h"
@@ -172,7 +173,7 @@ fn_exit:
     c->st->result = rc;
     c->st->t_total = eccl_wtime() - t0;
     c->st->ratio = c->st->bytes_sent ? (double)c->st->bytes_raw / (double)c->st->bytes_sent : 1.0;
-    if (!rc) comm->errmsg[0] = '\0';
+    if (!rc) eccl_comm_msg_out(comm)[0] = '\0';
     ECCL_LOG(1, c->rank,
              "%s count %zu %s: %s (%s) E %.3g eb %.3g, sent %llu of %llu bytes (ratio %.2f), "
              "%.3f ms (codec %.3f, net %.3f), model ratio %.2f t_mpi %.3f ms t_chosen %.3f ms",
@@ -253,9 +254,10 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
                            eccl_dtype_t dtype, eccl_op_t op, int root, const eccl_bound_t *bound)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
+    eccl_engine_quiesce(comm); /* after the nonblocking calls posted before (engine.c) */
     memset(c, 0, sizeof *c);
-    memset(&comm->last, 0, sizeof comm->last);
-    comm->errmsg[0] = '\0';
+    memset(eccl_comm_stats_out(comm), 0, sizeof *eccl_comm_stats_out(comm));
+    eccl_comm_msg_out(comm)[0] = '\0';
     c->comm = comm;
     c->tr = eccl_transport(ECCL_TR_MPI); /* (select.c may choose NCCL for the streams) */
     c->coll = coll;
@@ -265,7 +267,7 @@ static eccl_result_t begin(eccl_comm_t comm, eccl_call_t *c, eccl_coll_t coll, s
     c->root = root;
     c->size = comm->size;
     c->rank = comm->rank;
-    c->st = &comm->last;
+    c->st = eccl_comm_stats_out(comm);
     c->esize = eccl_dtype_size(dtype);
     if (c->esize == 0) return eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "unknown datatype %d", (int)dtype);
     if (eccl_coll_is_reduction(coll) && (op < ECCL_OP_SUM || op > ECCL_OP_PROD))

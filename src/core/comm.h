@@ -6,6 +6,8 @@
 #include "core/model.h"
 #include "core/pool.h"
 
+#define ECCL_ERRMSG_LEN 256 /* bytes of an error message, with its NUL */
+
 /* The collective operations (the per-collective settings of a communicator, the algorithm table). */
 typedef enum eccl_coll {
     ECCL_COLL_BCAST,
@@ -70,7 +72,7 @@ struct eccl_comm {
     eccl_models_t models; /* the cost model's figures (core/model.h) */
     eccl_pool_t pool;
     eccl_stats_t last;
-    char errmsg[256];
+    char errmsg[ECCL_ERRMSG_LEN];
     int warned;        /* a fallback warning was printed */
     int forced[ECCL_NCOLLS]; /* per collective: index+1 in eccl_algorithms, 0 = not forced */
     long fault_countdown; /* ECCL_FAULT_INJECT: corrupt the n-th message this rank sends */
@@ -82,7 +84,18 @@ struct eccl_comm {
     eccl_topo_t topo;
     int child;         /* an internal communicator of a hierarchical algorithm: flat topology,
                           ECCL_<OP>_ALGORITHM ignored (the parent's choice stands) */
+    /* The nonblocking collectives' engine (src/coll/engine.c; NULL until the first one) and where
+     * the call being run reports: a request's own statistics and message while the engine runs
+     * it (NULL: comm->last and comm->errmsg). Only the thread running a call touches the sinks;
+     * every other function on the communicator first waits for the engine to be idle. */
+    struct eccl_engine *engine;
+    eccl_stats_t *sink_stats;
+    char *sink_msg;
 };
+
+/* Where the call being run reports its statistics and error message (see sink_stats). */
+static inline eccl_stats_t *eccl_comm_stats_out(eccl_comm_t c) { return c->sink_stats ? c->sink_stats : &c->last; }
+static inline char *eccl_comm_msg_out(eccl_comm_t c) { return c->sink_msg ? c->sink_msg : c->errmsg; }
 
 /* Record an error message for eccl_comm_last_error and return rc. */
 eccl_result_t eccl_comm_error(eccl_comm_t comm, eccl_result_t rc, const char *fmt, ...)

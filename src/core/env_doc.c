@@ -78,6 +78,11 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "runs it device-resident: its steps inside the node go through CUDA IPC windows (device "
      "memory of the buffer's size per rank, kept for the communicator's life); 0 = they are "
      "staged through host memory (MPI inside the node). The same on every rank of a node."},
+    {"ECCL_PROGRESS", "auto | thread | caller", "auto",
+     "Who runs the nonblocking collectives (eccl_iallreduce, ...): auto and thread = a progress "
+     "thread per communicator, started at its first nonblocking call, when MPI was initialised with "
+     "MPI_THREAD_MULTIPLE (else as caller); caller = the caller's thread, inside eccl_wait, "
+     "eccl_test and the next call on the communicator."},
     {"ECCL_TRANSPORT", "auto | mpi | nccl", "auto",
      "Calls that every rank runs device-resident: auto = when eccl was built with NCCL and NCCL "
      "works on every rank (one GPU per rank), the plain NCCL collectives (nccl algorithms) are "

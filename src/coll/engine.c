@@ -1,0 +1,370 @@
+/*
+ * engine.c - the nonblocking collectives (eccl_ibcast, ..., eccl_wait, eccl_test, eccl_waitall).
+ *
+ * Every communicator that has posted a nonblocking collective has an engine: a queue of requests
+ * run one after the other, in the order they were posted (the same order on every rank, as MPI
+ * requires), each by the same code as the blocking call. Where MPI runs with
+ * MPI_THREAD_MULTIPLE, a progress thread of the communicator runs them as soon as they are posted,
+ * so they progress while the caller computes and whether or not it calls eccl_test (NCCL's proxy
+ * thread is the model). Otherwise (or with ECCL_PROGRESS=caller) they run in the caller's thread
+ * when it waits or tests, or makes another call on the communicator: MPI then gives no other
+ * thread the right to call it.
+ *
+ * While a request runs, its statistics and error message go to the request (comm->sink_*), and
+ * reach eccl_comm_last_stats / eccl_comm_last_error when it is waited for. Every other function
+ * that reads or changes the communicator's state first waits until the engine is idle
+ * (eccl_engine_quiesce), so only one thread at a time touches it.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/engine.h"
+#include "core/env.h"
+#include "core/log.h"
+#include "cuda/device.h"
+
+/* ECCL_PROGRESS=auto|thread|caller (doc/env.md). */
+ECCL_ENV(env_progress, "ECCL_PROGRESS", 0);
+
+enum { REQ_QUEUED, REQ_RUNNING, REQ_DONE };
+
+struct eccl_request {
+    eccl_comm_t comm;      /* NULL once the communicator was freed before the request was waited */
+    eccl_coll_t coll;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    eccl_dtype_t dtype;
+    eccl_op_t op;
+    int root, dest, source, sendtag, recvtag;
+    eccl_bound_t bound;
+    int has_bound;         /* bound given (else the communicator's default) */
+    int device;            /* the poster's CUDA device (-1: none) */
+    int state;
+    eccl_result_t rc;
+    eccl_stats_t st;
+    char msg[ECCL_ERRMSG_LEN];
+    struct eccl_request *next;          /* the queue */
+    struct eccl_request *lprev, *lnext; /* every request not yet waited for */
+};
+
+struct eccl_engine {
+    pthread_mutex_t mu;
+    pthread_cond_t work;   /* the progress thread: a request was queued, or stop */
+    pthread_cond_t done;   /* a request finished */
+    struct eccl_request *head, *tail; /* posted, not started */
+    struct eccl_request *live;        /* not yet waited for */
+    int running;           /* a request is being run ... */
+    pthread_t runner;      /* ... by this thread */
+    int async;             /* a progress thread runs the requests */
+    int stop;
+    pthread_t thread;
+};
+
+/* Run one request in the calling thread: the blocking call it stands for, with the poster's
+ * device and the request's sinks. */
+static eccl_result_t execute(struct eccl_request *r)
+{
+    eccl_comm_t c = r->comm;
+    const eccl_bound_t *b = r->has_bound ? &r->bound : NULL;
+    eccl_result_t rc = eccl_dev_make_current(r->device);
+    if (rc) {
+        snprintf(r->msg, sizeof r->msg, "the progress thread could not make CUDA device %d current", r->device);
+        return rc;
+    }
+    c->sink_stats = &r->st;
+    c->sink_msg = r->msg;
+    switch (r->coll) {
+    case ECCL_COLL_BCAST: rc = eccl_bcast(r->rbuf, r->count, r->dtype, r->root, b, c); break;
+    case ECCL_COLL_ALLREDUCE: rc = eccl_allreduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c); break;
+    case ECCL_COLL_REDUCE: rc = eccl_reduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, r->root, b, c); break;
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK:
+        rc = eccl_reduce_scatter_block(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c);
+        break;
+    case ECCL_COLL_ALLGATHER: rc = eccl_allgather(r->sbuf, r->rbuf, r->count, r->dtype, b, c); break;
+    case ECCL_COLL_SCATTER: rc = eccl_scatter(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c); break;
+    case ECCL_COLL_GATHER: rc = eccl_gather(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c); break;
+    case ECCL_COLL_SENDRECV_REPLACE:
+        rc = eccl_sendrecv_replace(r->rbuf, r->count, r->dtype, r->dest, r->sendtag, r->source, r->recvtag, b, c);
+        break;
+    default: rc = eccl_comm_error(c, ECCL_ERR_INTERNAL, "unknown request"); break;
+    }
+    c->sink_stats = NULL;
+    c->sink_msg = NULL;
+    return rc;
+}
+
+/* Take the first queued request and run it (called and returning with e->mu held; released
+ * while the request runs). */
+static void run_first(struct eccl_engine *e)
+{
+    struct eccl_request *r = e->head;
+    e->head = r->next;
+    if (!e->head) e->tail = NULL;
+    r->next = NULL;
+    r->state = REQ_RUNNING;
+    e->running = 1;
+    e->runner = pthread_self();
+    pthread_mutex_unlock(&e->mu);
+    eccl_result_t rc = execute(r);
+    pthread_mutex_lock(&e->mu);
+    r->rc = rc;
+    r->st.result = rc;
+    r->state = REQ_DONE;
+    e->running = 0;
+    pthread_cond_broadcast(&e->done);
+}
+
+static void *progress_thread(void *arg)
+{
+    struct eccl_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stop) {
+        if (e->head) run_first(e);
+        else pthread_cond_wait(&e->work, &e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* The engine of comm, made at its first nonblocking call (local: no message). */
+static eccl_result_t engine_get(eccl_comm_t comm, struct eccl_engine **out)
+{
+    if (comm->engine) {
+        *out = comm->engine;
+        return ECCL_SUCCESS;
+    }
+    struct eccl_engine *e = calloc(1, sizeof *e);
+    if (!e) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for the nonblocking engine");
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->work, NULL);
+    pthread_cond_init(&e->done, NULL);
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    const char *want = eccl_env_str(&env_progress);
+    const int caller = want && !strcmp(want, "caller");
+    e->async = level == MPI_THREAD_MULTIPLE && !caller;
+    if (e->async && pthread_create(&e->thread, NULL, progress_thread, e) != 0) e->async = 0;
+    if (!e->async)
+        ECCL_LOG(1, comm->rank, "nonblocking collectives progress in the caller's eccl calls (%s)",
+                 caller ? "ECCL_PROGRESS=caller" : level == MPI_THREAD_MULTIPLE ? "no thread could be started"
+                                                                                 : "MPI is not MPI_THREAD_MULTIPLE");
+    comm->engine = e;
+    *out = e;
+    return ECCL_SUCCESS;
+}
+
+/* Whether the calling thread is the one running a request of e (with e->mu held). */
+static int inside(const struct eccl_engine *e) { return e->running && pthread_equal(e->runner, pthread_self()); }
+
+eccl_result_t eccl_engine_quiesce(eccl_comm_t comm)
+{
+    struct eccl_engine *e = comm ? comm->engine : NULL;
+    if (!e) return ECCL_SUCCESS;
+    pthread_mutex_lock(&e->mu);
+    if (!inside(e)) {
+        while (e->head || e->running) {
+            if (!e->async && !e->running) run_first(e);
+            else pthread_cond_wait(&e->done, &e->mu);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return ECCL_SUCCESS;
+}
+
+void eccl_engine_free(eccl_comm_t comm)
+{
+    struct eccl_engine *e = comm->engine;
+    if (!e) return;
+    eccl_engine_quiesce(comm);
+    pthread_mutex_lock(&e->mu);
+    for (struct eccl_request *r = e->live; r; r = r->lnext) r->comm = NULL; /* done, not waited for */
+    e->stop = 1;
+    pthread_cond_broadcast(&e->work);
+    pthread_mutex_unlock(&e->mu);
+    if (e->async) pthread_join(e->thread, NULL);
+    pthread_cond_destroy(&e->work);
+    pthread_cond_destroy(&e->done);
+    pthread_mutex_destroy(&e->mu);
+    free(e);
+    comm->engine = NULL;
+}
+
+/* Post a request: queued behind every earlier one of the communicator. */
+static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, const eccl_bound_t *bound,
+                          eccl_request_t *req)
+{
+    if (!req) return comm ? eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "the request pointer is NULL")
+                          : ECCL_ERR_INVALID_ARG;
+    *req = NULL;
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+    struct eccl_engine *e = NULL;
+    eccl_result_t rc = engine_get(comm, &e);
+    if (rc) return rc;
+    struct eccl_request *r = malloc(sizeof *r);
+    if (!r) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for a request");
+    *r = *args;
+    r->comm = comm;
+    r->has_bound = bound != NULL;
+    if (bound) r->bound = *bound;
+    r->device = eccl_cuda_driver_loaded() ? eccl_dev_current() : -1;
+    r->state = REQ_QUEUED;
+    r->rc = ECCL_SUCCESS;
+    memset(&r->st, 0, sizeof r->st);
+    r->msg[0] = '\0';
+    r->next = NULL;
+    pthread_mutex_lock(&e->mu);
+    r->lprev = NULL;
+    r->lnext = e->live;
+    if (e->live) e->live->lprev = r;
+    e->live = r;
+    if (e->tail) e->tail->next = r;
+    else e->head = r;
+    e->tail = r;
+    pthread_cond_signal(&e->work);
+    pthread_mutex_unlock(&e->mu);
+    *req = r;
+    return ECCL_SUCCESS;
+}
+
+/* A finished request: its statistics and message become the communicator's last ones, and it is
+ * freed (e->mu held when e is not NULL). */
+static eccl_result_t finish(struct eccl_engine *e, struct eccl_request *r, eccl_stats_t *stats)
+{
+    eccl_result_t rc = r->rc;
+    if (stats) *stats = r->st;
+    if (e) {
+        if (r->lprev) r->lprev->lnext = r->lnext;
+        else e->live = r->lnext;
+        if (r->lnext) r->lnext->lprev = r->lprev;
+        r->comm->last = r->st;
+        memcpy(r->comm->errmsg, r->msg, sizeof r->msg);
+    }
+    free(r);
+    return rc;
+}
+
+eccl_result_t eccl_wait(eccl_request_t *req, eccl_stats_t *stats)
+{
+    if (!req) return ECCL_ERR_INVALID_ARG;
+    struct eccl_request *r = *req;
+    if (!r) { /* ECCL_REQUEST_NULL: nothing to wait for */
+        if (stats) memset(stats, 0, sizeof *stats);
+        return ECCL_SUCCESS;
+    }
+    *req = NULL;
+    struct eccl_engine *e = r->comm ? r->comm->engine : NULL;
+    if (!e) return finish(NULL, r, stats); /* its communicator is gone: it finished before */
+    pthread_mutex_lock(&e->mu);
+    while (r->state != REQ_DONE) {
+        if (!e->async && !e->running && e->head) run_first(e); /* every request before r, then r */
+        else pthread_cond_wait(&e->done, &e->mu);
+    }
+    eccl_result_t rc = finish(e, r, stats);
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+eccl_result_t eccl_test(eccl_request_t *req, int *done, eccl_stats_t *stats)
+{
+    if (!req || !done) return ECCL_ERR_INVALID_ARG;
+    *done = 0;
+    struct eccl_request *r = *req;
+    if (!r) {
+        *done = 1;
+        if (stats) memset(stats, 0, sizeof *stats);
+        return ECCL_SUCCESS;
+    }
+    struct eccl_engine *e = r->comm ? r->comm->engine : NULL;
+    if (e) {
+        pthread_mutex_lock(&e->mu);
+        const int ready = r->state == REQ_DONE || !e->async;
+        pthread_mutex_unlock(&e->mu);
+        if (!ready) return ECCL_SUCCESS;
+    }
+    *done = 1; /* done, or (no progress thread) it runs now, with those before it */
+    return eccl_wait(req, stats);
+}
+
+eccl_result_t eccl_waitall(int n, eccl_request_t *reqs, eccl_result_t *results)
+{
+    if (n < 0 || (n > 0 && !reqs)) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t first = ECCL_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        eccl_result_t rc = eccl_wait(&reqs[i], NULL);
+        if (results) results[i] = rc;
+        if (rc && !first) first = rc;
+    }
+    return first;
+}
+
+/* ---- the posts ---- */
+
+eccl_result_t eccl_ibcast(void *buf, size_t count, eccl_dtype_t dtype, int root, const eccl_bound_t *bound,
+                          eccl_comm_t comm, eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_BCAST, .rbuf = buf, .count = count, .dtype = dtype, .root = root};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_iallreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                              const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_ALLREDUCE, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+                             .dtype = dtype, .op = op};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_ireduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                           int root, const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_REDUCE, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+                             .dtype = dtype, .op = op, .root = root};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_ireduce_scatter_block(const void *sendbuf, void *recvbuf, size_t recvcount, eccl_dtype_t dtype,
+                                         eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm,
+                                         eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_REDUCE_SCATTER_BLOCK, .sbuf = sendbuf, .rbuf = recvbuf,
+                             .count = recvcount, .dtype = dtype, .op = op};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_iallgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                              const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_ALLGATHER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+                             .dtype = dtype};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_iscatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
+                            const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+                             .dtype = dtype, .root = root};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_igather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
+                           const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_GATHER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+                             .dtype = dtype, .root = root};
+    return post(comm, &a, bound, req);
+}
+
+eccl_result_t eccl_isendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype, int dest, int sendtag,
+                                     int source, int recvtag, const eccl_bound_t *bound, eccl_comm_t comm,
+                                     eccl_request_t *req)
+{
+    struct eccl_request a = {.coll = ECCL_COLL_SENDRECV_REPLACE, .rbuf = buf, .count = count, .dtype = dtype,
+                             .dest = dest, .sendtag = sendtag, .source = source, .recvtag = recvtag};
+    return post(comm, &a, bound, req);
+}
