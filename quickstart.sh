@@ -310,13 +310,13 @@ cmd_test() {
                 make_in build-asan "a build error above, or the failed tests' logs at the end" \
                     check TESTS="$codec_tests"
             ) || step_failed "sanitizer build: make check of the codec tests in ./build-asan"
-            # The collectives on 3 ranks and the corrupt-stream test under ASan/UBSan (leak
-            # checking off: LeakSanitizer reports MPICH's own allocations).
-            say "sanitizer build: running tests/coll_np3.mpi tests/corrupt_np3.mpi"
+            # The collectives on 3 ranks, the corrupt-stream test and the nonblocking calls under
+            # ASan/UBSan (leak checking off: LeakSanitizer reports MPICH's own allocations).
+            say "sanitizer build: running tests/coll_np3.mpi tests/corrupt_np3.mpi tests/nonblocking_np3.mpi"
             (
                 export ECCL_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
                 make_in build-asan "a build error above, or the failed tests' logs at the end" \
-                    check TESTS="tests/coll_np3.mpi tests/corrupt_np3.mpi"
+                    check TESTS="tests/coll_np3.mpi tests/corrupt_np3.mpi tests/nonblocking_np3.mpi"
             ) || step_failed "sanitizer build: make check of the collectives in ./build-asan"
         fi
     fi

@@ -3,7 +3,8 @@
 # The parameters come from the C definitions: fortran/gen_constants (built for the build machine)
 # writes fortran/eccl_constants.inc (the declarations, #included by eccl_types.F90) and
 # fortran/eccl_public.inc (their public statements, for eccl.F90) into the build tree.  `eccl`
-# uses the helper modules eccl_types, eccl_comm_api, eccl_movement, eccl_reductions, eccl_device
+# uses the helper modules eccl_types, eccl_comm_api, eccl_movement, eccl_reductions,
+# eccl_nonblocking, eccl_device
 # and, with ScaLAPACK, eccl_blacs, eccl_blacs_extrema and eccl_panels.  The module files go to the
 # build tree's fortran/ and are all installed into $(includedir) (eccl.pc: fmoddir).
 #
@@ -17,7 +18,7 @@ EXTRA_DIST += $(ECCL_FDRIVERS) fortran/eccl_types_template.F90 fortran/eccl_comm
 	fortran/eccl_codec_template.F90 fortran/eccl_movement_template.F90 \
 	fortran/eccl_reductions_template.F90 fortran/eccl_device_template.F90 \
 	fortran/eccl_blacs_template.F90 fortran/eccl_blacs_extrema_template.F90 \
-	fortran/eccl_panels_template.F90
+	fortran/eccl_panels_template.F90 fortran/eccl_nonblocking_template.F90
 
 # The linker of libeccl.la, per configuration: automake would pick $(FC) from the conditional
 # Fortran source even when the module is not built.  With the module, $(FC) links it, so
@@ -33,8 +34,9 @@ endif
 
 if HAVE_FORTRAN
 libeccl_la_SOURCES += fortran/eccl_types.F90 fortran/eccl_comm.F90 fortran/eccl_movement.F90 \
-	fortran/eccl_reductions.F90 fortran/eccl_device.F90 fortran/eccl.F90 fortran/eccl_fshim.c
-ECCL_FMODS = eccl_types eccl_comm_api eccl_movement eccl_reductions eccl_device eccl
+	fortran/eccl_reductions.F90 fortran/eccl_nonblocking.F90 fortran/eccl_device.F90 fortran/eccl.F90 \
+	fortran/eccl_fshim.c
+ECCL_FMODS = eccl_types eccl_comm_api eccl_movement eccl_reductions eccl_nonblocking eccl_device eccl
 if HAVE_SCALAPACK
 libeccl_la_SOURCES += fortran/eccl_blacs.F90 fortran/eccl_blacs_extrema.F90 fortran/eccl_panels.F90
 ECCL_FMODS += eccl_blacs eccl_blacs_extrema eccl_panels
@@ -61,12 +63,14 @@ fortran/eccl_public.inc: fortran/gen_constants
 # the module's object (a program that uses eccl depends on fortran/eccl.lo).
 fortran/eccl_types.lo: fortran/eccl_constants.inc fortran/eccl_types_template.F90 $(ECCL_FDRIVERS)
 fortran/eccl_comm.lo: fortran/eccl_types.lo fortran/eccl_comm_template.F90 $(ECCL_FDRIVERS)
-fortran/eccl_movement.lo fortran/eccl_reductions.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
+fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_nonblocking.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
 fortran/eccl_movement.lo: fortran/eccl_movement_template.F90
 fortran/eccl_reductions.lo: fortran/eccl_reductions_template.F90
+fortran/eccl_nonblocking.lo: fortran/eccl_nonblocking_template.F90
 fortran/eccl_device.lo: fortran/eccl_types.lo fortran/eccl_comm.lo \
 	fortran/eccl_device_template.F90 $(ECCL_FDRIVERS)
-ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_device.lo
+ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/eccl_nonblocking.lo \
+	fortran/eccl_device.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
 fortran/eccl_panels.lo: fortran/eccl_types.lo $(ECCL_FDRIVERS)

@@ -2,7 +2,8 @@
 !
 ! `use eccl` gives everything: this file holds the codec (its generic procedures written once, in
 ! eccl_codec_template.F90); the constants and types come from eccl_types.F90, the communicators
-! and collectives from eccl_comm.F90, eccl_movement.F90 and eccl_reductions.F90, the GPU queries
+! and collectives from eccl_comm.F90, eccl_movement.F90, eccl_reductions.F90 and
+! eccl_nonblocking.F90, the GPU queries
 ! from eccl_device.F90, and the BLACS layer (when built with ScaLAPACK) from eccl_blacs.F90,
 ! eccl_blacs_extrema.F90 and eccl_panels.F90.  Those modules are private helpers of this one: only
 ! names listed public here are part of the interface.
@@ -25,6 +26,7 @@ module eccl
   use eccl_comm_api
   use eccl_movement
   use eccl_reductions
+  use eccl_nonblocking
   use eccl_device
 #ifdef ECCL_HAVE_SCALAPACK
   use eccl_blacs
@@ -42,6 +44,9 @@ module eccl
   public :: eccl_comm_last_error, eccl_comm_last_stats
   public :: eccl_bcast, eccl_allgather, eccl_scatter, eccl_gather, eccl_sendrecv_replace
   public :: eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block
+  public :: eccl_request, eccl_wait, eccl_test, eccl_waitall
+  public :: eccl_ibcast, eccl_iallreduce, eccl_ireduce, eccl_ireduce_scatter_block
+  public :: eccl_iallgather, eccl_iscatter, eccl_igather, eccl_isendrecv_replace
   public :: eccl_cuda_device_count, eccl_cuda_device_check, eccl_cuda_set_device
   public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy, eccl_in_place
   public :: eccl_cuda_comm_set_stream, eccl_cuda_comm_mpi_aware

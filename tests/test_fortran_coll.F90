@@ -21,7 +21,7 @@ program test_fortran_coll
 
   integer, parameter :: n = 1000
   real(c_double), parameter :: e = 1.0e-4_c_double
-  integer :: rank, size, ierr, nchecks = 0, nfail = 0, nfail_all
+  integer :: rank, size, ierr, nchecks = 0, nfail = 0, nfail_all, provided
   type(eccl_comm) :: comm
   type(eccl_config) :: cfg
   type(eccl_bound) :: bnd
@@ -49,7 +49,8 @@ program test_fortran_coll
     end function ftest_check_config
   end interface
 
-  call MPI_Init(ierr)
+  ! (MPI_THREAD_MULTIPLE: the nonblocking calls get their progress thread)
+  call MPI_Init_thread(MPI_THREAD_MULTIPLE, provided, ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
   bnd = eccl_bound_abs(e)
@@ -64,6 +65,7 @@ program test_fortran_coll
   call test_reduce()
   call test_scatter_gather()
   call test_sendrecv()
+  call test_nonblocking()
   call test_ptr()
   call test_in_place_misuse()
   call test_negative_counts()
@@ -227,6 +229,69 @@ contains
     call check(info == 0 .and. all(abs(real(z) - [(real(v(i, 1), c_float), i = 1, n)]) <= 1.0e-3 .and. &
       abs(aimag(z) + [(real(v(i, 2), c_float), i = 1, n)]) <= 1.0e-3), 'bcast complex(c_float_complex)')
   end subroutine test_bcast
+
+  ! The nonblocking calls: bit for bit the blocking results, several in flight, completed by
+  ! eccl_wait, eccl_waitall and an eccl_test loop.
+  subroutine test_nonblocking()
+    real(c_float), asynchronous :: s(n), sr(n), sb(n)
+    real(c_double), asynchronous :: x(n), xr(n), xb(n), g(n * size), gb(n * size), w(n), wb(n)
+    complex(c_double_complex), asynchronous :: z(n), zb(n)
+    type(eccl_request) :: req(5)
+    integer :: i, info
+    logical :: done
+    do i = 1, n
+      s(i) = real(v(i, rank), c_float)
+      x(i) = v(i, rank) * 3
+      z(i) = cmplx(v(i, rank), -v(i, rank), c_double)
+    end do
+    ! the blocking results first
+    call eccl_allreduce(s, sb, n, ECCL_OP_SUM, bnd, comm, info)
+    xb = x
+    call eccl_bcast(xb, int(n, c_int64_t), 0, bnd, comm, info)
+    call eccl_allgather(x, gb, n, bnd, comm, info)
+    zb = z
+    call eccl_allreduce(zb, n, ECCL_OP_SUM, bnd, comm, info)
+    wb = x
+    call eccl_sendrecv_replace(wb, n, mod(rank + 1, size), 1, mod(rank + size - 1, size), 1, bnd, comm, info)
+    ! then posted together
+    xr = x
+    w = x
+    call eccl_iallreduce(s, sr, n, ECCL_OP_SUM, bnd, comm, req(1), info)
+    call check(info == ECCL_SUCCESS .and. c_associated(req(1)%ptr), 'eccl_iallreduce posted')
+    call eccl_ibcast(xr, int(n, c_int64_t), 0, bnd, comm, req(2), info)
+    call check(info == ECCL_SUCCESS, 'eccl_ibcast posted')
+    call eccl_iallgather(x, g, n, bnd, comm, req(3), info)
+    call check(info == ECCL_SUCCESS, 'eccl_iallgather posted')
+    call eccl_iallreduce(z, n, ECCL_OP_SUM, bnd, comm, req(4), info)
+    call check(info == ECCL_SUCCESS, 'eccl_iallreduce in place posted')
+    call eccl_isendrecv_replace(w, n, mod(rank + 1, size), 1, mod(rank + size - 1, size), 1, bnd, comm, &
+      req(5), info)
+    call check(info == ECCL_SUCCESS, 'eccl_isendrecv_replace posted')
+    call eccl_wait(req(2), info)
+    call check(info == ECCL_SUCCESS .and. .not. c_associated(req(2)%ptr), 'eccl_wait')
+    done = .false.
+    do while (.not. done)
+      call eccl_test(req(1), done, info)
+      if (info /= ECCL_SUCCESS) exit
+    end do
+    call check(info == ECCL_SUCCESS .and. done, 'eccl_test loop')
+    call eccl_waitall(req, info)
+    call check(info == ECCL_SUCCESS, 'eccl_waitall')
+    call check(all(sr == sb), 'iallreduce real(c_float) = allreduce, bit for bit')
+    call check(all(xr == xb), 'ibcast real(c_double) = bcast')
+    call check(all(g == gb), 'iallgather real(c_double) = allgather')
+    call check(all(z == zb), 'iallreduce in place complex(c_double_complex) = allreduce')
+    call check(all(w == wb), 'isendrecv_replace real(c_double) = sendrecv_replace')
+    ! errors are the request's result
+    call eccl_ibcast(xr, -1, 0, bnd, comm, req(1), info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'eccl_ibcast with a negative count')
+    call eccl_iallreduce(s, sr, n, 99_c_int, bnd, comm, req(1), info)
+    call check(info == ECCL_SUCCESS, 'a post with a bad op is posted')
+    call eccl_wait(req(1), info)
+    call check(info == ECCL_ERR_INVALID_ARG, 'its wait says ECCL_ERR_INVALID_ARG')
+    call eccl_waitall(req(1:1), info)
+    call check(info == ECCL_SUCCESS, 'eccl_waitall of completed (null) requests')
+  end subroutine test_nonblocking
 
   subroutine test_allreduce()
     real(c_float) :: s(n), sr(n)
