@@ -26,3 +26,9 @@ bench_bench_device_SOURCES = bench/bench_device.c bench/harness_data.c bench/har
 bench_bench_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)
 bench_bench_device_LDADD = libeccl.la $(NETCDF_LIBS) $(CUDA_LDFLAGS) $(CUDA_LIBS) -ldl -lm
 endif
+
+# bench_overlap: a nonblocking allreduce behind host computation, eccl_iallreduce vs MPI_Iallreduce
+# (host buffers, or --device).
+noinst_PROGRAMS += bench/bench_overlap
+bench_bench_overlap_SOURCES = bench/bench_overlap.c
+bench_bench_overlap_LDADD = libeccl.la -lm

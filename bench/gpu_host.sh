@@ -2,8 +2,8 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, gpusan, quickbench,
-#   summabench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
+#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest,
+#   gpusan, quickbench, overlapbench, summabench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -50,6 +50,23 @@ case " $what " in *" contracttest "*|*" test "*|*" all "*) # issue 22's contract
     step contract_device_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_contract --device
     step contract_devoom_fault timeout "$test_timeout" env ECCL_FAULT_DEV_ALLOC=1 mpiexec -n 2 ./tests/test_contract --device dev_oom
     step contract_devoom_real timeout "$test_timeout" mpiexec -n 2 ./tests/test_contract --device dev_oom ;;
+esac
+case " $what " in *" nonblocktest "*|*" test "*|*" all "*) # issue 19's nonblocking calls on device buffers:
+    # bit for bit the blocking results, with the progress thread and in the caller's thread, a
+    # corrupt stream in flight (NCCL carries the streams where it is up)
+    step nonblocking_device_np2 timeout "$test_timeout" mpiexec -n 2 ./tests/test_nonblocking --device
+    step nonblocking_device_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_nonblocking --device
+    step nonblocking_device_caller timeout "$test_timeout" env ECCL_PROGRESS=caller mpiexec -n 2 \
+        ./tests/test_nonblocking --device
+    step nonblocking_device_corrupt timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 \
+        ./tests/test_nonblocking --device corrupt ;;
+esac
+case " $what " in *" overlapbench "*) # issue 19: a nonblocking allreduce behind host computation
+    step bench_overlap_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_overlap --device \
+        --mib ${OVERLAP_MIB:-64,256,1024}
+    step bench_overlap_device_caller timeout "${BENCH_TIMEOUT:-600}" env ECCL_PROGRESS=caller mpiexec -n 2 \
+        ./bench/bench_overlap --device --mib ${OVERLAP_MIB:-64,256,1024}
+    step bench_overlap_host timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_overlap --mib 16,64,256 ;;
 esac
 case " $what " in *" hiertest "*) # the hierarchical allreduce on device buffers only (see test below)
     step coll_device_hier_np4 timeout "$test_timeout" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
