@@ -35,10 +35,10 @@ program summa
   real(c_double) :: eb = 1.0e-6_c_double
   character :: order = 'R'
   character(len=64) :: which = 'both'
-  logical :: auto = .false., device = .false.
+  logical :: auto = .false., device = .false., lookahead = .false.
   character(len=8) :: plain_alg = 'mpi'
   type(c_ptr) :: gpu = c_null_ptr ! examples/summa_gpu.c's cuBLAS handle and stream
-  integer :: ictxt, gcomm, myrow, mycol, iam, nprocs, ierr, status
+  integer :: ictxt, gcomm, myrow, mycol, iam, nprocs, ierr, status, provided
   real(c_double) :: worst ! 1 after a bound violation (a double: every MPI reduction here is)
   type(eccl_config) :: cfg
   integer, external :: numroc
@@ -79,7 +79,8 @@ program summa
     end function summa_gpu_sync
   end interface
 
-  call MPI_Init(ierr)
+  ! MPI_THREAD_MULTIPLE: eccl's nonblocking panel broadcasts (--lookahead) get progress threads
+  call MPI_Init_thread(MPI_THREAD_MULTIPLE, provided, ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, iam, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
   status = parse_args()
@@ -129,6 +130,10 @@ program summa
         ', compression: ', trim(merge('cost model (auto)', 'always           ', auto))
       if (device) print '(3a)', 'device: A, B, C and panels in GPU memory, cuBLAS DGEMM; plain panels: ', &
         trim(plain_alg), ' broadcast'
+      if (lookahead .and. provided == MPI_THREAD_MULTIPLE) print '(a)', &
+        'look-ahead: panel k+1 is broadcast (nonblocking) while panel k multiplies'
+      if (lookahead .and. provided /= MPI_THREAD_MULTIPLE) print '(a)', &
+        'look-ahead: panel k+1 is posted before panel k multiplies (no progress thread: MPI below MULTIPLE)'
     end if
     if (which == 'kernel' .or. which == 'both') call run(1, worst)
     if (which == 'random' .or. which == 'both') call run(2, worst)
@@ -163,6 +168,10 @@ contains
         cycle
       case ('--device')
         device = .true.
+        i = i + 1
+        cycle
+      case ('--lookahead')
+        lookahead = .true.
         i = i + 1
         cycle
       case ('--plain')
@@ -238,6 +247,8 @@ contains
     print '(a)', '  --reps R          timed repetitions, best reported (default 2)'
     print '(a)', '  --device          A, B, C and panels in GPU memory (one GPU per rank), cuBLAS'
     print '(a)', '                    DGEMM; needs a build with CUDA and cuBLAS'
+    print '(a)', '  --lookahead       post panel k+1 (eccl_panel_ibcast_col/row) before multiplying'
+    print '(a)', '                    panel k, on both the plain and the eccl runs'
     print '(a)', '  --plain ALG       the uncompressed panel broadcast to compare with: mpi'
     print '(a)', '                    (default) or nccl (device runs with NCCL on every rank)'
   end subroutine usage
@@ -383,6 +394,103 @@ contains
     t = allmax(MPI_Wtime() - t0, gcomm)
   end subroutine summa_device
 
+  ! C = A*B by SUMMA with look-ahead: panel k+1's broadcasts are posted (eccl_panel_ibcast_col/row,
+  ! into the other workspace pair) before panel k is multiplied, so they travel while it
+  ! multiplies (on the progress threads of the row and column communicators). Host arrays (da, db
+  ! absent: a, b, c, wa, wb are host addresses, DGEMM on the host) or device arrays (da, db: A and B
+  ! on the GPU; a, b unused; cuBLAS DGEMM on its stream). t = the slowest rank's time, C complete.
+  subroutine summa_ahead(a, desca, b, descb, c, lldc, wa, ldwa, wb, ldwb, bound, t, da, db)
+    type(c_ptr), intent(in) :: a, b, c, wa(2), wb(2)
+    integer, intent(in) :: desca(9), descb(9), lldc, ldwa, ldwb
+    type(eccl_bound), intent(in) :: bound
+    real(c_double), intent(out) :: t
+    type(c_ptr), intent(in), optional :: da, db
+    type(eccl_request) :: ra(2), rb(2)
+    integer :: kk, kb, mloc, nloc, slot, np, kbs(2), knext
+    real(c_double) :: t0
+    type(c_ptr) :: pa, pb
+    real(c_double), pointer :: hc(:, :), hwa(:, :), hwb(:, :)
+    logical :: dev
+    dev = present(da)
+    pa = a
+    pb = b
+    if (dev) then
+      pa = da
+      pb = db
+    end if
+    mloc = numroc(m, mb, myrow, 0, nprow)
+    nloc = numroc(n, nb, mycol, 0, npcol)
+    call MPI_Barrier(gcomm, ierr)
+    t0 = MPI_Wtime()
+    if (dev) then
+      call gpu_checked(summa_gpu_zero(gpu, c, int(8, c_size_t) * int(lldc, c_size_t) * &
+        int(max(nloc, 1), c_size_t)))
+    else
+      call c_f_pointer(c, hc, [lldc, max(nloc, 1)])
+      hc(1:mloc, 1:nloc) = 0
+    end if
+    kk = 1
+    knext = 1 ! the first column of the next panel to post
+    np = 0
+    call post_panel(0, knext, kbs, pa, desca, pb, descb, wa, ldwa, wb, ldwb, bound, ra, rb) ! panel 0 into pair 0
+    do while (kk <= k)
+      slot = mod(np, 2)
+      kb = kbs(slot + 1)
+      call panel_wait(ra(slot + 1), rb(slot + 1))
+      if (knext <= k) then ! the next panel into the other pair, once its last DGEMM is done
+        if (dev) call gpu_checked(summa_gpu_wait(gpu, 1 - slot))
+        call post_panel(1 - slot, knext, kbs, pa, desca, pb, descb, wa, ldwa, wb, ldwb, bound, ra, rb)
+      end if
+      if (dev) then
+        call gpu_checked(summa_gpu_dgemm(gpu, slot, mloc, nloc, kb, wa(slot + 1), ldwa, &
+          wb(slot + 1), ldwb, c, lldc))
+      else if (mloc > 0 .and. nloc > 0) then
+        call c_f_pointer(wa(slot + 1), hwa, [ldwa, kb])
+        call c_f_pointer(wb(slot + 1), hwb, [ldwb, nloc])
+        call dgemm('N', 'N', mloc, nloc, kb, 1.0_c_double, hwa, ldwa, hwb, ldwb, 1.0_c_double, hc, lldc)
+      end if
+      kk = kk + kb
+      np = np + 1
+    end do
+    if (dev) call gpu_checked(summa_gpu_sync(gpu))
+    t = allmax(MPI_Wtime() - t0, gcomm)
+  end subroutine summa_ahead
+
+  ! Post the panel at global column knext (nonblocking) into workspace pair s; knext moves on.
+  subroutine post_panel(s, knext, kbs, a, desca, b, descb, wa, ldwa, wb, ldwb, bound, ra, rb)
+    integer, intent(in) :: s, desca(9), descb(9), ldwa, ldwb
+    integer, intent(inout) :: knext, kbs(2)
+    type(c_ptr), intent(in) :: a, b, wa(2), wb(2)
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_request), intent(inout) :: ra(2), rb(2)
+    integer :: w, info
+    w = min(eccl_panel_width(knext, nb, k - knext + 1), eccl_panel_width(knext, mb, k - knext + 1))
+    kbs(s + 1) = w
+    call eccl_panel_ibcast_col(m, w, a, 1, knext, desca, wa(s + 1), ldwa, bound, ECCL_FLOAT64, ra(s + 1), info)
+    if (info == 0) call eccl_panel_ibcast_row(w, n, b, knext, 1, descb, wb(s + 1), ldwb, bound, ECCL_FLOAT64, &
+      rb(s + 1), info)
+    call panel_failed(info)
+    knext = knext + w
+  end subroutine post_panel
+
+  subroutine panel_wait(ra, rb)
+    type(eccl_request), intent(inout) :: ra, rb
+    integer :: info, info2
+    call eccl_wait(ra, info)
+    call eccl_wait(rb, info2)
+    if (info == 0) info = info2
+    call panel_failed(info)
+  end subroutine panel_wait
+
+  subroutine panel_failed(info)
+    integer, intent(in) :: info
+    if (info /= 0) then
+      print '(a, i0, a, i0)', 'summa: rank ', iam, ': panel broadcast failed, info ', info
+      if (info > 0) print '(2a)', 'summa: ', eccl_strerror(info)
+      call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    end if
+  end subroutine panel_failed
+
   ! Bytes of the last SUMMA over all ranks: (raw, sent).
   subroutine bytes(raw, sent)
     real(c_double), intent(out) :: raw, sent
@@ -426,6 +534,7 @@ contains
     integer :: r
     real(c_double) :: nviol
     real(c_double), allocatable, target :: a(:, :), b(:, :), c(:, :), cref(:, :), wa(:, :), wb(:, :)
+    real(c_double), allocatable, target, asynchronous :: wa2(:, :, :), wb2(:, :, :)
     type(c_ptr) :: da, db, dc, dwa(2), dwb(2)
     integer(c_int64_t) :: na, nb_, nc
     real(c_double) :: t, t_pdgemm, t_plain, t_eccl, raw_plain, sent_plain, raw, sent
@@ -443,6 +552,7 @@ contains
     allocate(a(max(1, mloca), max(1, nloca)), b(max(1, mlocb), max(1, nlocb)))
     allocate(c(max(1, mlocc), max(1, nlocc)), cref(max(1, mlocc), max(1, nlocc)))
     allocate(wa(max(1, mlocc), nb), wb(mb, max(1, nlocc)))
+    if (lookahead .and. .not. device) allocate(wa2(max(1, mlocc), nb, 2), wb2(mb, max(1, nlocc), 2))
     call fill_local(kind, 1, a, desca)
     call fill_local(kind, 2, b, descb)
     bound = eccl_bound_abs(eb)
@@ -472,8 +582,15 @@ contains
     call plain_panels(.true.)
     t_plain = huge(t)
     do r = 1, reps
-      if (device) then
+      if (device .and. lookahead) then
+        call summa_ahead(c_loc(a), desca, c_loc(b), descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, &
+          bound, t, da, db)
+      else if (device) then
         call summa_device(da, desca, db, descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, bound, t)
+      else if (lookahead) then
+        call summa_ahead(c_loc(a), desca, c_loc(b), descb, c_loc(c), max(1, mlocc), &
+          [c_loc(wa2(1, 1, 1)), c_loc(wa2(1, 1, 2))], max(1, mlocc), &
+          [c_loc(wb2(1, 1, 1)), c_loc(wb2(1, 1, 2))], mb, bound, t)
       else
         call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
       end if
@@ -486,8 +603,15 @@ contains
     call plain_panels(.false.)
     t_eccl = huge(t)
     do r = 1, reps
-      if (device) then
+      if (device .and. lookahead) then
+        call summa_ahead(c_loc(a), desca, c_loc(b), descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, &
+          bound, t, da, db)
+      else if (device) then
         call summa_device(da, desca, db, descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, bound, t)
+      else if (lookahead) then
+        call summa_ahead(c_loc(a), desca, c_loc(b), descb, c_loc(c), max(1, mlocc), &
+          [c_loc(wa2(1, 1, 1)), c_loc(wa2(1, 1, 2))], max(1, mlocc), &
+          [c_loc(wb2(1, 1, 1)), c_loc(wb2(1, 1, 2))], mb, bound, t)
       else
         call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
       end if

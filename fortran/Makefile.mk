@@ -73,7 +73,7 @@ ECCL_FMOD_USED = fortran/eccl_movement.lo fortran/eccl_reductions.lo fortran/ecc
 	fortran/eccl_device.lo
 if HAVE_SCALAPACK
 fortran/eccl_blacs.lo fortran/eccl_blacs_extrema.lo: fortran/eccl_comm.lo $(ECCL_FDRIVERS)
-fortran/eccl_panels.lo: fortran/eccl_types.lo $(ECCL_FDRIVERS)
+fortran/eccl_panels.lo: fortran/eccl_types.lo fortran/eccl_nonblocking.lo $(ECCL_FDRIVERS)
 fortran/eccl_blacs.lo: fortran/eccl_blacs_template.F90
 fortran/eccl_blacs_extrema.lo: fortran/eccl_blacs_extrema_template.F90
 fortran/eccl_panels.lo: fortran/eccl_panels_template.F90

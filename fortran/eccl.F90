@@ -57,7 +57,7 @@ module eccl
   public :: eccl_sgsum2d, eccl_dgsum2d, eccl_cgsum2d, eccl_zgsum2d
   public :: eccl_sgamx2d, eccl_dgamx2d, eccl_sgamn2d, eccl_dgamn2d
   public :: eccl_desc_local_rows, eccl_desc_local_cols, eccl_panel_width
-  public :: eccl_panel_bcast_col, eccl_panel_bcast_row
+  public :: eccl_panel_bcast_col, eccl_panel_bcast_row, eccl_panel_ibcast_col, eccl_panel_ibcast_row
 #endif
 
   public :: eccl_strerror, eccl_version_string, eccl_dtype_size, eccl_dtype_name

@@ -17,10 +17,11 @@
 module eccl_panels
   use, intrinsic :: iso_c_binding
   use eccl_types
+  use eccl_nonblocking, only: eccl_request
   implicit none
   private
 
-  public :: eccl_panel_bcast_col, eccl_panel_bcast_row
+  public :: eccl_panel_bcast_col, eccl_panel_bcast_row, eccl_panel_ibcast_col, eccl_panel_ibcast_row
   public :: eccl_desc_local_rows, eccl_desc_local_cols, eccl_panel_width
 
   ! The array forms, written once in eccl_panels_template.F90, and the type(c_ptr) forms.
@@ -39,6 +40,14 @@ module eccl_panels
   interface eccl_panel_bcast_row
     module procedure panel_row_ptr
   end interface eccl_panel_bcast_row
+
+  interface eccl_panel_ibcast_col
+    module procedure panel_icol_ptr
+  end interface eccl_panel_ibcast_col
+
+  interface eccl_panel_ibcast_row
+    module procedure panel_irow_ptr
+  end interface eccl_panel_ibcast_row
 
   interface
     function eccl_desc_local_rows(m, ia, desc) bind(C, name="eccl_desc_local_rows") result(n)
@@ -80,6 +89,28 @@ module eccl_panels
       type(eccl_bound), intent(in) :: bound
       integer(c_int) :: info
     end function c_panel_row
+
+    function c_panel_icol(m, kb, a, ia, ja, desca, work, ldw, bound, dtype, req) &
+        bind(C, name="eccl_panel_ibcast_col") result(info)
+      import :: c_int, c_ptr, eccl_bound
+      integer(c_int), value :: m, kb, ia, ja, ldw, dtype
+      type(c_ptr), value :: a, work
+      integer(c_int), intent(in) :: desca(*)
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), intent(out) :: req
+      integer(c_int) :: info
+    end function c_panel_icol
+
+    function c_panel_irow(kb, n, b, ib, jb, descb, work, ldw, bound, dtype, req) &
+        bind(C, name="eccl_panel_ibcast_row") result(info)
+      import :: c_int, c_ptr, eccl_bound
+      integer(c_int), value :: kb, n, ib, jb, ldw, dtype
+      type(c_ptr), value :: b, work
+      integer(c_int), intent(in) :: descb(*)
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), intent(out) :: req
+      integer(c_int) :: info
+    end function c_panel_irow
   end interface
 
 contains
@@ -105,5 +136,25 @@ contains
     integer(c_int), intent(out) :: info
     info = c_panel_row(kb, n, b, ib, jb, descb, work, ldw, bound, dtype)
   end subroutine panel_row_ptr
+
+  subroutine panel_icol_ptr(m, kb, a, ia, ja, desca, work, ldw, bound, dtype, req, info)
+    integer(c_int), intent(in) :: m, kb, ia, ja, ldw, dtype
+    integer(c_int), intent(in) :: desca(9)
+    type(c_ptr), intent(in) :: a, work
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_request), intent(out) :: req
+    integer(c_int), intent(out) :: info
+    info = c_panel_icol(m, kb, a, ia, ja, desca, work, ldw, bound, dtype, req%ptr)
+  end subroutine panel_icol_ptr
+
+  subroutine panel_irow_ptr(kb, n, b, ib, jb, descb, work, ldw, bound, dtype, req, info)
+    integer(c_int), intent(in) :: kb, n, ib, jb, ldw, dtype
+    integer(c_int), intent(in) :: descb(9)
+    type(c_ptr), intent(in) :: b, work
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_request), intent(out) :: req
+    integer(c_int), intent(out) :: info
+    info = c_panel_irow(kb, n, b, ib, jb, descb, work, ldw, bound, dtype, req%ptr)
+  end subroutine panel_irow_ptr
 
 end module eccl_panels

@@ -205,6 +205,23 @@ int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int
 int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int *descb,
                          void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype);
 
+/* Nonblocking twins, for look-ahead (SUMMA's panel k+1 travelling while panel k multiplies): the
+ * same arguments, checks, agreement and INFO, plus req (argument 11; NULL: -11). The checks and
+ * the agreement (one small allreduce within the row / column) complete before the call returns,
+ * as does the owner's copy of its block into work; the broadcast itself is posted on the row's
+ * (column's) eccl communicator (eccl_ibcast, doc/collectives.md "Nonblocking calls") and completes
+ * at eccl_wait(req), which returns its result; the grid's totals (eccl_blacs_totals) count it
+ * then. work must stay untouched until the wait. Where work is not contiguous (ldw larger than the
+ * local rows, with more than one column) the broadcast runs before the call returns. On return
+ * *req is the request, or ECCL_REQUEST_NULL when nothing is left in flight (an error, an empty
+ * panel, a broadcast already done); eccl_wait accepts both. */
+int eccl_panel_ibcast_col(int m, int kb, const void *a, int ia, int ja, const int *desca,
+                          void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype,
+                          eccl_request_t *req);
+int eccl_panel_ibcast_row(int kb, int n, const void *b, int ib, int jb, const int *descb,
+                          void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype,
+                          eccl_request_t *req);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,9 @@ struct eccl_request {
     eccl_result_t rc;
     eccl_stats_t st;
     char msg[ECCL_ERRMSG_LEN];
+    eccl_req_hook_fn hook;              /* at completion (eccl_engine_set_hook) */
+    void *hook_arg;
+    long long hook_v[3];
     struct eccl_request *next;          /* the queue */
     struct eccl_request *lprev, *lnext; /* every request not yet waited for */
 };
@@ -216,6 +219,7 @@ static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, con
     r->rc = ECCL_SUCCESS;
     memset(&r->st, 0, sizeof r->st);
     r->msg[0] = '\0';
+    r->hook = NULL;
     r->next = NULL;
     pthread_mutex_lock(&e->mu);
     r->lprev = NULL;
@@ -243,6 +247,7 @@ static eccl_result_t finish(struct eccl_engine *e, struct eccl_request *r, eccl_
         if (r->lnext) r->lnext->lprev = r->lprev;
         r->comm->last = r->st;
         memcpy(r->comm->errmsg, r->msg, sizeof r->msg);
+        if (r->hook) r->hook(r->hook_arg, r->hook_v, &r->st);
     }
     free(r);
     return rc;
@@ -300,6 +305,18 @@ eccl_result_t eccl_waitall(int n, eccl_request_t *reqs, eccl_result_t *results)
         if (rc && !first) first = rc;
     }
     return first;
+}
+
+void eccl_engine_set_hook(eccl_request_t req, eccl_req_hook_fn fn, void *arg, const long long v[3])
+{
+    struct eccl_request *r = req;
+    struct eccl_engine *e = r && r->comm ? r->comm->engine : NULL;
+    if (!e) return;
+    pthread_mutex_lock(&e->mu);
+    r->hook = fn;
+    r->hook_arg = arg;
+    memcpy(r->hook_v, v, sizeof r->hook_v);
+    pthread_mutex_unlock(&e->mu);
 }
 
 /* ---- the posts ---- */

@@ -14,4 +14,11 @@ eccl_result_t eccl_engine_quiesce(eccl_comm_t comm);
  * not yet waited for (eccl_wait still returns their result). */
 void eccl_engine_free(eccl_comm_t comm);
 
+/* Something to do when a request is completed by eccl_wait / eccl_test / eccl_waitall, in the
+ * waiting thread, with the request's statistics (the BLACS layer's totals of a nonblocking panel
+ * broadcast: src/scalapack/panel.c). Set right after the post, by the poster. Not called for a
+ * request whose communicator was freed before the wait. */
+typedef void (*eccl_req_hook_fn)(void *arg, const long long v[3], const eccl_stats_t *st);
+void eccl_engine_set_hook(eccl_request_t req, eccl_req_hook_fn fn, void *arg, const long long v[3]);
+
 #endif

@@ -175,6 +175,12 @@ void eccl_sl_account(sl_grid_t *g, eccl_comm_t comm, int is_bcast_root, int rece
 {
     eccl_stats_t st;
     if (eccl_comm_last_stats(comm, &st)) return;
+    eccl_sl_account_stats(g, &st, is_bcast_root, receivers, payload);
+}
+
+void eccl_sl_account_stats(sl_grid_t *g, const eccl_stats_t *s, int is_bcast_root, int receivers, size_t payload)
+{
+    const eccl_stats_t st = *s;
     eccl_blacs_totals_t *t = &g->totals;
     /* a broadcast: one copy per receiver from its root (none within a one-process scope, where
      * the call is a local copy); a reduction: what eccl reports */

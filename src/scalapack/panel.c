@@ -13,6 +13,9 @@
  * (leading dimensions, pointers) are checked and the verdict agreed within the broadcasting process
  * row or column by one small lossless allreduce, which also compares a digest of the global
  * arguments: a process with a bad local value never leaves its peers waiting in the broadcast.
+ *
+ * The nonblocking twins (eccl_panel_ibcast_*) make the same checks and agreement before they
+ * return, then post the broadcast on WORK (eccl_ibcast); the grid's totals count it at its wait.
  */
 #include "config.h"
 
@@ -21,6 +24,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/engine.h"
 #include "core/dtype.h"
 #include "core/internal.h"
 #include "scalapack/sl.h"
@@ -177,6 +181,38 @@ static int run_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work,
     return (int)rc;
 }
 
+/* The grid's totals of a nonblocking panel broadcast, when it is waited for (v: is_owner,
+ * receivers, payload bytes). */
+static void account_hook(void *arg, const long long v[3], const eccl_stats_t *st)
+{
+    eccl_sl_account_stats(arg, st, (int)v[0], (int)v[1], (size_t)v[2]);
+}
+
+/* The nonblocking broadcast, once the panel is resolved and agreed: the owner's copy into WORK
+ * now, the broadcast posted on WORK. A WORK that is not contiguous takes the blocking path (its
+ * packing buffer belongs to the grid, which the next panel reuses): *req stays null. */
+static int post_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work, const eccl_bound_t *bound,
+                      eccl_request_t *req)
+{
+    size_t count = p->rows * p->cols, es = p->esize;
+    if (count == 0) return 0;
+    if (!(p->ldw == p->rows || p->cols == 1)) return run_panel(p, comm, a, work, bound);
+    if (p->is_owner) {
+        const unsigned char *src = (const unsigned char *)a + p->off * es;
+        if (eccl_ptr_is_device(work)) {
+            eccl_result_t rc = eccl_sl_copy2d_dev(work, p->ldw, src, p->lld, p->rows, p->cols, es);
+            if (rc) return (int)rc;
+        } else {
+            eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, es);
+        }
+    }
+    eccl_result_t rc = eccl_ibcast(work, count, p->dtype, p->owner, bound, comm, req);
+    if (rc) return (int)rc;
+    const long long v[3] = {p->is_owner, p->np - 1, (long long)(count * es)};
+    eccl_engine_set_hook(*req, account_hook, p->g, v);
+    return 0;
+}
+
 static int check_dtype_bound(const eccl_bound_t *bound, eccl_dtype_t dtype, size_t *esize)
 {
     if (!eccl_dtype_traits(dtype))
@@ -186,8 +222,9 @@ static int check_dtype_bound(const eccl_bound_t *bound, eccl_dtype_t dtype, size
     return 0;
 }
 
-int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int *desca,
-                         void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype)
+/* eccl_panel_bcast_col (req NULL) and eccl_panel_ibcast_col. */
+static int panel_col(int m, int kb, const void *a, int ia, int ja, const int *desca, void *work, int ldw,
+                     const eccl_bound_t *bound, eccl_dtype_t dtype, eccl_request_t *req)
 {
     sl_panel_t p;
     memset(&p, 0, sizeof p);
@@ -235,11 +272,12 @@ int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int
     int glob[12] = {m, kb, ia, ja, desca[DTYPE_], desca[M_], desca[N_], desca[MB_], desca[NB_],
                     desca[RSRC_], desca[CSRC_], (int)dtype};
     if ((info = agree(comm, local, digest(glob, 12, bound)))) return info;
-    return run_panel(&p, comm, a, work, bound);
+    return req ? post_panel(&p, comm, a, work, bound, req) : run_panel(&p, comm, a, work, bound);
 }
 
-int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int *descb,
-                         void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype)
+/* eccl_panel_bcast_row (req NULL) and eccl_panel_ibcast_row. */
+static int panel_row(int kb, int n, const void *b, int ib, int jb, const int *descb, void *work, int ldw,
+                     const eccl_bound_t *bound, eccl_dtype_t dtype, eccl_request_t *req)
 {
     sl_panel_t p;
     memset(&p, 0, sizeof p);
@@ -282,5 +320,35 @@ int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int
     int glob[12] = {kb, n, ib, jb, descb[DTYPE_], descb[M_], descb[N_], descb[MB_], descb[NB_],
                     descb[RSRC_], descb[CSRC_], (int)dtype};
     if ((info = agree(comm, local, digest(glob, 12, bound)))) return info;
-    return run_panel(&p, comm, b, work, bound);
+    return req ? post_panel(&p, comm, b, work, bound, req) : run_panel(&p, comm, b, work, bound);
+}
+
+int eccl_panel_bcast_col(int m, int kb, const void *a, int ia, int ja, const int *desca,
+                         void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype)
+{
+    return panel_col(m, kb, a, ia, ja, desca, work, ldw, bound, dtype, NULL);
+}
+
+int eccl_panel_bcast_row(int kb, int n, const void *b, int ib, int jb, const int *descb,
+                         void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype)
+{
+    return panel_row(kb, n, b, ib, jb, descb, work, ldw, bound, dtype, NULL);
+}
+
+int eccl_panel_ibcast_col(int m, int kb, const void *a, int ia, int ja, const int *desca,
+                          void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype,
+                          eccl_request_t *req)
+{
+    if (!req) return -11;
+    *req = ECCL_REQUEST_NULL;
+    return panel_col(m, kb, a, ia, ja, desca, work, ldw, bound, dtype, req);
+}
+
+int eccl_panel_ibcast_row(int kb, int n, const void *b, int ib, int jb, const int *descb,
+                          void *work, int ldw, const eccl_bound_t *bound, eccl_dtype_t dtype,
+                          eccl_request_t *req)
+{
+    if (!req) return -11;
+    *req = ECCL_REQUEST_NULL;
+    return panel_row(kb, n, b, ib, jb, descb, work, ldw, bound, dtype, req);
 }

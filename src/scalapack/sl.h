@@ -51,6 +51,8 @@ int eccl_sl_scope(const char *scope);
  * copy per receiver, the others nothing. A reduction passes receivers = -1: eccl's own count. */
 void eccl_sl_account(sl_grid_t *g, eccl_comm_t comm, int is_bcast_root, int receivers,
                      size_t payload);
+/* The same from a call's statistics (a nonblocking panel broadcast: at its wait). */
+void eccl_sl_account_stats(sl_grid_t *g, const eccl_stats_t *st, int is_bcast_root, int receivers, size_t payload);
 
 /* ---- packing (pack.c): m x n column-major blocks with leading dimension ld <-> contiguous ---- */
 enum { SL_SLOT_PACK = 0, SL_SLOT_PACK2 = 1 };
