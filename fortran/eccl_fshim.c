@@ -13,6 +13,9 @@ eccl_result_t eccl_fortran_comm_create(MPI_Fint fcomm, const eccl_config_t *conf
                                        eccl_comm_t *out);
 eccl_result_t eccl_fortran_comm_info(eccl_comm_t comm, MPI_Fint *fcomm, int *size, int *rank);
 void *eccl_fortran_in_place(void);
+eccl_result_t eccl_fortran_ipost(int what, void *sbuf, void *rbuf, size_t count, int dtype, int op, int root,
+                                 int dest, int sendtag, int source, int recvtag, const eccl_bound_t *bound,
+                                 eccl_comm_t comm, eccl_request_t *req);
 
 eccl_result_t eccl_fortran_comm_create(MPI_Fint fcomm, const eccl_config_t *config,
                                        eccl_comm_t *out)
@@ -32,3 +35,25 @@ eccl_result_t eccl_fortran_comm_info(eccl_comm_t comm, MPI_Fint *fcomm, int *siz
 }
 
 void *eccl_fortran_in_place(void) { return MPI_IN_PLACE; }
+
+/* Every nonblocking post of module eccl_nonblocking, by `what` (the order of its F_* parameters:
+ * eccl_nonblocking.F90), so that one bind(C) interface serves them all. The arguments a
+ * collective does not take are ignored (as the blocking wrappers' unused ones). */
+eccl_result_t eccl_fortran_ipost(int what, void *sbuf, void *rbuf, size_t count, int dtype, int op, int root,
+                                 int dest, int sendtag, int source, int recvtag, const eccl_bound_t *bound,
+                                 eccl_comm_t comm, eccl_request_t *req)
+{
+    const eccl_dtype_t dt = (eccl_dtype_t)dtype;
+    const eccl_op_t o = (eccl_op_t)op;
+    switch (what) {
+    case 0: return eccl_ibcast(rbuf, count, dt, root, bound, comm, req);
+    case 1: return eccl_iallreduce(sbuf, rbuf, count, dt, o, bound, comm, req);
+    case 2: return eccl_ireduce(sbuf, rbuf, count, dt, o, root, bound, comm, req);
+    case 3: return eccl_ireduce_scatter_block(sbuf, rbuf, count, dt, o, bound, comm, req);
+    case 4: return eccl_iallgather(sbuf, rbuf, count, dt, bound, comm, req);
+    case 5: return eccl_iscatter(sbuf, rbuf, count, dt, root, bound, comm, req);
+    case 6: return eccl_igather(sbuf, rbuf, count, dt, root, bound, comm, req);
+    case 7: return eccl_isendrecv_replace(rbuf, count, dt, dest, sendtag, source, recvtag, bound, comm, req);
+    default: return ECCL_ERR_INVALID_ARG;
+    }
+}

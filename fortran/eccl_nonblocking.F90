@@ -39,6 +39,10 @@ module eccl_nonblocking
     module procedure wait_all
   end interface eccl_waitall
 
+  ! the collectives of c_ipost (the order of eccl_fortran_ipost's switch)
+  integer(c_int), parameter :: F_BCAST = 0, F_ALLREDUCE = 1, F_REDUCE = 2, F_RSB = 3, F_ALLGATHER = 4, &
+    F_SCATTER = 5, F_GATHER = 6, F_SENDRECV = 7
+
 #define ECCL_TEMPLATE "eccl_nonblocking_template.F90"
 #define ECCL_PER_TYPE "eccl_kinds.h"
 #define ECCL_X(f) ECCL_KS(ECCL_TS(f))
@@ -60,94 +64,19 @@ module eccl_nonblocking
       type(c_ptr), value :: stats
       integer(c_int) :: rc
     end function c_test
-    ! (the posts: one interface per collective, every buffer an address)
-    function c_ibcast(buf, count, dtype, root, bound, comm, req) bind(C, name="eccl_ibcast") result(rc)
+    ! every post (fortran/eccl_fshim.c), `what` one of the F_* below
+    function c_ipost(what, sbuf, rbuf, count, dtype, op, root, dest, sendtag, source, recvtag, bound, comm, &
+        req) bind(C, name="eccl_fortran_ipost") result(rc)
       import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: buf
+      integer(c_int), value :: what
+      type(c_ptr), value :: sbuf, rbuf
       integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, root
+      integer(c_int), value :: dtype, op, root, dest, sendtag, source, recvtag
       type(eccl_bound), intent(in) :: bound
       type(c_ptr), value :: comm
       type(c_ptr), intent(out) :: req
       integer(c_int) :: rc
-    end function c_ibcast
-    function c_iallreduce(sendbuf, recvbuf, count, dtype, op, bound, comm, req) &
-        bind(C, name="eccl_iallreduce") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: sendbuf, recvbuf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, op
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_iallreduce
-    function c_ireduce(sendbuf, recvbuf, count, dtype, op, root, bound, comm, req) &
-        bind(C, name="eccl_ireduce") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: sendbuf, recvbuf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, op, root
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_ireduce
-    function c_ireduce_scatter_block(sendbuf, recvbuf, count, dtype, op, bound, comm, req) &
-        bind(C, name="eccl_ireduce_scatter_block") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: sendbuf, recvbuf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, op
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_ireduce_scatter_block
-    function c_iallgather(sendbuf, recvbuf, count, dtype, bound, comm, req) &
-        bind(C, name="eccl_iallgather") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: sendbuf, recvbuf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_iallgather
-    function c_iscatter(sendbuf, recvbuf, count, dtype, root, bound, comm, req) &
-        bind(C, name="eccl_iscatter") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: sendbuf, recvbuf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, root
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_iscatter
-    function c_igather(sendbuf, recvbuf, count, dtype, root, bound, comm, req) &
-        bind(C, name="eccl_igather") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: sendbuf, recvbuf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, root
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_igather
-    function c_isendrecv_replace(buf, count, dtype, dest, sendtag, source, recvtag, bound, comm, req) &
-        bind(C, name="eccl_isendrecv_replace") result(rc)
-      import :: c_int, c_ptr, c_size_t, eccl_bound
-      type(c_ptr), value :: buf
-      integer(c_size_t), value :: count
-      integer(c_int), value :: dtype, dest, sendtag, source, recvtag
-      type(eccl_bound), intent(in) :: bound
-      type(c_ptr), value :: comm
-      type(c_ptr), intent(out) :: req
-      integer(c_int) :: rc
-    end function c_isendrecv_replace
+    end function c_ipost
   end interface
 
 contains

@@ -39,6 +39,23 @@
   end interface eccl_isendrecv_replace
 #else
 
+  ! Every post: the buffers' addresses (c_null_ptr for those a collective does not take) and its
+  ! scalars, through c_ipost; a negative count is refused here, as by the blocking wrappers.
+  subroutine ECCL_X(ipost)(what, sbuf, rbuf, count, op, root, dest, sendtag, source, recvtag, bound, comm, &
+      req, info)
+    integer(c_int), intent(in) :: what, op, root, dest, sendtag, source, recvtag
+    type(c_ptr), intent(in) :: sbuf, rbuf
+    integer(ECCL_IK), intent(in) :: count
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(eccl_request), intent(out) :: req
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0) return
+    info = c_ipost(what, sbuf, rbuf, int(count, c_size_t), ECCL_DT, op, root, dest, sendtag, source, recvtag, &
+      bound, comm%ptr, req%ptr)
+  end subroutine ECCL_X(ipost)
+
   subroutine ECCL_X(ibcast)(buf, count, root, bound, comm, req, info)
     ECCL_T, intent(inout), target, asynchronous :: buf(*)
     integer(ECCL_IK), intent(in) :: count
@@ -47,9 +64,7 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_ibcast(eccl_loc(buf, count), int(count, c_size_t), ECCL_DT, root, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_BCAST, c_null_ptr, eccl_loc(buf, count), count, 0, root, 0, 0, 0, 0, bound, comm, req, info)
   end subroutine ECCL_X(ibcast)
 
   subroutine ECCL_X(iallreduce)(sendbuf, recvbuf, count, op, bound, comm, req, info)
@@ -61,10 +76,8 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_iallreduce(eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), int(count, c_size_t), &
-      ECCL_DT, op, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_ALLREDUCE, eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), count, op, 0, 0, 0, 0, 0, &
+      bound, comm, req, info)
   end subroutine ECCL_X(iallreduce)
 
   subroutine ECCL_X(iallreduce_ip)(buf, count, op, bound, comm, req, info)
@@ -75,10 +88,8 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_iallreduce(eccl_in_place(), eccl_loc(buf, count), int(count, c_size_t), ECCL_DT, op, &
-      bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_ALLREDUCE, eccl_in_place(), eccl_loc(buf, count), count, op, 0, 0, 0, 0, 0, bound, comm, &
+      req, info)
   end subroutine ECCL_X(iallreduce_ip)
 
   subroutine ECCL_X(ireduce)(sendbuf, recvbuf, count, op, root, bound, comm, req, info)
@@ -90,10 +101,8 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_ireduce(eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), int(count, c_size_t), &
-      ECCL_DT, op, root, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_REDUCE, eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), count, op, root, 0, 0, 0, 0, &
+      bound, comm, req, info)
   end subroutine ECCL_X(ireduce)
 
   subroutine ECCL_X(ireduce_scatter_block)(sendbuf, recvbuf, recvcount, op, bound, comm, req, info)
@@ -105,12 +114,11 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (recvcount < 0) return
-    info = c_ireduce_scatter_block(eccl_loc(sendbuf, recvcount), eccl_loc(recvbuf, recvcount), &
-      int(recvcount, c_size_t), ECCL_DT, op, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_RSB, eccl_loc(sendbuf, recvcount), eccl_loc(recvbuf, recvcount), recvcount, op, 0, 0, 0, &
+      0, 0, bound, comm, req, info)
   end subroutine ECCL_X(ireduce_scatter_block)
 
+  ! iallgather, iscatter, igather: (sendbuf, recvbuf, count[, root]); root 0 for iallgather
   subroutine ECCL_X(iallgather)(sendbuf, recvbuf, count, bound, comm, req, info)
     ECCL_T, intent(in), target, asynchronous :: sendbuf(*)
     ECCL_T, intent(inout), target, asynchronous :: recvbuf(*)
@@ -119,10 +127,8 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_iallgather(eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), int(count, c_size_t), &
-      ECCL_DT, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_ALLGATHER, eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), count, 0, 0, 0, 0, 0, 0, &
+      bound, comm, req, info)
   end subroutine ECCL_X(iallgather)
 
   subroutine ECCL_X(iscatter)(sendbuf, recvbuf, count, root, bound, comm, req, info)
@@ -134,10 +140,8 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_iscatter(eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), int(count, c_size_t), &
-      ECCL_DT, root, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_SCATTER, eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), count, 0, root, 0, 0, 0, 0, &
+      bound, comm, req, info)
   end subroutine ECCL_X(iscatter)
 
   subroutine ECCL_X(igather)(sendbuf, recvbuf, count, root, bound, comm, req, info)
@@ -149,14 +153,11 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_igather(eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), int(count, c_size_t), &
-      ECCL_DT, root, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_GATHER, eccl_loc(sendbuf, count), eccl_loc(recvbuf, count), count, 0, root, 0, 0, 0, 0, &
+      bound, comm, req, info)
   end subroutine ECCL_X(igather)
 
-  subroutine ECCL_X(isendrecv_replace)(buf, count, dest, sendtag, source, recvtag, bound, comm, req, &
-      info)
+  subroutine ECCL_X(isendrecv_replace)(buf, count, dest, sendtag, source, recvtag, bound, comm, req, info)
     ECCL_T, intent(inout), target, asynchronous :: buf(*)
     integer(ECCL_IK), intent(in) :: count
     integer(c_int), intent(in) :: dest, sendtag, source, recvtag
@@ -164,9 +165,7 @@
     type(eccl_comm), intent(in) :: comm
     type(eccl_request), intent(out) :: req
     integer(c_int), intent(out) :: info
-    info = ECCL_ERR_INVALID_ARG
-    if (count < 0) return
-    info = c_isendrecv_replace(eccl_loc(buf, count), int(count, c_size_t), ECCL_DT, dest, sendtag, &
-      source, recvtag, bound, comm%ptr, req%ptr)
+    call ECCL_X(ipost)(F_SENDRECV, c_null_ptr, eccl_loc(buf, count), count, 0, 0, dest, sendtag, source, recvtag, &
+      bound, comm, req, info)
   end subroutine ECCL_X(isendrecv_replace)
 #endif
