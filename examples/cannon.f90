@@ -13,7 +13,9 @@
 ! against the same a-priori bound as SUMMA (matmul_common.f90).
 !
 !   mpiexec.mpich -n 4 ./examples/cannon [--n N] [--eb E] [--matrix kernel|random|both]
-!       [--order R|C] [--auto] [--reps R]
+!       [--order R|C] [--auto] [--reps R] [--lookahead]
+! --lookahead: each step's shifts are posted (eccl_isendrecv_replace) on copies of the blocks and
+! travel while the current blocks multiply (the same streams, so the same result).
 ! With a process count that is not a square, the largest square grid is used and the other
 ! processes wait.  Exit status: 0 within the bound, 1 a violation, 2 bad usage, 3 an error.
 program cannon
@@ -27,14 +29,15 @@ program cannon
   real(c_double) :: eb = 1.0e-6_c_double
   character :: order = 'R'
   character(len=64) :: which = 'both'
-  logical :: auto = .false.
-  integer :: ictxt, gcomm, s, myrow, mycol, nprow, npcol, iam, nprocs, ierr, status, nb
+  logical :: auto = .false., lookahead = .false.
+  integer :: ictxt, gcomm, s, myrow, mycol, nprow, npcol, iam, nprocs, ierr, status, nb, provided
   real(c_double) :: worst
   type(eccl_config) :: cfg
   type(eccl_comm) :: rowc, colc
   integer, external :: numroc
 
-  call MPI_Init(ierr)
+  ! MPI_THREAD_MULTIPLE: the nonblocking shifts of --lookahead get progress threads
+  call MPI_Init_thread(MPI_THREAD_MULTIPLE, provided, ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, iam, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
   status = parse_args()
@@ -109,11 +112,17 @@ contains
           print '(a)', '  --order R|C    BLACS grid order (default R)'
           print '(a)', '  --auto         let the cost model decide when to compress (default: always)'
           print '(a)', '  --reps R       timed repetitions, best reported (default 2)'
+          print '(a)', '  --lookahead    shift copies of the blocks (eccl_isendrecv_replace) while'
+          print '(a)', '                 the current ones multiply'
         end if
         st = 1
         return
       case ('--auto')
         auto = .true.
+        i = i + 1
+        cycle
+      case ('--lookahead')
+        lookahead = .true.
         i = i + 1
         cycle
       case ('--order')
@@ -183,6 +192,7 @@ contains
     real(c_double), allocatable :: aw(:, :), bw(:, :)
     integer :: step
     allocate(aw(nb, nb), bw(nb, nb))
+    step = 0
     raw = 0
     sent = 0
     call MPI_Barrier(gcomm, ierr)
@@ -192,7 +202,11 @@ contains
     cb = 0
     call shift(aw, nb * nb, rowc, mycol, myrow, bound, raw, sent) ! skew: A(i,j) <- A(i,j+i)
     call shift(bw, nb * nb, colc, myrow, mycol, bound, raw, sent) !       B(i,j) <- B(i+j,j)
-    do step = 0, s - 1
+    if (lookahead) then
+      call cannon_ahead(aw, bw, cb, bound, raw, sent)
+      step = s
+    end if
+    do step = step, s - 1
       call dgemm('N', 'N', nb, nb, nb, 1.0_c_double, aw, nb, bw, nb, 1.0_c_double, cb, nb)
       if (step == s - 1) exit
       call shift(aw, nb * nb, rowc, mycol, 1, bound, raw, sent)
@@ -202,6 +216,67 @@ contains
     raw = allsum(raw, gcomm)
     sent = allsum(sent, gcomm)
   end subroutine cannon_mult
+
+  ! The s steps of Cannon with look-ahead: each step's shifts are posted on copies of the blocks
+  ! (eccl_isendrecv_replace on the row and column communicators) before the current blocks
+  ! multiply, and waited for after; then the copies become the current blocks.
+  subroutine cannon_ahead(aw, bw, cb, bound, raw, sent)
+    real(c_double), intent(inout) :: aw(:, :), bw(:, :), cb(:, :)
+    type(eccl_bound), intent(in) :: bound
+    real(c_double), intent(inout) :: raw, sent
+    real(c_double), allocatable, target, asynchronous :: a2(:, :, :), b2(:, :, :)
+    type(eccl_request) :: ra, rb
+    integer :: step, cur, nxt
+    allocate(a2(nb, nb, 2), b2(nb, nb, 2))
+    a2(:, :, 1) = aw
+    b2(:, :, 1) = bw
+    cur = 1
+    do step = 0, s - 1
+      nxt = 3 - cur
+      if (step < s - 1) then
+        a2(:, :, nxt) = a2(:, :, cur)
+        b2(:, :, nxt) = b2(:, :, cur)
+        call ishift(a2(1, 1, nxt), rowc, mycol, bound, ra) ! A one process left
+        call ishift(b2(1, 1, nxt), colc, myrow, bound, rb) ! B one process up
+      end if
+      call dgemm('N', 'N', nb, nb, nb, 1.0_c_double, a2(1, 1, cur), nb, b2(1, 1, cur), nb, 1.0_c_double, cb, nb)
+      if (step == s - 1) exit
+      call shift_done(ra, rowc, raw, sent)
+      call shift_done(rb, colc, raw, sent)
+      cur = nxt
+    end do
+  end subroutine cannon_ahead
+
+  ! Post the shift of the nb x nb block at buf by one process to the lower ranks of comm (passed as
+  ! an element: sequence association, so the request works on the block itself, never a copy).
+  subroutine ishift(buf, comm, me, bound, req)
+    real(c_double), intent(inout), target, asynchronous :: buf(*)
+    type(eccl_comm), intent(in) :: comm
+    integer, intent(in) :: me
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_request), intent(out) :: req
+    integer :: info
+    call eccl_isendrecv_replace(buf, nb * nb, modulo(me - 1, s), 7, modulo(me + 1, s), 7, bound, comm, req, info)
+    if (info /= 0) call fail('eccl_isendrecv_replace', info)
+  end subroutine ishift
+
+  ! Wait for a posted shift and add its bytes (its statistics: eccl_comm_last_stats after the wait).
+  subroutine shift_done(req, comm, raw, sent)
+    type(eccl_request), intent(inout) :: req
+    type(eccl_comm), intent(in) :: comm
+    real(c_double), intent(inout) :: raw, sent
+    type(eccl_stats) :: stats
+    integer :: info
+    call eccl_wait(req, info)
+    if (info /= 0) call fail('eccl_isendrecv_replace (wait)', info)
+    call eccl_comm_last_stats(comm, stats, info)
+    raw = raw + real(stats%bytes_raw, c_double)
+    if (stats%compressed /= 0) then
+      sent = sent + real(stats%bytes_sent, c_double)
+    else
+      sent = sent + real(stats%bytes_raw, c_double)
+    end if
+  end subroutine shift_done
 
   subroutine set_shift_algorithm(name)
     character(len=*), intent(in) :: name

@@ -210,7 +210,7 @@ SCALAPACK_TESTS = tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mp
 	tests/summa_2x2_r.mpi tests/summa_2x2_c.mpi tests/summa_2x3.mpi \
 	tests/cannon_2x2_r.mpi tests/cannon_2x2_c.mpi \
 	tests/summa_device_np2.mpi tests/summa_device_2x2.mpi \
-	tests/summa_lookahead_2x3.mpi tests/summa_lookahead_device_np2.mpi
+	tests/summa_lookahead_2x3.mpi tests/summa_lookahead_device_np2.mpi tests/cannon_lookahead_2x2.mpi
 # (summa --device: device panels and cuBLAS against PDGEMM; skips, 77, without a GPU or cuBLAS)
 EXTRA_DIST += $(SCALAPACK_TESTS)
 if HAVE_SCALAPACK
