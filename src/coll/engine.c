@@ -26,6 +26,7 @@
 #include "core/env.h"
 #include "core/log.h"
 #include "cuda/device.h"
+#include "transport/transport.h"
 
 /* ECCL_PROGRESS=auto|thread|caller (doc/env.md). */
 ECCL_ENV(env_progress, "ECCL_PROGRESS", 0);
@@ -146,16 +147,15 @@ static eccl_result_t engine_get(eccl_comm_t comm, struct eccl_engine **out)
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->work, NULL);
     pthread_cond_init(&e->done, NULL);
-    int level = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&level);
+    const int multiple = eccl_tr_mpi_thread_multiple();
     const char *want = eccl_env_str(&env_progress);
     const int caller = want && !strcmp(want, "caller");
-    e->async = level == MPI_THREAD_MULTIPLE && !caller;
+    e->async = multiple && !caller;
     if (e->async && pthread_create(&e->thread, NULL, progress_thread, e) != 0) e->async = 0;
     if (!e->async)
         ECCL_LOG(1, comm->rank, "nonblocking collectives progress in the caller's eccl calls (%s)",
-                 caller ? "ECCL_PROGRESS=caller" : level == MPI_THREAD_MULTIPLE ? "no thread could be started"
-                                                                                 : "MPI is not MPI_THREAD_MULTIPLE");
+                 caller ? "ECCL_PROGRESS=caller" : multiple ? "no thread could be started"
+                                                                    : "MPI is not MPI_THREAD_MULTIPLE");
     comm->engine = e;
     *out = e;
     return ECCL_SUCCESS;

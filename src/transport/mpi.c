@@ -180,6 +180,12 @@ static void ops_free(eccl_comm_t c)
     if (c->tr.op_min != MPI_OP_NULL) MPI_Op_free(&c->tr.op_min);
 }
 
+int eccl_tr_mpi_thread_multiple(void)
+{
+    int level = MPI_THREAD_SINGLE;
+    return MPI_Query_thread(&level) == MPI_SUCCESS && level == MPI_THREAD_MULTIPLE;
+}
+
 #ifdef HAVE_MPIX_QUERY_CUDA_SUPPORT
 int MPIX_Query_cuda_support(void); /* (Open MPI declares it in mpi-ext.h, which is not included) */
 #endif

@@ -119,6 +119,10 @@ eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dt
  * during it. */
 void eccl_tr_progress(void *comm);
 
+/* Whether MPI was initialised with MPI_THREAD_MULTIPLE (any thread may call it at any time: the
+ * nonblocking collectives' progress threads need it, src/coll/engine.c). */
+int eccl_tr_mpi_thread_multiple(void);
+
 /* Whether this process's MPI takes CUDA device buffers (ECCL_CUDA_AWARE: auto = ask the MPI with
  * MPIX_Query_cuda_support where the library has it, else no; 0 = never; 1 = always, the user's
  * word for MPIs that do not advertise it). Only meaningful in builds with the CUDA backend. */
