@@ -136,42 +136,46 @@ static int agree(eccl_comm_t comm, int info, double dig)
     return (int)v[0];
 }
 
+/* WORK itself carries the broadcast when it is contiguous; otherwise a packing buffer. */
+static int work_contig(const sl_panel_t *p) { return p->ldw == p->rows || p->cols == 1; }
+
+/* The owner's block of A into WORK (A and WORK in one memory space, checked before; device
+ * arrays: a 2-D copy on the device). Nothing off the owner. */
+static eccl_result_t own_copy(const sl_panel_t *p, const void *a, void *work, int dev)
+{
+    if (!p->is_owner) return ECCL_SUCCESS;
+    const unsigned char *src = (const unsigned char *)a + p->off * p->esize;
+    if (dev) return eccl_sl_copy2d_dev(work, p->ldw, src, p->lld, p->rows, p->cols, p->esize);
+    eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, p->esize);
+    return ECCL_SUCCESS;
+}
+
 /* The broadcast itself, once the panel is resolved and agreed. */
 static int run_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work,
                      const eccl_bound_t *bound)
 {
     size_t count = p->rows * p->cols, es = p->esize;
     if (count == 0) return 0;
-    /* work itself carries the broadcast when it is contiguous; otherwise the packing buffer */
-    int work_contig = p->ldw == p->rows || p->cols == 1;
-    /* device arrays (A and WORK in one space, checked before): 2-D copies on the device */
-    int dev = eccl_ptr_is_device(work);
-    if (dev && !work_contig) { /* compressed from and into WORK's columns in place (eccl_bcast_matrix) */
-        eccl_result_t rc = ECCL_SUCCESS;
-        if (p->is_owner)
-            rc = eccl_sl_copy2d_dev(work, p->ldw, (const unsigned char *)a + p->off * es, p->lld, p->rows, p->cols, es);
+    const int contig = work_contig(p), dev = eccl_ptr_is_device(work);
+    if (dev && !contig) { /* compressed from and into WORK's columns in place (eccl_bcast_matrix) */
+        eccl_result_t rc = own_copy(p, a, work, dev);
         if (rc) return (int)rc;
         rc = eccl_bcast_matrix(work, p->rows, p->cols, p->ldw, p->dtype, p->owner, bound, comm, eccl_sl_dev_buffer_cb,
                                p->g);
         eccl_sl_account(p->g, comm, p->is_owner, p->np - 1, count * es);
         return (int)rc;
     }
-    void *buf = work_contig ? work
-                : dev       ? eccl_sl_dev_buffer(p->g, count * es)
-                            : eccl_pool_get(&p->g->pool, SL_SLOT_PACK, count * es);
+    void *buf = contig ? work
+                : dev  ? eccl_sl_dev_buffer(p->g, count * es)
+                       : eccl_pool_get(&p->g->pool, SL_SLOT_PACK, count * es);
     if (!buf) return ECCL_ERR_NO_MEMORY;
-    eccl_result_t rc = ECCL_SUCCESS;
-    if (p->is_owner) {
+    eccl_result_t rc = own_copy(p, a, work, dev);
+    if (!rc && p->is_owner && buf != work) {
         const unsigned char *src = (const unsigned char *)a + p->off * es;
-        if (dev) {
-            rc = eccl_sl_copy2d_dev(work, p->ldw, src, p->lld, p->rows, p->cols, es);
-            if (!rc && buf != work) rc = eccl_sl_pack_dev(buf, src, p->lld, p->rows, p->cols, es);
-            if (rc) return (int)rc;
-        } else {
-            eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, es);
-            if (buf != work) eccl_sl_pack(buf, src, p->lld, p->rows, p->cols, es);
-        }
+        if (dev) rc = eccl_sl_pack_dev(buf, src, p->lld, p->rows, p->cols, es);
+        else eccl_sl_pack(buf, src, p->lld, p->rows, p->cols, es);
     }
+    if (rc) return (int)rc;
     rc = eccl_bcast(buf, count, p->dtype, p->owner, bound, comm);
     if (!rc && !p->is_owner && buf != work) {
         if (dev) rc = eccl_sl_unpack_dev(work, p->ldw, buf, p->rows, p->cols, es);
@@ -196,17 +200,9 @@ static int post_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work
 {
     size_t count = p->rows * p->cols, es = p->esize;
     if (count == 0) return 0;
-    if (!(p->ldw == p->rows || p->cols == 1)) return run_panel(p, comm, a, work, bound);
-    if (p->is_owner) {
-        const unsigned char *src = (const unsigned char *)a + p->off * es;
-        if (eccl_ptr_is_device(work)) {
-            eccl_result_t rc = eccl_sl_copy2d_dev(work, p->ldw, src, p->lld, p->rows, p->cols, es);
-            if (rc) return (int)rc;
-        } else {
-            eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, es);
-        }
-    }
-    eccl_result_t rc = eccl_ibcast(work, count, p->dtype, p->owner, bound, comm, req);
+    if (!work_contig(p)) return run_panel(p, comm, a, work, bound);
+    eccl_result_t rc = own_copy(p, a, work, eccl_ptr_is_device(work));
+    if (!rc) rc = eccl_ibcast(work, count, p->dtype, p->owner, bound, comm, req);
     if (rc) return (int)rc;
     const long long v[3] = {p->is_owner, p->np - 1, (long long)(count * es)};
     eccl_engine_set_hook(*req, account_hook, p->g, v);
