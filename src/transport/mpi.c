@@ -410,7 +410,7 @@ static eccl_result_t mpi_create(eccl_comm_t c)
 const eccl_transport_t eccl_tr_mpi_table = {
     .id = ECCL_TR_MPI,
     .name = "mpi",
-    .caps = ECCL_TR_POSTS | ECCL_TR_RAW | ECCL_TR_STREAMS,
+    .caps = ECCL_TR_POSTS,
     .stats_code = 0,
     .create = mpi_create,
     .release = ops_free,

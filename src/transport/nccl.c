@@ -375,7 +375,7 @@ static const eccl_model_t *nccl_model(eccl_comm_t c, int gpu, int w64)
 const eccl_transport_t eccl_tr_nccl_table = {
     .id = ECCL_TR_NCCL,
     .name = "nccl",
-    .caps = ECCL_TR_STREAMS,
+    .caps = 0, /* blocking pairs only */
     .stats_code = 1,
     .create = NULL, /* set up at the first call every rank runs device-resident (eccl_tr_nccl_agree) */
     .release = nccl_release,

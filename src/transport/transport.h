@@ -45,15 +45,12 @@ typedef struct eccl_req {
 
 typedef enum eccl_tr_id { ECCL_TR_MPI, ECCL_TR_NCCL, ECCL_TR_NODE, ECCL_TR_COUNT } eccl_tr_id_t;
 
-/* capabilities */
+/* capabilities (the one the primitives ask) */
 #define ECCL_TR_POSTS 1u   /* isend/irecv/irecv_stream return at once and the messages progress
                               until `wait`; without it `isend` delivers before returning (its
                               request complete), receives cannot be posted, and every transfer is
                               a blocking `exchange` pair (the patterns that would deadlock
                               otherwise pair each outgoing message with an incoming one) */
-#define ECCL_TR_RAW 2u     /* messages of an exact size (the ECCL_ALG_HOST_DATA algorithms) */
-#define ECCL_TR_STREAMS 4u /* carries compressed streams point to point (else: collective steps
-                              only, as the node windows) */
 
 typedef struct eccl_transport {
     eccl_tr_id_t id;
@@ -67,7 +64,8 @@ typedef struct eccl_transport {
     /* Post a send of `bytes` bytes (any size up to ECCL_TR_PIECE * ECCL_TR_MAX_PIECES); the buffer
      * stays untouched until the request completes. */
     eccl_result_t (*isend)(eccl_comm_t c, const void *buf, size_t bytes, int peer, int tag, eccl_req_t *req);
-    /* Post a receive of exactly `bytes` bytes (ECCL_TR_RAW). */
+    /* Post a receive of exactly `bytes` bytes (the ECCL_ALG_HOST_DATA algorithms' raw messages;
+     * a transport without them refuses it with ECCL_ERR_INTERNAL, as NCCL does). */
     eccl_result_t (*irecv)(eccl_comm_t c, void *buf, size_t bytes, int peer, int tag, eccl_req_t *req);
     /* Post a receive of an eccl stream of unknown size, at most cap bytes (its total size is read
      * from the header of the first piece). More than cap bytes: the wait says ECCL_ERR_CORRUPT. */
@@ -88,8 +86,8 @@ typedef struct eccl_transport {
 /* The registry: the table of a transport (never NULL for an id below ECCL_TR_COUNT; in builds
  * without NCCL its table refuses every operation with ECCL_ERR_UNSUPPORTED). */
 const eccl_transport_t *eccl_transport(eccl_tr_id_t id);
-/* The tables themselves (registry.c's; everything else asks eccl_transport). A table without
- * ECCL_TR_STREAMS has no point-to-point operations (NULL). */
+/* The tables themselves (registry.c's; everything else asks eccl_transport). The node windows'
+ * table has no point-to-point operations (NULL): its steps are collective (eccl_tr_node_dev_*). */
 extern const eccl_transport_t eccl_tr_mpi_table, eccl_tr_nccl_table, eccl_tr_node_table;
 /* Every transport's `create`, in registry order, at eccl_comm_create (collective). */
 eccl_result_t eccl_transports_create(eccl_comm_t c);
