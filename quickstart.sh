@@ -51,7 +51,8 @@ DEMO_RANKS=4
 
 PKGS_BUILD=(mpich libmpich-dev libscalapack-mpich-dev libopenblas-dev gfortran autoconf automake
     libtool autoconf-archive pkg-config libnetcdf-dev netcdf-bin libncarg-data make gcc libc6-dev)
-PKGS_TEST=(clang libclang-rt-14-dev)
+# scalapack-mpi-test: ScaLAPACK's own prebuilt testers, run under libeccl_blacs (tests/test_interpose.sh)
+PKGS_TEST=(clang libclang-rt-14-dev scalapack-mpi-test)
 
 # The MPICH tools by their flavour-specific names: on Debian, libscalapack-mpich pulls in Open MPI,
 # and plain mpicc/mpiexec may then be Open MPI's (doc: BLACS-INTEROP.md, trap 1).

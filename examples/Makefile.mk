@@ -21,6 +21,16 @@ examples/summa.$(OBJEXT): examples/matmul_common.$(OBJEXT) fortran/eccl.lo
 examples_cannon_SOURCES = examples/matmul_common.f90 examples/cannon.f90
 examples_cannon_LDADD = libeccl.la $(SCALAPACK_LIBS)
 examples/cannon.$(OBJEXT): examples/matmul_common.$(OBJEXT) fortran/eccl.lo
+
+# pdgemm_plain: an ordinary ScaLAPACK program with no eccl in it, for libeccl_blacs
+# (doc/blacs-interposer.md): run it under LD_PRELOAD.  pdgemm_linked: the same source linked with
+# -leccl_blacs ahead of ScaLAPACK, the other way in.
+noinst_PROGRAMS += examples/pdgemm_plain examples/pdgemm_linked
+examples_pdgemm_plain_SOURCES = examples/pdgemm_plain.f90
+examples_pdgemm_plain_LDADD = $(SCALAPACK_LIBS)
+examples_pdgemm_linked_SOURCES = examples/pdgemm_plain.f90
+examples_pdgemm_linked_FCFLAGS = $(AM_FCFLAGS)
+examples_pdgemm_linked_LDADD = libeccl_blacs.la $(SCALAPACK_LIBS)
 endif
 endif
 

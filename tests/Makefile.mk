@@ -263,3 +263,20 @@ tests_test_blacs_device_LDADD += $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 TESTS += tests/blacs_device_2x2.mpi
 endif
+
+# libeccl_blacs (src/interpose/, doc/blacs-interposer.md): its settings, and the interposer under
+# Debian's prebuilt ScaLAPACK testers and examples/pdgemm_plain (tests/test_interpose.sh; skips
+# without the scalapack-mpi-test package).
+if HAVE_SCALAPACK
+check_PROGRAMS += tests/test_interpose_policy
+TESTS += tests/test_interpose_policy
+tests_test_interpose_policy_SOURCES = tests/test_interpose_policy.c src/interpose/policy.c
+tests_test_interpose_policy_CPPFLAGS = $(AM_CPPFLAGS)
+tests_test_interpose_policy_LDADD = -lm
+if HAVE_FORTRAN
+TESTS += tests/test_interpose.sh
+endif
+endif
+EXTRA_DIST += tests/test_interpose.sh tests/blacs_tester/bt.dat tests/blacs_tester/bsbr.dat \
+	tests/blacs_tester/comb.dat tests/blacs_tester/PDBLAS3TST.dat tests/blacs_tester/LU.dat \
+	tests/blacs_tester/LLT.dat

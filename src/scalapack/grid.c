@@ -3,7 +3,7 @@
  *
  * The state of a grid (its row, column and whole-grid eccl communicators, packing buffers and
  * totals) is an attribute of BLACS' own MPI communicator of the grid, obtained with
- * blacs_get(ictxt, 10).  Context numbers are reused after blacs_gridexit, so nothing is cached by
+ * Cblacs_get(ictxt, 10) and Cblacs2sys_handle.  Context numbers are reused after blacs_gridexit, so nothing is cached by
  * ICTXT; gridexit frees BLACS' communicator, which runs the attribute's delete callback, which
  * frees everything here.
  *
@@ -62,15 +62,18 @@ int eccl_sl_scope(const char *scope)
 
 eccl_result_t eccl_sl_grid(int ictxt, sl_grid_t **out)
 {
-    int nprow, npcol, myrow, mycol, flag = 0, what = 10, fcomm = 0;
+    int nprow, npcol, myrow, mycol, flag = 0, what = 10, sysh = -1;
     void *attr = NULL;
     *out = NULL;
     /* Cblacs_gridinfo checks the handle (range, exited) and gives -1 for anything invalid. */
     Cblacs_gridinfo(ictxt, &nprow, &npcol, &myrow, &mycol);
     if (nprow < 1 || npcol < 1 || myrow < 0 || myrow >= nprow || mycol < 0 || mycol >= npcol)
         return ECCL_ERR_INVALID_ARG;
-    blacs_get_(&ictxt, &what, &fcomm);
-    MPI_Comm grid = MPI_Comm_f2c((MPI_Fint)fcomm);
+    /* The C interface: a program may define its own Fortran-named BLACS wrappers over the C
+     * calls (ScaLAPACK's C BLACS tester does), and then blacs_get_ returns a C system handle. The
+     * handle is not freed: Csys2blacs_handle reuses one a caller may hold for the same comm. */
+    Cblacs_get(ictxt, what, &sysh);
+    MPI_Comm grid = Cblacs2sys_handle(sysh);
     if (grid == MPI_COMM_NULL) return ECCL_ERR_INVALID_ARG;
     pthread_once(&grid_keyval_once, create_keyval);
     if (grid_keyval_err != MPI_SUCCESS) return ECCL_ERR_MPI;

@@ -17,9 +17,12 @@
 /* BLACS (LP64: Int is int).  No header is installed for them; these match ScaLAPACK 2.x. */
 void Cblacs_gridinfo(int ictxt, int *nprow, int *npcol, int *myrow, int *mycol);
 int Cblacs_pnum(int ictxt, int prow, int pcol);
-/* The Fortran-interface blacs_get: what = 10 gives the grid's MPI communicator as a Fortran
- * handle, without registering it in the C interface's handle table (which Cblacs_get would). */
-void blacs_get_(int *ictxt, int *what, int *val);
+/* The grid's MPI communicator: Cblacs_get(ictxt, 10, &h) gives its C system handle h (registered
+ * in the C interface's handle table, reused on later calls), Cblacs2sys_handle(h) the communicator.
+ * Not blacs_get_: a program may define Fortran-named wrappers over the C calls (ScaLAPACK's C
+ * BLACS tester does), and its blacs_get_ then answers with a C handle. */
+void Cblacs_get(int ictxt, int what, int *val);
+MPI_Comm Cblacs2sys_handle(int sysctxt);
 
 enum { SL_SCOPE_ROW = 0, SL_SCOPE_COL = 1, SL_SCOPE_ALL = 2, SL_NSCOPES = 3 };
 
