@@ -97,6 +97,25 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "what the MPI says through MPIX_Query_cuda_support, 0 where it cannot say. 1 is for CUDA-aware "
      "MPIs that do not advertise it: with an MPI that is not CUDA-aware it crashes. Read when a "
      "communicator is created."},
+    /* src/interpose/policy.c: libeccl_blacs (the BLACS interposer), read at its first call */
+    {"ECCL_BLACS", "off | lossless | abs:E | rel:E", "off",
+     "libeccl_blacs only (LD_PRELOAD or -leccl_blacs): whether the BLACS broadcasts (and sums, "
+     "ECCL_BLACS_OPS) of an unmodified program go through eccl, and with which bound; off = every "
+     "call goes to the real BLACS. Must be the same on every process. An invalid value stops the "
+     "program at the first BLACS call (doc/blacs-interposer.md)."},
+    {"ECCL_BLACS_OPS", "comma list of bcast, sum; or all", "bcast",
+     "libeccl_blacs only: which BLACS operations (xgebs2d/xgebr2d, xgsum2d) eccl carries; the "
+     "others go to the real BLACS. Sums are left out by default (their result depends on every "
+     "contribution's error). Pivot searches (xgamx2d, xgamn2d) always go to BLACS."},
+    {"ECCL_BLACS_MIN_BYTES", "a number of bytes >= 0", "65536",
+     "libeccl_blacs only: messages (m * n elements) smaller than this go to the real BLACS."},
+    {"ECCL_BLACS_CONTEXTS", "comma list of context handles", "unset: every context",
+     "libeccl_blacs only: the BLACS contexts (as this process numbers them) whose calls eccl "
+     "carries; calls on other contexts go to the real BLACS."},
+    {"ECCL_BLACS_REPORT", "0 | 1 (yes, true, on = 1)", "0",
+     "libeccl_blacs only: one summary line per grid on its first process (calls intercepted, "
+     "carried by eccl, compressed; bytes raw and sent; largest bound) at blacs_gridexit, "
+     "blacs_exit or MPI_Finalize."},
     /* src/coll/communicator.c, testing only */
     {"ECCL_FAULT_INJECT", "R:N (rank, message number)", "unset",
      "Testing only: on every communicator created afterwards, rank R flips one bit in the N-th "
