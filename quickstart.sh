@@ -11,7 +11,7 @@ set -Eeuo pipefail
 
 usage() {
     cat <<'EOF'
-usage: ./quickstart.sh demo
+usage: ./quickstart.sh demo [--summa | --pdgemm]
        ./quickstart.sh test [--distcheck]
        ./quickstart.sh --help
 
@@ -23,6 +23,12 @@ demo   installs the Debian packages eccl needs (when missing), builds eccl in ./
        prints the bytes saved, the largest error against PDGEMM next to its a-priori bound,
        and the times of PDGEMM and of SUMMA with plain and compressed panels.  Without
        ScaLAPACK or Fortran it runs examples/demo (a compressed broadcast) instead.
+       Then, second part, an unmodified ScaLAPACK program (examples/pdgemm_plain: PDGEMM,
+       no eccl in it) runs twice on 4 ranks: as it is, and with
+           LD_PRELOAD=build/.libs/libeccl_blacs.so ECCL_BLACS=abs:1e-6
+       (doc/blacs-interposer.md); each run checks every element of C against its bound, and
+       the second prints the panel bytes eccl saved.
+       --summa runs only the first part, --pdgemm only the second.
 
 test   as demo for the packages and ./build (plus clang for the sanitizer and fuzzing), then
          1. make check in ./build (every test);
@@ -30,8 +36,11 @@ test   as demo for the packages and ./build (plus clang for the sanitizer and fu
             (--disable-fortran --without-cuda) running the codec tests (CODEC_TESTS)
             and the collectives on 3 ranks (coll_np3, corrupt_np3);
          3. make fuzz in ./build for FUZZ_SECONDS seconds, when that target exists;
-         4. with --distcheck: make distcheck in ./build (slow; not run by default).
-       The last line is "N passed, M failed" over all automake test results of both builds
+         4. with --distcheck: make distcheck in ./build (slow; not run by default);
+         5. Open MPI: a build in ./build-openmpi (CC=mpicc.openmpi), the MPI tests of
+            FLAVOUR_TESTS, make install into build-openmpi/_prefix and tests/consumer.sh
+            (examples/consumer built with pkg-config and with CMake against that install).
+       The last line is "N passed, M failed" over all automake test results of all builds
        (a fuzz run counts as one test); the exit status is nonzero when anything failed.
 
 environment:
@@ -52,7 +61,8 @@ DEMO_RANKS=4
 PKGS_BUILD=(mpich libmpich-dev libscalapack-mpich-dev libopenblas-dev gfortran autoconf automake
     libtool autoconf-archive pkg-config libnetcdf-dev netcdf-bin libncarg-data make gcc libc6-dev)
 # scalapack-mpi-test: ScaLAPACK's own prebuilt testers, run under libeccl_blacs (tests/test_interpose.sh)
-PKGS_TEST=(clang libclang-rt-14-dev scalapack-mpi-test)
+PKGS_TEST=(clang libclang-rt-14-dev scalapack-mpi-test openmpi-bin libopenmpi-dev
+    libscalapack-openmpi-dev cmake)
 
 # The MPICH tools by their flavour-specific names: on Debian, libscalapack-mpich pulls in Open MPI,
 # and plain mpicc/mpiexec may then be Open MPI's (doc: BLACS-INTEROP.md, trap 1).
@@ -223,17 +233,11 @@ step_failed() {
 # Commands
 # ---------------------------------------------------------------------------------------------
 cmd_demo() {
+    local part=$1
     ensure_packages "${PKGS_BUILD[@]}"
     check_tools
     build_main || exit 1
     [[ -x build/examples/demo ]] || die "build/examples/demo was not built (is examples/Makefile.mk included?)"
-    # SUMMA needs ScaLAPACK and the Fortran module; the plain broadcast demo needs neither.
-    local prog=build/examples/summa
-    if [[ ! -x $prog ]]; then
-        say "build/examples/summa was not built (configure found no ScaLAPACK or no MPI Fortran" \
-            "compiler: see 'ScaLAPACK layer' and 'Fortran module' above); running examples/demo"
-        prog=build/examples/demo
-    fi
     if [[ -z ${OMP_NUM_THREADS:-} ]]; then
         # DEMO_RANKS processes share the machine: give each its share of the cores.
         local t=$((JOBS / DEMO_RANKS))
@@ -241,19 +245,126 @@ cmd_demo() {
         export OMP_NUM_THREADS=$t
     fi
     export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-$OMP_NUM_THREADS}
+    [[ $part == pdgemm ]] || demo_summa
+    [[ $part == summa ]] || demo_pdgemm
+}
+
+# demo_result STATUS: explain a failed demo run and exit with its status.
+demo_result() {
+    local rc=$1
+    ((rc == 0)) && return 0
+    if ((rc == 1)); then
+        explain "the demo found elements outside the error bound (exit 1): please report this"
+    else
+        explain "the demo exited with status $rc (MPI or eccl error, message above)"
+    fi
+    exit "$rc"
+}
+
+demo_summa() {
+    # SUMMA needs ScaLAPACK and the Fortran module; the plain broadcast demo needs neither.
+    local prog=build/examples/summa
+    if [[ ! -x $prog ]]; then
+        say "build/examples/summa was not built (configure found no ScaLAPACK or no MPI Fortran" \
+            "compiler: see 'ScaLAPACK layer' and 'Fortran module' above); running examples/demo"
+        prog=build/examples/demo
+    fi
     say "running: $MPIEXEC -n $DEMO_RANKS ./$prog  (OMP_NUM_THREADS=$OMP_NUM_THREADS," \
         "OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS)"
     echo
     local rc=0
     "$MPIEXEC" -n "$DEMO_RANKS" "./$prog" || rc=$?
-    if ((rc != 0)); then
-        if ((rc == 1)); then
-            explain "the demo found elements outside the error bound (exit 1): please report this"
-        else
-            explain "the demo exited with status $rc (MPI or eccl error, message above)"
-        fi
-        exit "$rc"
+    demo_result "$rc"
+}
+
+# The second part: an unmodified PDGEMM program, plain and under libeccl_blacs.
+demo_pdgemm() {
+    local prog=build/examples/pdgemm_plain lib=$ROOT/build/.libs/libeccl_blacs.so n=768 nb=64
+    if [[ ! -x $prog || ! -f $lib ]]; then
+        say "build/examples/pdgemm_plain or libeccl_blacs was not built (configure found no" \
+            "ScaLAPACK or no MPI Fortran compiler): no interposer demo"
+        return 0
     fi
+    echo
+    say "an unmodified ScaLAPACK program: C = A * B with PDGEMM, N = $n, NB = $nb, on $DEMO_RANKS ranks"
+    say "1. as it is: $MPIEXEC -n $DEMO_RANKS ./$prog $n $nb"
+    local rc=0
+    "$MPIEXEC" -n "$DEMO_RANKS" "./$prog" "$n" "$nb" || rc=$?
+    demo_result "$rc"
+    echo
+    # ECCL_COMPRESS=always: on this one machine the link is fast enough that eccl's cost model
+    # would rightly send the panels uncompressed; on a cluster's network it compresses by itself.
+    say "2. the same binary with eccl's BLACS interposer, panels within 1e-6 (doc/blacs-interposer.md):"
+    say "   LD_PRELOAD=build/.libs/libeccl_blacs.so ECCL_BLACS=abs:1e-6 ECCL_BLACS_REPORT=1" \
+        "ECCL_COMPRESS=always $MPIEXEC -n $DEMO_RANKS ./$prog $n $nb 1e-6"
+    rc=0
+    env LD_PRELOAD="$lib" ECCL_BLACS=abs:1e-6 ECCL_BLACS_REPORT=1 ECCL_COMPRESS=always \
+        "$MPIEXEC" -n "$DEMO_RANKS" "./$prog" "$n" "$nb" 1e-6 || rc=$?
+    demo_result "$rc"
+    echo
+    say "the bound checked for every element of C: E (sum_k |A(i,k)| + sum_k |B(k,j)|) + N E^2" \
+        "+ the rounding of the product, E = 1e-6 (0 for the first run)"
+    say "the times are those of $DEMO_RANKS ranks sharing this machine, whose 'network' is memory:" \
+        "compressing costs time here and pays where the network is the bottleneck" \
+        "(doc/performance.md)"
+}
+
+# Step 5 of `test`: eccl built with Open MPI in ./build-openmpi (with ScaLAPACK and Fortran, both
+# required: a silent fallback would skip the BLACS tests), the MPI tests of FLAVOUR_TESTS
+# (tests/Makefile.mk), make install into build-openmpi/_prefix and tests/consumer.sh against that
+# install.  Failures go to FAILED_STEPS; the test results are counted by collect_results.
+OMPI_DIR=build-openmpi
+test_openmpi() {
+    local t0=$SECONDS dir=$OMPI_DIR prefix=$ROOT/$OMPI_DIR/_prefix ok=yes mpiexec='' tests='' out=''
+    # Open MPI refuses to run as root without the first two, and by default refuses more ranks
+    # than cores (the tests run up to 6 ranks on the 2-core CI machine).
+    local -a ompi_env=(OMPI_MCA_rmaps_base_oversubscribe=1)
+    ((EUID != 0)) || ompi_env+=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+    configure_dir "$dir" CC=mpicc.openmpi FC=mpifort.openmpi --without-cuda \
+        --with-scalapack --enable-fortran --prefix="$prefix" || {
+        step_failed "Open MPI: configure in ./$dir"
+        ok=no
+    }
+    if [[ $ok == yes ]]; then
+        make_in "$dir" "the compiler or make error is just above" || {
+            step_failed "Open MPI: build in ./$dir"
+            ok=no
+        }
+    fi
+    if [[ $ok == yes ]]; then
+        # configure's launcher must be Open MPI's, and FLAVOUR_TESTS must not be empty.
+        # shellcheck disable=SC2016  # $(...) is for make to expand
+        out=$(make -s --no-print-directory -C "$dir" -f Makefile -f <(printf \
+            'quickstart-flavour:\n\t@echo "$(MPIEXEC)"\n\t@echo $(FLAVOUR_TESTS)\n') \
+            quickstart-flavour) || out=
+        mpiexec=$(printf '%s\n' "$out" | tail -n 2 | head -n 1)
+        tests=$(printf '%s\n' "$out" | tail -n 1)
+        if [[ $mpiexec != *mpiexec.openmpi || -z $tests || $tests == "$mpiexec" ]]; then
+            explain "Open MPI: ./$dir has MPIEXEC='$mpiexec' (expected mpiexec.openmpi)" \
+                "and FLAVOUR_TESTS='$tests'"
+            step_failed "Open MPI: launcher or FLAVOUR_TESTS in ./$dir"
+            ok=no
+        fi
+    fi
+    if [[ $ok == yes ]]; then
+        clear_results "$dir"
+        say "Open MPI: running $tests"
+        env "${ompi_env[@]}" make -C "$dir" -j"$JOBS" check TESTS="$tests" || {
+            explain "make check in $dir (the failed tests' logs are at the end)"
+            step_failed "Open MPI: make check of FLAVOUR_TESTS in ./$dir"
+        }
+        rm -rf "$prefix"
+        if make_in "$dir" "the install error is just above" install; then
+            say "Open MPI: tests/consumer.sh against $prefix"
+            env "${ompi_env[@]}" bash tests/consumer.sh "$prefix" mpicc.openmpi mpifort.openmpi "$mpiexec" || {
+                explain "tests/consumer.sh (its FAILED lines and log excerpts are above)"
+                step_failed "Open MPI: tests/consumer.sh (examples/consumer against the install)"
+            }
+        else
+            step_failed "Open MPI: make install in ./$dir"
+        fi
+    fi
+    say "Open MPI step (configure, build, tests, install, consumer) took $((SECONDS - t0)) s"
 }
 
 cmd_test() {
@@ -347,9 +458,13 @@ cmd_test() {
         fi
     fi
 
+    # 5. the second MPI flavour: Open MPI, its tests, the install and the consumer programs
+    test_openmpi
+
     # totals
     collect_results build
     collect_results build-asan
+    collect_results build-openmpi
     N_PASS=$((N_PASS + fuzz_pass))
     N_FAIL=$((N_FAIL + fuzz_fail))
     echo
@@ -373,8 +488,19 @@ main() {
             usage
             ;;
         demo)
-            (($# == 1)) || die "'demo' takes no options (got: ${*:2}); see --help"
-            cmd_demo
+            local part=all
+            case ${2:-} in
+                "") ;;
+                --summa) part=summa ;;
+                --pdgemm) part=pdgemm ;;
+                -h | --help)
+                    usage
+                    exit 0
+                    ;;
+                *) die "unknown option '$2' for demo (use --summa or --pdgemm); see --help" ;;
+            esac
+            (($# <= 2)) || die "'demo' takes one option at most (got: ${*:2}); see --help"
+            cmd_demo "$part"
             ;;
         test)
             local distcheck=no a

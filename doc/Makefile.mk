@@ -4,7 +4,8 @@ EXTRA_DIST += $(wildcard $(srcdir)/doc/*.md)
 
 # Installed into $(docdir) (by default PREFIX/share/doc/eccl) with the README and the licence.
 dist_doc_DATA = README.md LICENSE doc/collectives.md doc/env.md doc/format.md doc/fortran.md \
-	doc/gpu.md doc/guarantees.md doc/performance.md doc/probe.md doc/scalapack.md
+	doc/gpu.md doc/guarantees.md doc/performance.md doc/probe.md doc/scalapack.md doc/blacs-interposer.md \
+	doc/install.md
 
 # Figures of the pages, installed next to them so that relative links keep working.
 docimgdir = $(docdir)/img

@@ -273,6 +273,10 @@ TESTS += tests/test_interpose_policy
 tests_test_interpose_policy_SOURCES = tests/test_interpose_policy.c src/interpose/policy.c
 tests_test_interpose_policy_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_interpose_policy_LDADD = -lm
+# a plain C BLACS program (no eccl): every C entry point, checked elementwise; ends without gridexit
+check_PROGRAMS += tests/interpose_c
+tests_interpose_c_SOURCES = tests/interpose_c.c
+tests_interpose_c_LDADD = $(SCALAPACK_LIBS) -lm
 if HAVE_FORTRAN
 TESTS += tests/test_interpose.sh
 endif
@@ -280,3 +284,29 @@ endif
 EXTRA_DIST += tests/test_interpose.sh tests/blacs_tester/bt.dat tests/blacs_tester/bsbr.dat \
 	tests/blacs_tester/comb.dat tests/blacs_tester/PDBLAS3TST.dat tests/blacs_tester/LU.dat \
 	tests/blacs_tester/LLT.dat
+
+# The second MPI flavour: quickstart.sh test runs these in ./build-openmpi (Open MPI) after the
+# full suite ran with MPICH.  Every family of MPI tests at two or three rank counts, and the tests
+# whose outcome depends on the MPI library (the Fortran MPI handles, MPIX_Query_cuda_support,
+# eccl-info --model under the launcher); the codec tests and test_probe/test_layers, which do not
+# touch MPI, are left out.  About 3 minutes on 2 cores.
+FLAVOUR_TESTS = tests/coll_np2.mpi tests/coll_np3.mpi tests/coll_np5.mpi tests/coll_hier_np6.mpi \
+	tests/coll_chunks_np4.mpi tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi \
+	tests/corrupt_hier_np4.mpi tests/corrupt_chunks_np3.mpi \
+	tests/contract_np2.mpi tests/contract_np3.mpi tests/contract_np4.mpi \
+	tests/nonblocking_np2.mpi tests/nonblocking_np3.mpi tests/nonblocking_np5.mpi \
+	tests/nonblocking_single_np3.mpi tests/nonblocking_caller_np2.mpi tests/nonblocking_corrupt_np3.mpi \
+	tests/select_np2.mpi tests/cuda_aware_np2.mpi tests/cuda_aware_on_np2.mpi \
+	tests/cuda_aware_off_np2.mpi tests/bench_smoke.mpi tests/test_info.sh
+if HAVE_FORTRAN
+FLAVOUR_TESTS += tests/test_fortran tests/fortran_coll_np3.mpi
+if HAVE_SCALAPACK
+FLAVOUR_TESTS += tests/blacs_2x2_r.mpi tests/blacs_2x2_c.mpi tests/blacs_2x3.mpi \
+	tests/panel_2x2_r.mpi tests/panel_2x3.mpi tests/summa_2x2_r.mpi tests/summa_2x3.mpi \
+	tests/summa_lookahead_2x3.mpi tests/cannon_2x2_r.mpi tests/cannon_2x2_c.mpi \
+	tests/cannon_lookahead_2x2.mpi tests/test_interpose.sh
+endif
+endif
+if HAVE_NETCDF
+FLAVOUR_TESTS += tests/stack_np4.mpi
+endif

@@ -164,6 +164,27 @@ run gemm.preload LD_PRELOAD="$LIB" "${LOSSY_GEMM[@]}" -- "$PLAIN" 512 64 1e-6
 check_pdgemm gemm.preload "LD_PRELOAD, abs:1e-6"
 run gemm.linked "${LOSSY_GEMM[@]}" -- "$LINKED" 512 64 1e-6
 check_pdgemm gemm.linked "-leccl_blacs before ScaLAPACK, abs:1e-6"
+# the C entry points (s, d, c, z broadcasts and sums, lda > m), elementwise; the program ends
+# with MPI_Finalize only, so the report comes from the MPI_Finalize hook
+CPROG=$top_builddir/tests/interpose_c
+run cprog.plain -- "$CPROG" 0
+run cprog.eccl LD_PRELOAD="$LIB" ECCL_BLACS=abs:1e-4 ECCL_BLACS_OPS=all ECCL_BLACS_MIN_BYTES=0 \
+    ECCL_COMPRESS=always ECCL_BLACS_REPORT=1 -- "$CPROG" 1e-4
+if ! grep -q ' 0 elements outside' cprog.plain.out; then
+    fail "tests/interpose_c without the preload"
+    cat cprog.plain.out
+elif ((rc != 0)) || ! grep -q ' 0 elements outside' cprog.eccl.out; then
+    fail "tests/interpose_c (C entry points, abs:1e-4): status $rc"
+    cat cprog.eccl.out
+elif ! grep -qE '^eccl_blacs: grid 1x4 .*\([1-9][0-9]* compressed\)' cprog.eccl.out; then
+    fail "tests/interpose_c: no report line at MPI_Finalize, or nothing compressed"
+    cat cprog.eccl.out
+else
+    ok "C entry points s d c z, broadcasts and sums, abs:1e-4: every element within the bound;" \
+        "report at MPI_Finalize:"
+    grep -E 'outside|^eccl_blacs' cprog.eccl.out
+fi
+
 run gemm.none -- "$PLAIN" 256 32 0
 cp gemm.none.out gemm.none.keep
 run gemm.off LD_PRELOAD="$LIB" ECCL_BLACS=off ECCL_BLACS_REPORT=1 -- "$PLAIN" 256 32 0

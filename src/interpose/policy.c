@@ -172,12 +172,14 @@ void ib_fatal(int all_ranks, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     int r = world_rank();
-    /* A setting error is the same on every process: rank 0 says it, the others give it two
+    /* A setting error is the same on every process: rank 0 says it, the others give it three
      * seconds to, then say it themselves (rank 0 may never make a BLACS call). */
-    if (!all_ranks && r > 0) sleep(2);
+    if (!all_ranks && r > 0) sleep(3);
     if (r >= 0) fprintf(stderr, "eccl_blacs: rank %d: %s\n", r, msg);
     else fprintf(stderr, "eccl_blacs: %s\n", msg);
     fflush(stderr);
+    /* the launcher forwards output through a pipe; an abort right away can lose the message */
+    if (r >= 0) sleep(1);
     if (r >= 0) MPI_Abort(MPI_COMM_WORLD, 1);
     abort();
 }
