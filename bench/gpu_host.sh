@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest,
-#   gpusan, quickbench, overlapbench, summabench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
+#   gpusan, quickbench, overlapbench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -168,6 +168,27 @@ case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GP
                 grep -E "^(time|panel|worst)" "$out/summa_${n}_${net}_$plain.log"
             done
         done
+    done ;;
+esac
+case " $what " in *" blacsbench "*) # an unmodified PDGEMM program (examples/pdgemm_plain, host arrays, 2 x 2
+    # grid, OPENBLAS threads = cores / 4 per rank) plain and under libeccl_blacs (ECCL_BLACS=abs:1e-6,
+    # eccl's cost model deciding), over loopback sockets as is and shaped by tc to each rate of
+    # BLACS_LINKS; smooth data (compresses) and random data (does not)
+    lib=$PWD/.libs/libeccl_blacs.so
+    sockets="MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    thr=$((jobs / 4)); [ $thr -ge 1 ] || thr=1
+    for net in ${BLACS_NETS-socket} ${BLACS_LINKS-25gbit}; do
+        case $net in socket) ;; *) tc qdisc replace dev lo root tbf rate "$net" burst 16mb latency 100ms ;; esac
+        for kind in ${BLACS_KINDS:-smooth random}; do
+            for mode in plain eccl; do
+                pre=; [ $mode = plain ] || pre="LD_PRELOAD=$lib ECCL_BLACS=abs:1e-6 ECCL_BLACS_REPORT=1"
+                step pdgemm_${net}_${kind}_$mode timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$thr \
+                    OMP_NUM_THREADS=$thr $sockets $pre mpiexec -n 4 ./examples/pdgemm_plain ${BLACS_N:-8192} \
+                    ${BLACS_NB:-256} 1e-6 $kind nocheck
+                grep -E "took|eccl_blacs" "$out/pdgemm_${net}_${kind}_$mode.log"
+            done
+        done
+        case $net in socket) ;; *) tc qdisc del dev lo root ;; esac
     done ;;
 esac
 case " $what " in *" hierbench "*) # allreduce on two emulated nodes of HIER_PER ranks: MPICH counts each
