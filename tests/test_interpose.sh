@@ -60,7 +60,9 @@ fail() {
 }
 ok() { echo "ok:   $*"; }
 
-# run NAME [VAR=value ...] -- PROGRAM [ARGS]: 4 ranks, output in NAME.out, status in $rc
+# run NAME [VAR=value ...] -- PROGRAM [ARGS]: 4 ranks, standard output in NAME.out, standard error
+# (where libeccl_blacs's report and messages go) in NAME.err, status in $rc.  Kept apart, so that
+# a report line printed by one rank never lands inside another rank's table.
 run() {
     local name=$1
     shift
@@ -71,13 +73,15 @@ run() {
     done
     shift
     rc=0
-    env "${envs[@]+"${envs[@]}"}" timeout 600 "$MPIEXEC" -n 4 "$@" >"$name.out" 2>&1 || rc=$?
+    env "${envs[@]+"${envs[@]}"}" timeout 600 "$MPIEXEC" -n 4 "$@" >"$name.out" 2>"$name.err" || rc=$?
 }
 PRE=(LD_PRELOAD="$LIB" ECCL_BLACS_REPORT=1)
 LOSSLESS=("${PRE[@]}" ECCL_BLACS=lossless ECCL_BLACS_OPS=all ECCL_BLACS_MIN_BYTES=0)
 
 # Lines "... through eccl (...)" of the report: the number of calls eccl carried.
-eccl_calls() { sed -n 's/.* intercepted, \([0-9]*\) through eccl.*/\1/p' "$1" | awk '{s += $1} END {print s + 0}'; }
+eccl_calls() { sed -n 's/.* intercepted, \([0-9]*\) through eccl.*/\1/p' "${1%.out}.err" | awk '{s += $1} END {print s + 0}'; }
+# both NAME: the two outputs of a run, for a failure's log
+both() { cat "$1.out" "$1.err"; }
 
 echo "== a. lossless: the BLACS testers (C and Fortran interfaces) and the level-3 PBLAS tester"
 for t in xCbtest xFbtest; do
@@ -91,10 +95,10 @@ for t in xCbtest xFbtest; do
         tail -n 20 "$t.plain.out"
     elif ! diff "$t.plain.sum" "$t.eccl.sum"; then
         fail "$t: results differ under the preload (lossless); output tail:"
-        tail -n 30 "$t.eccl.out"
+        both "$t.eccl" | tail -n 30
     elif ((n == 0)); then
         fail "$t: the report shows no call carried by eccl"
-        tail -n 20 "$t.eccl.out"
+        both "$t.eccl" | tail -n 20
     else
         ok "$t: $(grep -c 'TESTS:.*TESTS;' "$t.eccl.sum") test groups as without the preload," \
             "$n calls carried by eccl"
@@ -129,7 +133,7 @@ for t in PBLAS/dpb3tst xdlu xdllt; do
     run "$name.lossy" "${LOSSY[@]}" -- "$TESTERS/$t"
     if ((rc != 0)) || ! grep -qiE 'End of Tests' "$name.lossy.out"; then
         fail "$t with abs:1e-6 did not run to completion (status $rc)"
-        tail -n 20 "$name.lossy.out"
+        both "$name.lossy" | tail -n 20
         continue
     fi
     ok "$t with abs:1e-6 ran to completion; residuals (lossless, then abs:1e-6):"
@@ -140,23 +144,24 @@ for t in PBLAS/dpb3tst xdlu xdllt; do
         grep -E '^(WALL|\|\|)|tests completed' "$name.plain.out"
         grep -E '^(WALL|\|\|)|tests completed' "$name.lossy.out"
     fi
-    grep '^eccl_blacs:' "$name.lossy.out"
+    grep '^eccl_blacs:' "$name.lossy.err"
 done
 
 echo
 echo "== c. pdgemm_plain (an unmodified ScaLAPACK program): the a-priori bound, by preload and by link"
 check_pdgemm() { # NAME WHAT: exit 0, 0 elements outside, compressed calls and bytes saved
     local name=$1 what=$2 saved
-    saved=$(sed -n 's/.*(\([0-9.]*\)% saved).*/\1/p' "$name.out" | head -n 1)
+    saved=$(sed -n 's/.*(\([0-9.]*\)% saved).*/\1/p' "$name.err" | head -n 1)
     if ((rc != 0)) || ! grep -q ' 0 of .* elements outside the bound' "$name.out"; then
         fail "$what: status $rc"
-        cat "$name.out"
-    elif ! grep -qE '\([1-9][0-9]* compressed\)' "$name.out" || [[ -z $saved ]]; then
+        both "$name"
+    elif ! grep -qE '\([1-9][0-9]* compressed\)' "$name.err" || [[ -z $saved ]]; then
         fail "$what: no compressed call in the report"
-        cat "$name.out"
+        both "$name"
     else
         ok "$what: every element within the bound, $saved% of eccl's bytes saved"
-        grep -E 'largest error|^eccl_blacs' "$name.out"
+        grep -E 'largest error' "$name.out"
+        grep -E '^eccl_blacs' "$name.err"
     fi
 }
 LOSSY_GEMM=(ECCL_BLACS=abs:1e-6 ECCL_COMPRESS=always ECCL_BLACS_REPORT=1)
@@ -172,26 +177,27 @@ run cprog.eccl LD_PRELOAD="$LIB" ECCL_BLACS=abs:1e-4 ECCL_BLACS_OPS=all ECCL_BLA
     ECCL_COMPRESS=always ECCL_BLACS_REPORT=1 -- "$CPROG" 1e-4
 if ! grep -q ' 0 elements outside' cprog.plain.out; then
     fail "tests/interpose_c without the preload"
-    cat cprog.plain.out
+    both cprog.plain
 elif ((rc != 0)) || ! grep -q ' 0 elements outside' cprog.eccl.out; then
     fail "tests/interpose_c (C entry points, abs:1e-4): status $rc"
-    cat cprog.eccl.out
-elif ! grep -qE '^eccl_blacs: grid 1x4 .*\([1-9][0-9]* compressed\)' cprog.eccl.out; then
+    both cprog.eccl
+elif ! grep -qE '^eccl_blacs: grid 1x4 .*\([1-9][0-9]* compressed\)' cprog.eccl.err; then
     fail "tests/interpose_c: no report line at MPI_Finalize, or nothing compressed"
-    cat cprog.eccl.out
+    both cprog.eccl
 else
     ok "C entry points s d c z, broadcasts and sums, abs:1e-4: every element within the bound;" \
         "report at MPI_Finalize:"
-    grep -E 'outside|^eccl_blacs' cprog.eccl.out
+    grep -E 'outside' cprog.eccl.out
+    grep -E '^eccl_blacs' cprog.eccl.err
 fi
 
 run gemm.none -- "$PLAIN" 256 32 0
 cp gemm.none.out gemm.none.keep
 run gemm.off LD_PRELOAD="$LIB" ECCL_BLACS=off ECCL_BLACS_REPORT=1 -- "$PLAIN" 256 32 0
 if ((rc != 0)) || ! diff <(grep 'largest error' gemm.none.keep) <(grep 'largest error' gemm.off.out) ||
-    grep -q '^eccl_blacs' gemm.off.out; then
+    grep -q '^eccl_blacs' gemm.off.err; then
     fail "ECCL_BLACS=off under the preload changed the result or reported calls"
-    cat gemm.none.keep gemm.off.out
+    cat gemm.none.keep; both gemm.off
 else
     ok "ECCL_BLACS=off under the preload: the same C as without it ($(grep 'largest error' gemm.off.out))"
 fi
@@ -201,9 +207,9 @@ echo "== d. a binary without BLACS is unaffected; invalid settings stop the prog
 out=$(env LD_PRELOAD="$LIB" ECCL_BLACS=not-a-mode /bin/echo untouched 2>&1)
 if [[ $out == untouched ]]; then ok "/bin/echo under the preload (with an invalid setting, never read)"; else fail "/bin/echo under the preload printed: $out"; fi
 run demo LD_PRELOAD="$LIB" ECCL_BLACS=abs:1e-3 ECCL_BLACS_REPORT=1 -- "$top_builddir/examples/demo"
-if ((rc != 0)) || grep -q '^eccl_blacs' demo.out; then
+if ((rc != 0)) || grep -q '^eccl_blacs' demo.err; then
     fail "examples/demo (MPI + eccl, no BLACS) under the preload: status $rc"
-    tail -n 20 demo.out
+    both demo | tail -n 20
 else
     ok "examples/demo (MPI and eccl, no BLACS) under the preload: status 0, no report"
 fi
@@ -213,11 +219,11 @@ for bad in "ECCL_BLACS=abs:-1" "ECCL_BLACS=rel:" "ECCL_BLACS=lossy" "ECCL_BLACS_
     extra=()
     [[ $var == ECCL_BLACS ]] || extra=(ECCL_BLACS=abs:1e-6)
     run bad LD_PRELOAD="$LIB" "${extra[@]}" "$bad" -- "$PLAIN" 64 16 1e-6
-    if ((rc == 0)) || ! grep -q "eccl_blacs: rank [0-9]*: invalid setting: $var=" bad.out; then
+    if ((rc == 0)) || ! grep -q "eccl_blacs: rank [0-9]*: invalid setting: $var=" bad.err; then
         fail "$bad: status $rc, no message naming $var"
-        cat bad.out
+        both bad
     else
-        ok "$bad stops the program: $(grep -m1 'invalid setting' bad.out)"
+        ok "$bad stops the program: $(grep -m1 'invalid setting' bad.err)"
     fi
 done
 
