@@ -100,7 +100,7 @@ void ib_count(int ictxt, int forwarded)
 /* One grid's reduction: what is summed, what is maximised, and its requests. */
 enum { N_SUM = 6 };
 typedef struct ib_sum {
-    int ictxt, root;
+    int ictxt, first; /* first: this process is rank 0 of the grid's communicator */
     MPI_Comm comm;
     uint64_t mine[N_SUM], all[N_SUM]; /* intercepted, forwarded, eccl calls, compressed, raw, sent */
     double eb_mine, eb_all;
@@ -136,8 +136,8 @@ static int post(ib_sum_t *s, int ictxt)
         s->mine[5] = t.bytes_sent;
         s->eb_mine = t.max_eb;
     }
-    MPI_Comm_rank(s->comm, &s->root);
-    s->root = s->root == 0;
+    MPI_Comm_rank(s->comm, &s->first);
+    s->first = s->first == 0;
     MPI_Ireduce(s->mine, s->all, N_SUM, MPI_UINT64_T, MPI_SUM, 0, s->comm, &s->req[0]);
     MPI_Ireduce(&s->eb_mine, &s->eb_all, 1, MPI_DOUBLE, MPI_MAX, 0, s->comm, &s->req[1]);
     return 1;
@@ -147,7 +147,7 @@ static void print(const ib_sum_t *s)
 {
     int nprow, npcol, myrow, mycol;
     const uint64_t *a = s->all;
-    if (!s->root || a[0] == 0) return;
+    if (!s->first || a[0] == 0) return;
     Cblacs_gridinfo(s->ictxt, &nprow, &npcol, &myrow, &mycol);
     double raw = (double)a[4], sent = (double)a[5];
     fprintf(stderr,
@@ -178,20 +178,15 @@ void ib_report_all(void)
     pthread_mutex_unlock(&lock);
     if (!ctx) return;
     ib_sum_t *s = calloc((size_t)n, sizeof *s);
-    MPI_Request *req = malloc(sizeof *req * 2 * (size_t)n);
     int k = 0;
-    for (int i = 0; s && req && i < n; i++) {
-        if (!post(&s[k], ctx[i])) continue;
-        req[2 * k] = s[k].req[0];
-        req[2 * k + 1] = s[k].req[1];
-        k++;
-    }
-    for (int i = 0; i < 2 * k; i++) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+    for (int i = 0; s && i < n; i++)
+        if (post(&s[k], ctx[i])) k++;
+    /* every reduction is posted before any is waited for */
     for (int i = 0; i < k; i++) {
-        s[i].req[0] = s[i].req[1] = MPI_REQUEST_NULL;
+        MPI_Wait(&s[i].req[0], MPI_STATUS_IGNORE);
+        MPI_Wait(&s[i].req[1], MPI_STATUS_IGNORE);
         print(&s[i]);
     }
-    free(req);
     free(s);
     free(ctx);
 }
