@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest,
+#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest,
 #   gpusan, quickbench, overlapbench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
@@ -60,6 +60,15 @@ case " $what " in *" nonblocktest "*|*" test "*|*" all "*) # issue 19's nonblock
         ./tests/test_nonblocking --device
     step nonblocking_device_corrupt timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 \
         ./tests/test_nonblocking --device corrupt ;;
+esac
+case " $what " in *" asynctest "*|*" test "*|*" all "*) # issue 19's stream-enqueued calls: in stream order,
+    # bit for bit the blocking results, the caller not waiting; at once without a progress thread;
+    # errors and a corrupt stream reported by eccl_cuda_comm_async_error
+    step cuda_async_np2 timeout "$test_timeout" mpiexec -n 2 ./tests/test_cuda_async
+    step cuda_async_np3 timeout "$test_timeout" mpiexec -n 3 ./tests/test_cuda_async
+    step cuda_async_caller timeout "$test_timeout" env ECCL_PROGRESS=caller mpiexec -n 2 ./tests/test_cuda_async
+    step cuda_async_corrupt timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 ECCL_TRANSPORT=mpi mpiexec -n 2 \
+        ./tests/test_cuda_async corrupt ;;
 esac
 case " $what " in *" overlapbench "*) # issue 19: a nonblocking allreduce behind host computation
     step bench_overlap_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_overlap --device \

@@ -9,6 +9,7 @@
 
 #include "eccl_cuda.h" /* before kernels.h: the result codes come from eccl.h here */
 #include "core/dtype.h"
+#include "cuda/device.h"
 #include "cuda/kernels.h"
 
 struct eccl_cuda_codec {
@@ -21,6 +22,8 @@ struct eccl_cuda_codec {
     unsigned long long *h_size; // pinned
     int sms;                    // multiprocessors: small streams get bigger CTAs
     cudaEvent_t ev;             // what eccl_cuda_codec_wait polls while a waiter is set
+    cudaStream_t hk;            // non-blocking: clears new scratch (never the legacy stream, which
+                                // a held user stream would stall: cuda/device.h, the gate)
     void (*waiter)(void *);     // eccl_cuda_codec_set_waiter
     void *waiter_arg;
 };
@@ -43,16 +46,26 @@ static size_t scratch_bytes(size_t tiles) { return sizeof(eccl_dev_scratch) + ti
 static int is64_of(eccl_dtype_t dt) { const eccl_dtype_traits_t *t = eccl_dtype_traits(dt); return t && t->is64; }
 static size_t reals_of(eccl_dtype_t dt) { const eccl_dtype_traits_t *t = eccl_dtype_traits(dt); return t ? t->reals : 0; }
 
-static eccl_result_t reserve(eccl_cuda_codec_t c, size_t tiles)
+// Grow the scratch. The old one may still be read by kernels of the stream the codec was last used
+// on (st; NULL: any stream): waited for through the gate, which synchronises the device unless a
+// user's stream is held (then eccl's own contexts use a codec on one stream: st). The old scratch
+// is freed through the gate too.
+static eccl_result_t reserve(eccl_cuda_codec_t c, size_t tiles, cudaStream_t st)
 {
     if (tiles <= c->tiles_cap && c->s) return ECCL_SUCCESS;
     size_t cap = tiles > 2 * c->tiles_cap ? tiles : 2 * c->tiles_cap;
     if (cap < 64) cap = 64;
     eccl_dev_scratch *ns = NULL;
-    CU(cudaDeviceSynchronize());
+    if (c->s && eccl_gate_sync(st)) return ECCL_ERR_CUDA;
     CU(cudaMalloc((void **)&ns, scratch_bytes(cap)));
-    CU(cudaMemset(ns, 0, scratch_bytes(cap)));
-    if (c->s) CU(cudaFree(c->s));
+    cudaError_t e = cudaMemsetAsync(ns, 0, scratch_bytes(cap), c->hk);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(c->hk);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        eccl_gate_free(ns, 0);
+        return ECCL_ERR_CUDA;
+    }
+    eccl_gate_free(c->s, 0);
     c->s = ns;
     c->tiles_cap = cap;
     c->tile_base = c->done_base = 0;
@@ -60,10 +73,10 @@ static eccl_result_t reserve(eccl_cuda_codec_t c, size_t tiles)
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t c, size_t count, eccl_dtype_t dtype)
+extern "C" eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t c, size_t count, eccl_dtype_t dtype, void *stream)
 {
     if (!c || reals_of(dtype) == 0) return ECCL_ERR_INVALID_ARG;
-    return reserve(c, eccl_fmt_ntiles(eccl_fmt_nblocks((uint64_t)count * reals_of(dtype))));
+    return reserve(c, eccl_fmt_ntiles(eccl_fmt_nblocks((uint64_t)count * reals_of(dtype))), (cudaStream_t)stream);
 }
 
 extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_codec_t *out)
@@ -84,10 +97,11 @@ extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_code
         cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
         cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, c->device) != cudaSuccess ||
         cudaEventCreateWithFlags(&c->ev, cudaEventDisableTiming) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&c->hk, cudaStreamNonBlocking) != cudaSuccess ||
         eccl_compress_setup() != cudaSuccess || eccl_decompress_setup() != cudaSuccess ||
         eccl_hom32_setup() != cudaSuccess || eccl_hom64_setup() != cudaSuccess)
         rc = ECCL_ERR_CUDA;
-    if (!rc) rc = reserve(c, tiles);
+    if (!rc) rc = reserve(c, tiles, NULL);
     if (rc) {
         (void)cudaGetLastError();
         eccl_cuda_codec_free(&c);
@@ -102,10 +116,11 @@ extern "C" eccl_result_t eccl_cuda_codec_free(eccl_cuda_codec_t *codec)
     if (!codec) return ECCL_ERR_INVALID_ARG;
     eccl_cuda_codec_t c = *codec;
     if (!c) return ECCL_SUCCESS;
-    if (c->s) cudaFree(c->s);
-    if (c->h_err) cudaFreeHost(c->h_err);
-    if (c->h_size) cudaFreeHost(c->h_size);
+    if (c->s) eccl_gate_free(c->s, 0);
+    if (c->h_err) eccl_gate_free(c->h_err, 1);
+    if (c->h_size) eccl_gate_free(c->h_size, 1);
     if (c->ev) cudaEventDestroy(c->ev);
+    if (c->hk) cudaStreamDestroy(c->hk);
     free(c);
     *codec = NULL;
     return ECCL_SUCCESS;
@@ -224,7 +239,7 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
     }
     default: return ECCL_ERR_INVALID_ARG;
     }
-    eccl_result_t rc = reserve(c, a.nt);
+    eccl_result_t rc = reserve(c, a.nt, st);
     if (rc) return rc;
     a.s = c->s;
     a.d_size = d_size ? d_size : &c->s->total_size;
@@ -315,7 +330,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     a.nb = eccl_fmt_nblocks(a.n);
     a.nt = eccl_fmt_ntiles(a.nb);
     a.P = eccl_fmt_payload_offset(a.nb);
-    eccl_result_t rc = reserve(c, a.nt);
+    eccl_result_t rc = reserve(c, a.nt, st);
     if (rc) return rc;
     a.s = c->s;
     if (stream_capacity < a.P) {
@@ -390,7 +405,7 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     a.lv = lview;
     a.op = (int)op;
     a.out = (unsigned char *)d_out;
-    eccl_result_t rc = reserve(c, a.in.nt);
+    eccl_result_t rc = reserve(c, a.in.nt, st);
     if (rc) return rc;
     a.in.s = c->s;
     a.d_size = d_size ? d_size : &c->s->total_size;

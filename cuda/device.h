@@ -19,6 +19,44 @@ eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size
 /* The same as an allocator for a pool (src/core/pool.h): NULL when none can be had. */
 void *eccl_cuda_host_alloc_ptr(size_t bytes);
 
+/* ---- the gate (cuda/device.cu) ---------------------------------------------------------------
+ * While a stream-enqueued collective holds a user's stream (eccl_dev_hold_post until
+ * eccl_dev_hold_release), nothing in eccl may synchronise the whole device: a cudaFree,
+ * cudaFreeHost or cudaDeviceSynchronize would wait for the held stream, which only the progress
+ * thread running that collective (or one waiting on a peer that waits on it) releases. Every such
+ * call in eccl goes through the gate: it runs at once when no stream is held, under the gate's
+ * mutex (so no hold can begin meanwhile), else frees are deferred until the last hold ends and a
+ * device synchronisation becomes one of the given stream. The gate is the process's only global
+ * mutable state in cuda/ (a count and a list under a mutex; thread-safe). */
+/* Free device memory (host = 0, cudaFree) or page-locked host memory (host = 1, cudaFreeHost) now,
+ * or when no stream is held any more. NULL accepted. */
+void eccl_gate_free(void *ptr, int host);
+/* cudaDeviceSynchronize when no stream is held, else cudaStreamSynchronize(stream) (a
+ * cudaStream_t; NULL: the legacy stream is not waited for then, nothing is). Errors: ECCL_ERR_CUDA. */
+eccl_result_t eccl_gate_sync(void *stream);
+
+/* ---- holds: stream-enqueued collectives (src/coll/engine.c) ------------------------------------
+ * A hold makes a user's stream wait (cuStreamWaitValue32 on a word of page-locked host memory)
+ * until the host releases it: eccl_dev_hold_post, in the caller's thread, records an event on the
+ * stream (the collective's input is complete when it fires) and enqueues the wait for sequence
+ * number seq; the progress thread waits for the event (eccl_dev_hold_input), runs the collective,
+ * and releases seq (eccl_dev_hold_release: every wait for a number up to seq, compared cyclically,
+ * passes). One hold object per communicator; its sequence numbers increase by one per post and
+ * are released in order. */
+typedef struct eccl_dev_hold eccl_dev_hold_t;
+/* Errors: ECCL_ERR_UNSUPPORTED (the driver has no stream memory operations, or cannot map host
+ * memory), ECCL_ERR_NO_MEMORY. */
+eccl_result_t eccl_dev_hold_create(eccl_dev_hold_t **hold);
+void eccl_dev_hold_free(eccl_dev_hold_t *hold); /* NULL accepted; no hold may be pending */
+/* *ev: the input event, owned by the hold until eccl_dev_hold_release. Errors: ECCL_ERR_CUDA (the
+ * event could not be recorded on the stream), ECCL_ERR_UNSUPPORTED (the wait was refused); nothing
+ * is enqueued then. */
+eccl_result_t eccl_dev_hold_post(eccl_dev_hold_t *hold, void *stream, unsigned seq, void **ev);
+/* Wait on the host until the work the stream had before the hold is done. Errors: ECCL_ERR_CUDA. */
+eccl_result_t eccl_dev_hold_input(void *ev);
+/* Release seq (and every earlier number) and free ev. */
+void eccl_dev_hold_release(eccl_dev_hold_t *hold, unsigned seq, void *ev);
+
 /* ---- device-resident collectives (cuda/resident.cu) -----------------------------------------
  * A communicator's GPU resources: the GPU codec, a stream, and grow-only device buffers for the
  * streams going in and out (allocated at the first device-resident call, grown when a larger call
@@ -45,8 +83,9 @@ void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *ar
 eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg);
 eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
 /* Grow the codec's scratch for streams of count elements of dtype now (cuda/codec.cu; CUDA builds
- * only). Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA (cudaMalloc failed). */
-eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t codec, size_t count, eccl_dtype_t dtype);
+ * only); `stream` (a cudaStream_t) is the one the codec was last used on. Errors:
+ * ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA (cudaMalloc failed). */
+eccl_result_t eccl_cuda_codec_reserve(eccl_cuda_codec_t codec, size_t count, eccl_dtype_t dtype, void *stream);
 /* Allocate, before a device-resident call moves any data, every device buffer its operations on
  * at most `count` elements of dtype can grow (the codec's scratch, the stream buffers, the
  * alignment copy), so that no operation of the call allocates: a rank whose GPU is out of memory

@@ -267,3 +267,29 @@ eccl_result_t eccl_dev_divide(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_
     (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)p;
     return ECCL_ERR_UNSUPPORTED;
 }
+
+/* the gate and the holds (no stream can be held without CUDA) */
+void eccl_gate_free(void *ptr, int host) { (void)ptr, (void)host; }
+eccl_result_t eccl_gate_sync(void *stream)
+{
+    (void)stream;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_hold_create(eccl_dev_hold_t **hold)
+{
+    if (hold) *hold = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+void eccl_dev_hold_free(eccl_dev_hold_t *hold) { (void)hold; }
+eccl_result_t eccl_dev_hold_post(eccl_dev_hold_t *hold, void *stream, unsigned seq, void **ev)
+{
+    (void)hold, (void)stream, (void)seq;
+    if (ev) *ev = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_hold_input(void *ev)
+{
+    (void)ev;
+    return ECCL_ERR_UNSUPPORTED;
+}
+void eccl_dev_hold_release(eccl_dev_hold_t *hold, unsigned seq, void *ev) { (void)hold, (void)seq, (void)ev; }

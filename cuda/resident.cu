@@ -35,7 +35,8 @@ struct eccl_dev_ctx {
 static int misaligned(const void *p) { return ((uintptr_t)p & 15u) != 0; }
 
 // Grow a device buffer to at least `bytes` (by half again, so a slowly growing size does not
-// reallocate every call). Growing waits for the context's stream: the old buffer may be in use.
+// reallocate every call). Growing waits for the context's stream: the old buffer may be in use;
+// it is freed through the gate (cuda/device.h: not while a user's stream is held).
 static eccl_result_t grow(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t bytes)
 {
     if (*buf && *cap >= bytes) return ECCL_SUCCESS;
@@ -43,7 +44,7 @@ static eccl_result_t grow(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t byt
     if (want < bytes) want = bytes;
     if (want < 4096) want = 4096;
     CK(cudaStreamSynchronize(c->st));
-    if (*buf) CK(cudaFree(*buf));
+    eccl_gate_free(*buf, 0);
     *buf = NULL;
     *cap = 0;
     CK(cudaMalloc(buf, want));
@@ -63,7 +64,7 @@ extern "C" eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **out)
     eccl_dev_ctx_t *c = (eccl_dev_ctx_t *)calloc(1, sizeof *c);
     if (!c) return ECCL_ERR_NO_MEMORY;
     eccl_result_t rc = ECCL_SUCCESS;
-    if (cudaGetDevice(&c->device) != cudaSuccess || cudaStreamCreate(&c->st) != cudaSuccess) {
+    if (cudaGetDevice(&c->device) != cudaSuccess || cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking) != cudaSuccess) {
         (void)cudaGetLastError();
         rc = ECCL_ERR_CUDA;
     }
@@ -83,9 +84,9 @@ extern "C" void eccl_dev_ctx_free(eccl_dev_ctx_t *c)
     if (cudaGetDevice(&cur) == cudaSuccess && cur != c->device) cudaSetDevice(c->device);
     if (c->st) cudaStreamSynchronize(c->st);
     eccl_cuda_codec_free(&c->codec);
-    cudaFree(c->d_in);
-    cudaFree(c->d_out);
-    cudaFree(c->d_tmp);
+    eccl_gate_free(c->d_in, 0);
+    eccl_gate_free(c->d_out, 0);
+    eccl_gate_free(c->d_tmp, 0);
     if (c->st) cudaStreamDestroy(c->st);
     if (cur >= 0 && cur != c->device) cudaSetDevice(cur);
     (void)cudaGetLastError();
@@ -248,7 +249,7 @@ extern "C" eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *c, size_t count, eccl_
     eccl_result_t rc = grow(c, &c->d_out, &c->out_cap, out);
     if (!rc) rc = grow(c, &c->d_in, &c->in_cap, cap + 64);
     if (!rc && count) rc = grow(c, &c->d_tmp, &c->tmp_cap, count * esize_of(dtype));
-    if (!rc) rc = eccl_cuda_codec_reserve(c->codec, count, dtype);
+    if (!rc) rc = eccl_cuda_codec_reserve(c->codec, count, dtype, c->st);
     return rc;
 }
 
@@ -302,7 +303,7 @@ extern "C" eccl_result_t eccl_dev_win_alloc(eccl_dev_ctx_t *c, size_t bytes, voi
     cudaIpcMemHandle_t h;
     if (cudaIpcGetMemHandle(&h, p) != cudaSuccess) {
         (void)cudaGetLastError();
-        cudaFree(p);
+        eccl_gate_free(p, 0);
         return ECCL_ERR_UNSUPPORTED;
     }
     memcpy(handle, &h, sizeof h);
@@ -314,7 +315,7 @@ extern "C" void eccl_dev_win_free(eccl_dev_ctx_t *c, void *d_win)
 {
     if (!d_win) return;
     if (c) cudaStreamSynchronize(c->st);
-    cudaFree(d_win);
+    eccl_gate_free(d_win, 0);
     (void)cudaGetLastError();
 }
 
@@ -414,10 +415,10 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[7])
         if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(c->st) != cudaSuccess) rc = ECCL_ERR_CUDA;
         if (!rc) rc = cal_rounds(c, w ? ECCL_FLOAT64 : ECCL_FLOAT32, x, y, w ? n64 : n32, s, s2, cap, best[w]);
     }
-    cudaFree(x);
-    cudaFree(y);
-    cudaFreeHost(s);
-    cudaFreeHost(s2);
+    eccl_gate_free(x, 0);
+    eccl_gate_free(y, 0);
+    eccl_gate_free(s, 1);
+    eccl_gate_free(s2, 1);
     (void)cudaGetLastError();
     if (rc) return rc;
     // per operation: the small float32 call; per byte: what the large calls take beyond their

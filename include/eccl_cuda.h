@@ -65,6 +65,71 @@ eccl_result_t eccl_cuda_comm_set_stream(eccl_comm_t comm, cudaStream_t stream);
 eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware);
 
 /* ---------------------------------------------------------------------------------------------
+ * Stream-enqueued collectives (NCCL-style): the same arguments as the blocking call, plus a CUDA
+ * stream of the communicator's device. The call returns at once; the collective happens in stream
+ * order: it reads its input after the work enqueued on `stream` before the call, and work enqueued
+ * on `stream` after the call sees its result. The calling thread does not wait for the GPU or for
+ * the peers. Results, algorithm choice and bound are those of the blocking call, bit for bit (the
+ * blocking call's code runs, in the communicator's progress thread).
+ *
+ * How: the call records an event on `stream` and makes the stream wait (a stream memory operation
+ * on a word of page-locked host memory) until the progress thread, once the event has fired, has
+ * run the collective; the stream's later work is held back meanwhile, other streams are not.
+ * Buffers: device memory of the communicator's device, or host memory (then the collective still
+ * runs in stream order); untouched by the caller until the stream has passed the call.
+ *
+ * Runs at once instead (blocking the caller until the stream's earlier work is done and the
+ * collective complete, as eccl_cuda_comm_set_stream would; same results), and says why under
+ * ECCL_DEBUG=2, where the collective cannot be enqueued: MPI is not MPI_THREAD_MULTIPLE or
+ * ECCL_PROGRESS=caller (no progress thread), the driver has no stream memory operations, or the
+ * communicator's one-time device set-up has not happened yet: NCCL is initialised collectively at
+ * the first call that compresses device buffers on every rank (and, on several nodes, the
+ * hierarchical allreduce's inter-node communicator at its first call), which may synchronise the
+ * device and so must not run while a stream is held. One blocking or at-once call that compresses
+ * device buffers settles it; with ECCL_TRANSPORT=mpi there is nothing to settle.
+ *
+ * Ordering: as for every collective of a communicator, the same order on every rank; enqueued,
+ * nonblocking and blocking calls of one communicator run in the order they were made. Calls on
+ * one communicator come from one thread at a time. A blocking call, or any call that reads or
+ * changes the communicator (eccl_comm_last_stats, ...), first waits for the enqueued calls before
+ * it, so it returns only once their streams have reached them: do not make such a call while the
+ * work before an enqueued call waits for something that only comes after it.
+ *
+ * Errors: returned at once for a NULL communicator (ECCL_ERR_INVALID_ARG), no CUDA driver
+ * (ECCL_ERR_NO_DEVICE), no memory, and, where the call ran at once, its result. Everything else
+ * (arguments included: the same checks and errors as the blocking call, so a mismatch or a corrupt
+ * stream is seen on every rank) is the enqueued call's result, which eccl_cuda_comm_async_error
+ * reports once the stream has passed it; the stream is released whatever the result (its output
+ * is then undefined), so nothing hangs. eccl_comm_last_stats afterwards describes the last call
+ * completed. Without the CUDA backend: ECCL_ERR_UNSUPPORTED.
+ * ------------------------------------------------------------------------------------------- */
+eccl_result_t eccl_cuda_bcast_async(void *buf, size_t count, eccl_dtype_t dtype, int root, const eccl_bound_t *bound,
+                                    eccl_comm_t comm, cudaStream_t stream);
+eccl_result_t eccl_cuda_allreduce_async(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                                        eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm,
+                                        cudaStream_t stream);
+eccl_result_t eccl_cuda_reduce_async(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                                     eccl_op_t op, int root, const eccl_bound_t *bound, eccl_comm_t comm,
+                                     cudaStream_t stream);
+eccl_result_t eccl_cuda_reduce_scatter_block_async(const void *sendbuf, void *recvbuf, size_t recvcount,
+                                                   eccl_dtype_t dtype, eccl_op_t op, const eccl_bound_t *bound,
+                                                   eccl_comm_t comm, cudaStream_t stream);
+eccl_result_t eccl_cuda_allgather_async(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
+                                        const eccl_bound_t *bound, eccl_comm_t comm, cudaStream_t stream);
+eccl_result_t eccl_cuda_scatter_async(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
+                                      const eccl_bound_t *bound, eccl_comm_t comm, cudaStream_t stream);
+eccl_result_t eccl_cuda_gather_async(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
+                                     const eccl_bound_t *bound, eccl_comm_t comm, cudaStream_t stream);
+eccl_result_t eccl_cuda_sendrecv_replace_async(void *buf, size_t count, eccl_dtype_t dtype, int dest, int sendtag,
+                                               int source, int recvtag, const eccl_bound_t *bound, eccl_comm_t comm,
+                                               cudaStream_t stream);
+/* The first error of comm's stream-enqueued calls not yet reported, in *result (ECCL_SUCCESS: none),
+ * and forgets it; eccl_comm_last_error then gives its message. Does not wait: a call whose stream
+ * has not passed it yet is not included (synchronise the stream first). Errors:
+ * ECCL_ERR_INVALID_ARG (NULL comm or result). */
+eccl_result_t eccl_cuda_comm_async_error(eccl_comm_t comm, eccl_result_t *result);
+
+/* ---------------------------------------------------------------------------------------------
  * The GPU codec: the same stream format as eccl_compress (byte for byte), on device memory.
  * All calls are ordered on the given stream and do not synchronise the host unless documented
  * (h_size requests, eccl_cuda_codec_check). A codec owns device scratch: use one per stream at

@@ -31,6 +31,7 @@ libeccl_la_SOURCES += \
 	src/coll/select.c \
 	src/coll/agree.c \
 	src/coll/engine.c \
+	src/coll/enqueue.c \
 	src/coll/stage.c \
 	src/coll/communicator.c \
 	src/coll/common/ring.c \

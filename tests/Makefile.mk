@@ -127,6 +127,20 @@ tests_test_stream_device_LDADD = $(TEST_LDADD)
 if HAVE_CUDA
 tests_test_stream_device_LDADD += $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
+# The stream-enqueued collectives (eccl_cuda_<op>_async, issue 19): bit for bit the blocking
+# results, in stream order, with the caller not waiting; errors and corrupt streams reported by
+# eccl_cuda_comm_async_error on every rank (a GPU on every rank; skips otherwise)
+CUDA_ASYNC_TESTS = tests/cuda_async_np2.mpi tests/cuda_async_np3.mpi tests/cuda_async_caller_np2.mpi \
+	tests/cuda_async_corrupt_np2.mpi
+TESTS += $(CUDA_ASYNC_TESTS)
+EXTRA_DIST += $(CUDA_ASYNC_TESTS)
+check_PROGRAMS += tests/test_cuda_async
+tests_test_cuda_async_SOURCES = tests/test_cuda_async.c
+tests_test_cuda_async_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_test_cuda_async_LDADD = $(TEST_LDADD)
+if HAVE_CUDA
+tests_test_cuda_async_LDADD += $(CUDA_LDFLAGS) $(CUDA_LIBS)
+endif
 # eccl_cuda_comm_mpi_aware: the CUDA-aware MPI decision (ECCL_CUDA_AWARE, MPIX_Query_cuda_support);
 # needs no GPU
 CUDA_AWARE_TESTS = tests/cuda_aware_np2.mpi tests/cuda_aware_on_np2.mpi tests/cuda_aware_off_np2.mpi

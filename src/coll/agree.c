@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "codec/codec.h"
 #include "coll/agree.h"
 #include "coll/select.h"
 #include "core/env.h"
@@ -113,6 +114,8 @@ void eccl_agree_reserve_device(eccl_call_t *c)
     eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
                             ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
                             : eccl_dev_reserve(comm->gpu.ctx, c->count, c->dtype);
+    /* NCCL's stream buffers too (a call's messages carry at most the streams of c->count elements) */
+    if (!rrc && c->nccl) rrc = eccl_tr_nccl_reserve(comm, eccl_compress_bound(c->count, c->dtype));
     if (rrc) {
         c->dev.short_ = 1;
         ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "
@@ -120,6 +123,18 @@ void eccl_agree_reserve_device(eccl_call_t *c)
     }
 }
 #endif
+
+int eccl_agree_dev_settled(eccl_comm_t comm)
+{
+#ifdef HAVE_CUDA
+    if (!comm->gpu.all) return 1; /* (no device agreement, so no NCCL) */
+    if (nccl_allowed() && eccl_tr_nccl_pending(comm)) return 0;
+    if (comm->topo.hier) return comm->topo.xcomm && eccl_agree_dev_settled(comm->topo.xcomm);
+#else
+    (void)comm;
+#endif
+    return 1;
+}
 
 /* Some rank is short of device memory (the agreement's v[5]): every rank prices the CPU codec and
  * sends no stream through NCCL for this call. */

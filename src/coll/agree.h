@@ -37,6 +37,11 @@ eccl_result_t eccl_agree_device(eccl_call_t *c, const eccl_algo_t *forced, int w
  * the data agreement). ECCL_FAULT_DEV_ALLOC=R makes rank R fail here (testing). */
 void eccl_agree_reserve_device(eccl_call_t *c);
 #endif
+/* Whether no later call of comm can run a one-time set-up of the device path that may synchronise
+ * the whole device (NCCL's initialisation, also that of the hierarchical allreduce's inter-node
+ * communicator): until then the stream-enqueued calls run at once (src/coll/engine.c). Local; call
+ * it only while no call of comm runs. 1 in builds without CUDA. */
+int eccl_agree_dev_settled(eccl_comm_t comm);
 /* Some rank is short of device memory (the data agreement said so): this call is priced with the
  * CPU codec and its streams go over MPI, on every rank. */
 void eccl_agree_drop_device(eccl_call_t *c);

@@ -209,7 +209,9 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
         return eccl_comm_error(c->comm, wrc, "%s: waiting for the communicator's CUDA stream failed",
                                eccl_coll_name(c->coll));
     }
-    return run_dev(c, bound, sdev, rdev);
+    eccl_result_t rc = run_dev(c, bound, sdev, rdev);
+    if (!rc) eccl_engine_note(c->comm, c->coll, c->count, c->dtype, c->op, c->root, bound);
+    return rc;
 }
 
 /* run_any's device part: resident, or staged. */

@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/agree.h"
 #include "coll/engine.h"
+#include "coll/select.h"
 #include "core/env.h"
 #include "core/log.h"
 #include "cuda/device.h"
@@ -32,6 +34,8 @@
 ECCL_ENV(env_progress, "ECCL_PROGRESS", 0);
 
 enum { REQ_QUEUED, REQ_RUNNING, REQ_DONE };
+/* How many argument sets of completed device calls an engine remembers (eccl_engine_note). */
+#define ECCL_SEEN 32
 
 struct eccl_request {
     eccl_comm_t comm;      /* NULL once the communicator was freed before the request was waited */
@@ -52,6 +56,9 @@ struct eccl_request {
     eccl_req_hook_fn hook;              /* at completion (eccl_engine_set_hook) */
     void *hook_arg;
     long long hook_v[3];
+    int enq;               /* stream-enqueued (eccl_cuda_<op>_async): no handle; it holds a stream */
+    void *ev;              /* ... whose input event this is */
+    unsigned seq;          /* ... and which this sequence number releases */
     struct eccl_request *next;          /* the queue */
     struct eccl_request *lprev, *lnext; /* every request not yet waited for */
 };
@@ -67,14 +74,53 @@ struct eccl_engine {
     int async;             /* a progress thread runs the requests */
     int stop;
     pthread_t thread;
+    /* stream-enqueued calls (CUDA builds): the hold of the user's streams (hold_state 0 untried,
+     * 1 made, -1 unsupported here), the last sequence number posted, whether the communicator's
+     * device set-up is settled (eccl_agree_dev_settled, as of the last request run), and the first
+     * error of an enqueued call not yet reported (eccl_cuda_comm_async_error) with its message */
+    eccl_dev_hold_t *hold;
+    int hold_state;
+    unsigned seq;
+    int settled;
+    eccl_result_t async_rc;
+    char async_msg[ECCL_ERRMSG_LEN];
+    /* the arguments of the last ECCL_SEEN calls on device buffers that completed (eccl_engine_note) */
+    struct seen {
+        int used, coll, dtype, op, root, has_bound, forced;
+        size_t count;
+        eccl_bound_t bound;
+    } seen[ECCL_SEEN];
+    int seen_next;
 };
 
-/* Run one request in the calling thread: the blocking call it stands for, with the poster's
- * device and the request's sinks. */
-static eccl_result_t execute(struct eccl_request *r)
+/* The blocking call request r stands for, in the calling thread. */
+static eccl_result_t call(const struct eccl_request *r)
 {
     eccl_comm_t c = r->comm;
     const eccl_bound_t *b = r->has_bound ? &r->bound : NULL;
+    switch (r->coll) {
+    case ECCL_COLL_BCAST: return eccl_bcast(r->rbuf, r->count, r->dtype, r->root, b, c);
+    case ECCL_COLL_ALLREDUCE: return eccl_allreduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c);
+    case ECCL_COLL_REDUCE: return eccl_reduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, r->root, b, c);
+    case ECCL_COLL_REDUCE_SCATTER_BLOCK:
+        return eccl_reduce_scatter_block(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c);
+    case ECCL_COLL_ALLGATHER: return eccl_allgather(r->sbuf, r->rbuf, r->count, r->dtype, b, c);
+    case ECCL_COLL_SCATTER: return eccl_scatter(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c);
+    case ECCL_COLL_GATHER: return eccl_gather(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c);
+    case ECCL_COLL_SENDRECV_REPLACE:
+        return eccl_sendrecv_replace(r->rbuf, r->count, r->dtype, r->dest, r->sendtag, r->source, r->recvtag, b, c);
+    default: return eccl_comm_error(c, ECCL_ERR_INTERNAL, "unknown request");
+    }
+}
+
+/* Run one request in the calling thread: the blocking call it stands for, with the poster's
+ * device and the request's sinks. A stream-enqueued request first waits for the work its stream
+ * had before it, and runs without the communicator's stream (eccl_cuda_comm_set_stream: that
+ * stream may be the held one) and without handing device buffers to a CUDA-aware MPI (whose own
+ * copies may use the legacy stream, which waits for a held blocking stream): the same results. */
+static eccl_result_t execute(struct eccl_request *r)
+{
+    eccl_comm_t c = r->comm;
     eccl_result_t rc = eccl_dev_make_current(r->device);
     if (rc) {
         snprintf(r->msg, sizeof r->msg, "the progress thread could not make CUDA device %d current", r->device);
@@ -82,20 +128,23 @@ static eccl_result_t execute(struct eccl_request *r)
     }
     c->sink_stats = &r->st;
     c->sink_msg = r->msg;
-    switch (r->coll) {
-    case ECCL_COLL_BCAST: rc = eccl_bcast(r->rbuf, r->count, r->dtype, r->root, b, c); break;
-    case ECCL_COLL_ALLREDUCE: rc = eccl_allreduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c); break;
-    case ECCL_COLL_REDUCE: rc = eccl_reduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, r->root, b, c); break;
-    case ECCL_COLL_REDUCE_SCATTER_BLOCK:
-        rc = eccl_reduce_scatter_block(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c);
-        break;
-    case ECCL_COLL_ALLGATHER: rc = eccl_allgather(r->sbuf, r->rbuf, r->count, r->dtype, b, c); break;
-    case ECCL_COLL_SCATTER: rc = eccl_scatter(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c); break;
-    case ECCL_COLL_GATHER: rc = eccl_gather(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c); break;
-    case ECCL_COLL_SENDRECV_REPLACE:
-        rc = eccl_sendrecv_replace(r->rbuf, r->count, r->dtype, r->dest, r->sendtag, r->source, r->recvtag, b, c);
-        break;
-    default: rc = eccl_comm_error(c, ECCL_ERR_INTERNAL, "unknown request"); break;
+    if (!r->enq) {
+        rc = call(r);
+    } else {
+        /* a failed wait (a broken stream) does not skip the call, whose peers would wait for it */
+        eccl_result_t irc = eccl_dev_hold_input(r->ev);
+        void *us = c->gpu.user_stream;
+        int aware = c->tr.cuda_aware;
+        c->gpu.user_stream = NULL;
+        c->tr.cuda_aware = 0;
+        rc = call(r);
+        c->gpu.user_stream = us;
+        c->tr.cuda_aware = aware;
+        if (irc && !rc) {
+            rc = irc;
+            snprintf(r->msg, sizeof r->msg, "%s: waiting for the work enqueued before it on its stream failed",
+                     eccl_coll_name(r->coll));
+        }
     }
     c->sink_stats = NULL;
     c->sink_msg = NULL;
@@ -115,10 +164,26 @@ static void run_first(struct eccl_engine *e)
     e->runner = pthread_self();
     pthread_mutex_unlock(&e->mu);
     eccl_result_t rc = execute(r);
+    const int settled = eccl_agree_dev_settled(r->comm); /* (still the only thread on the comm) */
     pthread_mutex_lock(&e->mu);
+    e->settled = settled;
     r->rc = rc;
     r->st.result = rc;
     r->state = REQ_DONE;
+    if (r->enq) {
+        /* nobody waits for it: its statistics and message become the communicator's now, its
+         * error is kept for eccl_cuda_comm_async_error, and then (so that a caller who saw the
+         * stream pass finds the result recorded) the stream is released */
+        eccl_comm_t c = r->comm;
+        c->last = r->st;
+        memcpy(c->errmsg, r->msg, sizeof r->msg);
+        if (rc && !e->async_rc) {
+            e->async_rc = rc;
+            memcpy(e->async_msg, r->msg, sizeof r->msg);
+        }
+        eccl_dev_hold_release(e->hold, r->seq, r->ev);
+        free(r);
+    }
     e->running = 0;
     pthread_cond_broadcast(&e->done);
 }
@@ -161,6 +226,53 @@ static eccl_result_t engine_get(eccl_comm_t comm, struct eccl_engine **out)
     return ECCL_SUCCESS;
 }
 
+/* The key of a call: its arguments, and the algorithm forced on the communicator for it. */
+static struct seen seen_key(eccl_comm_t comm, eccl_coll_t coll, size_t count, eccl_dtype_t dtype, eccl_op_t op,
+                            int root, const eccl_bound_t *bound)
+{
+    struct seen k;
+    memset(&k, 0, sizeof k);
+    k.used = 1;
+    k.coll = (int)coll;
+    k.count = count;
+    k.dtype = (int)dtype;
+    k.op = eccl_coll_is_reduction(coll) ? (int)op : 0;
+    k.root = root;
+    k.has_bound = bound != NULL;
+    if (bound) k.bound = *bound;
+    k.forced = (int)coll >= 0 && coll < ECCL_NCOLLS ? comm->forced[coll] : 0;
+    return k;
+}
+
+static int seen_equal(const struct seen *a, const struct seen *b)
+{
+    return a->used && b->used && a->coll == b->coll && a->count == b->count && a->dtype == b->dtype &&
+           a->op == b->op && a->root == b->root && a->has_bound == b->has_bound && a->forced == b->forced &&
+           (!a->has_bound || (a->bound.mode == b->bound.mode && a->bound.value == b->bound.value &&
+                              a->bound.range == b->bound.range));
+}
+
+void eccl_engine_note(eccl_comm_t comm, eccl_coll_t coll, size_t count, eccl_dtype_t dtype, eccl_op_t op, int root,
+                      const eccl_bound_t *bound)
+{
+#ifdef HAVE_CUDA
+    struct eccl_engine *e = NULL;
+    if (engine_get(comm, &e)) return; /* (no memory: the call is just not remembered) */
+#else
+    struct eccl_engine *e = comm->engine;
+    if (!e) return;
+#endif
+    struct seen k = seen_key(comm, coll, count, dtype, op, root, bound);
+    pthread_mutex_lock(&e->mu);
+    int found = 0;
+    for (int i = 0; i < ECCL_SEEN && !found; i++) found = seen_equal(&e->seen[i], &k);
+    if (!found) {
+        e->seen[e->seen_next] = k;
+        e->seen_next = (e->seen_next + 1) % ECCL_SEEN;
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
 /* Whether the calling thread is the one running a request of e (with e->mu held). */
 static int inside(const struct eccl_engine *e) { return e->running && pthread_equal(e->runner, pthread_self()); }
 
@@ -190,6 +302,7 @@ void eccl_engine_free(eccl_comm_t comm)
     pthread_cond_broadcast(&e->work);
     pthread_mutex_unlock(&e->mu);
     if (e->async) pthread_join(e->thread, NULL);
+    eccl_dev_hold_free(e->hold);
     pthread_cond_destroy(&e->work);
     pthread_cond_destroy(&e->done);
     pthread_mutex_destroy(&e->mu);
@@ -220,6 +333,8 @@ static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, con
     memset(&r->st, 0, sizeof r->st);
     r->msg[0] = '\0';
     r->hook = NULL;
+    r->enq = 0;
+    r->ev = NULL;
     r->next = NULL;
     pthread_mutex_lock(&e->mu);
     r->lprev = NULL;
@@ -384,4 +499,98 @@ eccl_result_t eccl_isendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype
     struct eccl_request a = {.coll = ECCL_COLL_SENDRECV_REPLACE, .rbuf = buf, .count = count, .dtype = dtype,
                              .dest = dest, .sendtag = sendtag, .source = source, .recvtag = recvtag};
     return post(comm, &a, bound, req);
+}
+
+/* ---- stream-enqueued calls (eccl_cuda.h) ---- */
+
+eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a, const eccl_bound_t *bound,
+                                  void *stream, const char *name)
+{
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+    struct eccl_request args0 = {.coll = a->coll, .sbuf = a->sbuf, .rbuf = a->rbuf, .count = a->count,
+                                 .dtype = a->dtype, .op = a->op, .root = a->root, .dest = a->dest,
+                                 .source = a->source, .sendtag = a->sendtag, .recvtag = a->recvtag};
+    const struct eccl_request *args = &args0;
+#ifdef HAVE_CUDA
+    if (!eccl_cuda_driver_loaded()) {
+        eccl_engine_quiesce(comm);
+        return eccl_comm_error(comm, ECCL_ERR_NO_DEVICE, "%s: no CUDA driver in this process", name);
+    }
+    struct eccl_engine *e = NULL;
+    eccl_result_t rc = engine_get(comm, &e);
+    if (rc) return rc;
+    const char *why = NULL;
+    pthread_mutex_lock(&e->mu);
+    if (!e->head && !e->running) e->settled = eccl_agree_dev_settled(comm); /* (idle: ours to read) */
+    if (e->async && e->hold_state == 0) e->hold_state = eccl_dev_hold_create(&e->hold) ? -1 : 1;
+    struct seen k = seen_key(comm, args->coll, args->count, args->dtype, args->op, args->root, bound);
+    int found = 0;
+    for (int i = 0; i < ECCL_SEEN && !found; i++) found = seen_equal(&e->seen[i], &k);
+    if (!e->async) why = "no progress thread";
+    else if (e->hold_state != 1) why = "the CUDA driver cannot make a stream wait for the host";
+    else if (!e->settled) why = "the communicator's device set-up (NCCL) is not done yet";
+    else if (!found) why = "the first call with these arguments (its buffers are reserved now)";
+    if (!why) {
+        struct eccl_request *r = malloc(sizeof *r);
+        if (!r) {
+            pthread_mutex_unlock(&e->mu);
+            return ECCL_ERR_NO_MEMORY;
+        }
+        *r = *args;
+        r->comm = comm;
+        r->has_bound = bound != NULL;
+        if (bound) r->bound = *bound;
+        r->device = eccl_dev_current();
+        r->state = REQ_QUEUED;
+        r->rc = ECCL_SUCCESS;
+        memset(&r->st, 0, sizeof r->st);
+        r->msg[0] = '\0';
+        r->hook = NULL;
+        r->enq = 1;
+        r->seq = e->seq + 1;
+        r->next = r->lprev = r->lnext = NULL;
+        if (eccl_dev_hold_post(e->hold, stream, r->seq, &r->ev) == ECCL_SUCCESS) {
+            e->seq++;
+            if (e->tail) e->tail->next = r;
+            else e->head = r;
+            e->tail = r;
+            pthread_cond_signal(&e->work);
+            pthread_mutex_unlock(&e->mu);
+            return ECCL_SUCCESS;
+        }
+        free(r);
+        why = "the stream refused the wait";
+    }
+    pthread_mutex_unlock(&e->mu);
+    /* at once, in stream order: after the stream's work, complete on return */
+    eccl_engine_quiesce(comm);
+    ECCL_LOG(2, comm->rank, "%s runs at once (%s)", name, why);
+    eccl_result_t wrc = eccl_cuda_stream_wait(stream);
+    struct eccl_request r = *args;
+    r.comm = comm;
+    r.has_bound = bound != NULL;
+    if (bound) r.bound = *bound;
+    rc = call(&r);
+    if (wrc && !rc)
+        rc = eccl_comm_error(comm, wrc, "%s: waiting for the work enqueued before it on its stream failed", name);
+    return rc;
+#else
+    (void)args, (void)bound, (void)stream;
+    eccl_engine_quiesce(comm);
+    return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "%s: eccl was built without the CUDA backend", name);
+#endif
+}
+
+eccl_result_t eccl_cuda_comm_async_error(eccl_comm_t comm, eccl_result_t *result)
+{
+    if (!comm || !result) return ECCL_ERR_INVALID_ARG;
+    *result = ECCL_SUCCESS;
+    struct eccl_engine *e = comm->engine;
+    if (!e) return ECCL_SUCCESS;
+    pthread_mutex_lock(&e->mu);
+    *result = e->async_rc;
+    if (e->async_rc) memcpy(comm->errmsg, e->async_msg, sizeof e->async_msg);
+    e->async_rc = ECCL_SUCCESS;
+    pthread_mutex_unlock(&e->mu);
+    return ECCL_SUCCESS;
 }

@@ -10,6 +10,29 @@
  * being run (the blocking call a request runs). Every public function that reads or changes a
  * communicator's state calls it first. */
 eccl_result_t eccl_engine_quiesce(eccl_comm_t comm);
+/* A call on device buffers of comm with these arguments (bound: as passed, NULL for the default)
+ * completed successfully: its buffers are reserved, its kernels loaded, its NCCL peers connected.
+ * Stream-enqueued calls are enqueued only with the arguments of such a call (engine.c). */
+void eccl_engine_note(eccl_comm_t comm, eccl_coll_t coll, size_t count, eccl_dtype_t dtype, eccl_op_t op, int root,
+                      const eccl_bound_t *bound);
+/* A collective's arguments (each collective uses its own). */
+typedef struct eccl_engine_args {
+    eccl_coll_t coll;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    eccl_dtype_t dtype;
+    eccl_op_t op;
+    int root, dest, source, sendtag, recvtag;
+} eccl_engine_args_t;
+/* Enqueue the collective of a on `stream` (a cudaStream_t; name: the public function, for
+ * messages): the stream is held (cuda/device.h) until the progress thread has run it, and
+ * ECCL_SUCCESS returned. Where that cannot be (no progress thread, no stream memory operations,
+ * the communicator's device set-up not settled, arguments no device call of comm completed with
+ * before: eccl_engine_note), the call runs at once in this thread, after the work on the stream,
+ * and its result is returned. Errors of an enqueued call: eccl_cuda_comm_async_error. */
+eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a, const eccl_bound_t *bound,
+                                  void *stream, const char *name);
 /* At eccl_comm_free: complete what is posted, stop the progress thread, and detach the requests
  * not yet waited for (eccl_wait still returns their result). */
 void eccl_engine_free(eccl_comm_t comm);

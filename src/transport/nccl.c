@@ -100,7 +100,7 @@ static eccl_result_t grow(eccl_comm_t c, void **buf, size_t *cap, size_t bytes)
     if (want < bytes) want = bytes;
     if (want < 65536) want = 65536;
     CUDA_OR(c, cudaStreamSynchronize(c->tr.nccl->st));
-    if (*buf) cudaFree(*buf);
+    eccl_gate_free(*buf, 0); /* (not while a user's stream is held: cuda/device.h) */
     *buf = NULL;
     *cap = 0;
     CUDA_OR(c, cudaMalloc(buf, want));
@@ -113,8 +113,8 @@ static void release(struct eccl_nccl *n)
     if (!n) return;
     if (n->comm) ncclCommDestroy(n->comm);
     if (n->st) cudaStreamDestroy(n->st);
-    cudaFree(n->ds);
-    cudaFree(n->dr);
+    eccl_gate_free(n->ds, 0);
+    eccl_gate_free(n->dr, 0);
     (void)cudaGetLastError();
     free(n);
 }
@@ -155,6 +155,16 @@ static eccl_result_t calibrate(eccl_comm_t c)
              1e-9 / c->models.nccl_beta);
     return ECCL_SUCCESS;
 }
+
+eccl_result_t eccl_tr_nccl_reserve(eccl_comm_t c, size_t bytes)
+{
+    struct eccl_nccl *n = c->tr.nccl;
+    if (!n || bytes == 0) return ECCL_SUCCESS;
+    eccl_result_t rc = grow(c, &n->ds, &n->scap, bytes);
+    return rc ? rc : grow(c, &n->dr, &n->rcap, bytes);
+}
+
+int eccl_tr_nccl_pending(eccl_comm_t c) { return c->tr.nccl_state == 0; }
 
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
 {
@@ -305,6 +315,18 @@ eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dt
 }
 
 #else /* no NCCL: the device-resident agreement alone, NCCL never used */
+eccl_result_t eccl_tr_nccl_reserve(eccl_comm_t c, size_t bytes)
+{
+    (void)c, (void)bytes;
+    return ECCL_SUCCESS;
+}
+
+int eccl_tr_nccl_pending(eccl_comm_t c)
+{
+    (void)c;
+    return 0;
+}
+
 
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use)
 {

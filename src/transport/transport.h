@@ -108,6 +108,13 @@ eccl_result_t eccl_tr_dev_agree(eccl_comm_t c, int want, int *all_want);
  * comm->models by eccl_models_set_nccl, at the first such call; if that fails anywhere, never again). Without NCCL:
  * eccl_tr_dev_agree alone and *use = 0. */
 eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *use);
+/* 1 where a later eccl_tr_nccl_agree of c may still set NCCL up (builds with NCCL, not tried yet),
+ * else 0. Local. */
+int eccl_tr_nccl_pending(eccl_comm_t c);
+/* Grow NCCL's device stream buffers (both directions) to bytes now, where NCCL is up (nothing
+ * otherwise): a device-resident call reserves what its streams can need before any data moves.
+ * Errors: ECCL_ERR_CUDA (no device memory). */
+eccl_result_t eccl_tr_nccl_reserve(eccl_comm_t c, size_t bytes);
 /* Plain NCCL collectives on device buffers (SUM; complex as pairs of reals), complete on return. */
 eccl_result_t eccl_tr_nccl_allreduce(eccl_comm_t c, const void *sbuf, void *rbuf, size_t count, eccl_dtype_t dt);
 eccl_result_t eccl_tr_nccl_bcast(eccl_comm_t c, void *buf, size_t count, eccl_dtype_t dt, int root);
