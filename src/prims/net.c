@@ -134,7 +134,10 @@ static eccl_result_t set_pack(eccl_call_t *c, const eccl_set_t *s, int lo, int h
         *bytes = total;
         return ECCL_SUCCESS;
     }
-    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SEND, total);
+    /* the slot is sized for the pieces' worst case, not for these streams: a later call with the
+     * same arguments never grows it (a stream-enqueued call must not allocate: src/coll/engine.c) */
+    size_t cap = (size_t)(hi - lo) * s->piece_cap;
+    unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SEND, cap > total ? cap : total);
     if (!buf) return eccl_comm_error(c->comm, ECCL_ERR_NO_MEMORY, "no memory to pack %zu bytes", total);
     size_t off = 0;
     for (int i = lo; i < hi; i++) {
