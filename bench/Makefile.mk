@@ -27,6 +27,14 @@ bench_bench_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)
 bench_bench_device_LDADD = libeccl.la $(NETCDF_LIBS) $(CUDA_LDFLAGS) $(CUDA_LIBS) -ldl -lm
 endif
 
+# bench_async: the calling thread's cost of a stream-enqueued allreduce against the blocking one.
+if HAVE_CUDA
+noinst_PROGRAMS += bench/bench_async
+bench_bench_async_SOURCES = bench/bench_async.c
+bench_bench_async_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+bench_bench_async_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUDA_LIBS) -lm
+endif
+
 # bench_overlap: a nonblocking allreduce behind host computation, eccl_iallreduce vs MPI_Iallreduce
 # (host buffers, or --device).
 noinst_PROGRAMS += bench/bench_overlap

@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest,
+#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
 #   gpusan, quickbench, overlapbench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
@@ -69,6 +69,12 @@ case " $what " in *" asynctest "*|*" test "*|*" all "*) # issue 19's stream-enqu
     step cuda_async_caller timeout "$test_timeout" env ECCL_PROGRESS=caller mpiexec -n 2 ./tests/test_cuda_async
     step cuda_async_corrupt timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 ECCL_TRANSPORT=mpi mpiexec -n 2 \
         ./tests/test_cuda_async corrupt ;;
+esac
+case " $what " in *" asyncbench "*) # issue 19: the calling thread's cost of a stream-enqueued allreduce
+    step bench_async timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_async --mib ${ASYNC_MIB:-1,16,64,256}
+    step bench_async_nvlink_off timeout "${BENCH_TIMEOUT:-600}" env ECCL_TRANSPORT=mpi MPIR_CVAR_NOLOCAL=1 \
+        mpiexec -n 2 ./bench/bench_async --mib ${ASYNC_MIB:-1,16,64,256}
+    cat "$out"/bench_async*.log ;;
 esac
 case " $what " in *" overlapbench "*) # issue 19: a nonblocking allreduce behind host computation
     step bench_overlap_device timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_overlap --device \

@@ -266,6 +266,16 @@ extern "C" eccl_result_t eccl_dev_hold_post(eccl_dev_hold_t *h, void *stream, un
     return ECCL_SUCCESS;
 }
 
+extern "C" int eccl_dev_stream_nonblocking(void *stream)
+{
+    unsigned flags = 0;
+    if (!stream || cudaStreamGetFlags((cudaStream_t)stream, &flags) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return (flags & cudaStreamNonBlocking) != 0;
+}
+
 extern "C" eccl_result_t eccl_dev_hold_input(void *ev)
 {
     return from_cuda(cudaEventSynchronize((cudaEvent_t)ev));

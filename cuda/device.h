@@ -52,6 +52,9 @@ void eccl_dev_hold_free(eccl_dev_hold_t *hold); /* NULL accepted; no hold may be
  * event could not be recorded on the stream), ECCL_ERR_UNSUPPORTED (the wait was refused); nothing
  * is enqueued then. */
 eccl_result_t eccl_dev_hold_post(eccl_dev_hold_t *hold, void *stream, unsigned seq, void **ev);
+/* 1 when stream (a cudaStream_t) was created with cudaStreamNonBlocking, else 0 (the legacy stream
+ * NULL, cudaStreamPerThread, a blocking stream, an invalid one): only such a stream is held. */
+int eccl_dev_stream_nonblocking(void *stream);
 /* Wait on the host until the work the stream had before the hold is done. Errors: ECCL_ERR_CUDA. */
 eccl_result_t eccl_dev_hold_input(void *ev);
 /* Release seq (and every earlier number) and free ev. */

@@ -293,3 +293,8 @@ eccl_result_t eccl_dev_hold_input(void *ev)
     return ECCL_ERR_UNSUPPORTED;
 }
 void eccl_dev_hold_release(eccl_dev_hold_t *hold, unsigned seq, void *ev) { (void)hold, (void)seq, (void)ev; }
+int eccl_dev_stream_nonblocking(void *stream)
+{
+    (void)stream;
+    return 0;
+}

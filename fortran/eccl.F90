@@ -50,6 +50,9 @@ module eccl
   public :: eccl_cuda_device_count, eccl_cuda_device_check, eccl_cuda_set_device
   public :: eccl_cuda_malloc, eccl_cuda_free, eccl_cuda_memcpy, eccl_in_place
   public :: eccl_cuda_comm_set_stream, eccl_cuda_comm_mpi_aware
+  public :: eccl_cuda_bcast_async, eccl_cuda_allreduce_async, eccl_cuda_reduce_async
+  public :: eccl_cuda_reduce_scatter_block_async, eccl_cuda_allgather_async, eccl_cuda_scatter_async
+  public :: eccl_cuda_gather_async, eccl_cuda_sendrecv_replace_async, eccl_cuda_comm_async_error
 #ifdef ECCL_HAVE_SCALAPACK
   public :: eccl_blacs_totals, eccl_blacs_comm, eccl_blacs_configure, eccl_blacs_get_totals
   public :: eccl_sgebs2d, eccl_dgebs2d, eccl_cgebs2d, eccl_zgebs2d

@@ -16,6 +16,9 @@ module eccl_device
   public :: eccl_cuda_comm_mpi_aware
   public :: eccl_bcast, eccl_allreduce, eccl_reduce, eccl_reduce_scatter_block, eccl_allgather
   public :: eccl_scatter, eccl_gather, eccl_sendrecv_replace
+  public :: eccl_cuda_bcast_async, eccl_cuda_allreduce_async, eccl_cuda_reduce_async
+  public :: eccl_cuda_reduce_scatter_block_async, eccl_cuda_allgather_async, eccl_cuda_scatter_async
+  public :: eccl_cuda_gather_async, eccl_cuda_sendrecv_replace_async, eccl_cuda_comm_async_error
 
   ! The collectives on type(c_ptr) buffers, one specific per count kind, written once in
   ! eccl_device_template.F90.
@@ -78,6 +81,103 @@ module eccl_device
       integer(c_size_t), value :: bytes
       integer(c_int) :: rc
     end function c_cuda_memcpy
+
+    function c_bcast_async(buf, count, dtype, root, bound, comm, stream) &
+        bind(C, name="eccl_cuda_bcast_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_bcast_async
+
+    function c_allreduce_async(sendbuf, recvbuf, count, dtype, op, bound, comm, stream) &
+        bind(C, name="eccl_cuda_allreduce_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, op
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_allreduce_async
+
+    function c_reduce_async(sendbuf, recvbuf, count, dtype, op, root, bound, comm, stream) &
+        bind(C, name="eccl_cuda_reduce_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, op, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_reduce_async
+
+    function c_reduce_scatter_block_async(sendbuf, recvbuf, recvcount, dtype, op, bound, comm, &
+      stream) &
+        bind(C, name="eccl_cuda_reduce_scatter_block_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: recvcount
+      integer(c_int), value :: dtype, op
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_reduce_scatter_block_async
+
+    function c_allgather_async(sendbuf, recvbuf, count, dtype, bound, comm, stream) &
+        bind(C, name="eccl_cuda_allgather_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_allgather_async
+
+    function c_scatter_async(sendbuf, recvbuf, count, dtype, root, bound, comm, stream) &
+        bind(C, name="eccl_cuda_scatter_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_scatter_async
+
+    function c_gather_async(sendbuf, recvbuf, count, dtype, root, bound, comm, stream) &
+        bind(C, name="eccl_cuda_gather_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, root
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_gather_async
+
+    function c_sendrecv_replace_async(buf, count, dtype, dest, sendtag, source, recvtag, &
+      bound, comm, stream) &
+        bind(C, name="eccl_cuda_sendrecv_replace_async") result(rc)
+      import :: c_int, c_ptr, c_size_t, eccl_bound
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: count
+      integer(c_int), value :: dtype, dest, sendtag, source, recvtag
+      type(eccl_bound), intent(in) :: bound
+      type(c_ptr), value :: comm, stream
+      integer(c_int) :: rc
+    end function c_sendrecv_replace_async
+
+    function c_cuda_comm_async_error(comm, result) bind(C, name="eccl_cuda_comm_async_error") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int) :: result
+      integer(c_int) :: rc
+    end function c_cuda_comm_async_error
   end interface
 
 contains
@@ -168,6 +268,16 @@ contains
     aware = 0
     info = c_cuda_comm_mpi_aware(comm%ptr, aware)
   end subroutine eccl_cuda_comm_mpi_aware
+
+  ! call eccl_cuda_comm_async_error(comm, result, info): result = the first error of comm's
+  ! stream-enqueued calls not yet reported (ECCL_SUCCESS: none), then forgotten; does not wait
+  ! (synchronise the stream first).  info: ECCL_ERR_INVALID_ARG for a null communicator.
+  subroutine eccl_cuda_comm_async_error(comm, result, info)
+    type(eccl_comm), intent(in) :: comm
+    integer(c_int), intent(out) :: result, info
+    result = ECCL_SUCCESS
+    info = c_cuda_comm_async_error(comm%ptr, result)
+  end subroutine eccl_cuda_comm_async_error
 
   ! ---- the collectives on type(c_ptr) buffers (eccl_device_template.F90) ----
 #include "eccl_kinds.h"

@@ -134,3 +134,150 @@
       recvtag, bound, comm%ptr)
   end subroutine ECCL_KS(sendrecv_replace_ptr)
 #endif
+#ifdef ECCL_SPEC
+  ! The stream-enqueued forms (eccl_cuda.h): the same arguments and one more, stream (type(c_ptr):
+  ! the cudaStream_t), before info.  Returns at once; the collective runs in stream order.
+  ! info: errors found at once (and the result of a call that ran at once); an enqueued call's
+  ! result comes from eccl_cuda_comm_async_error once the stream has passed it.
+  interface eccl_cuda_bcast_async
+    module procedure ECCL_KS(bcast_async_ptr)
+  end interface eccl_cuda_bcast_async
+  interface eccl_cuda_allreduce_async
+    module procedure ECCL_KS(allreduce_async_ptr)
+  end interface eccl_cuda_allreduce_async
+  interface eccl_cuda_reduce_async
+    module procedure ECCL_KS(reduce_async_ptr)
+  end interface eccl_cuda_reduce_async
+  interface eccl_cuda_reduce_scatter_block_async
+    module procedure ECCL_KS(reduce_scatter_block_async_ptr)
+  end interface eccl_cuda_reduce_scatter_block_async
+  interface eccl_cuda_allgather_async
+    module procedure ECCL_KS(allgather_async_ptr)
+  end interface eccl_cuda_allgather_async
+  interface eccl_cuda_scatter_async
+    module procedure ECCL_KS(scatter_async_ptr)
+  end interface eccl_cuda_scatter_async
+  interface eccl_cuda_gather_async
+    module procedure ECCL_KS(gather_async_ptr)
+  end interface eccl_cuda_gather_async
+  interface eccl_cuda_sendrecv_replace_async
+    module procedure ECCL_KS(sendrecv_replace_async_ptr)
+  end interface eccl_cuda_sendrecv_replace_async
+#else
+
+  subroutine ECCL_KS(bcast_async_ptr)(buf, count, dtype, root, bound, comm, stream, info)
+    type(c_ptr), intent(in) :: buf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(buf)) return
+    info = c_bcast_async(buf, int(count, c_size_t), dtype, root, bound, comm%ptr, stream)
+  end subroutine ECCL_KS(bcast_async_ptr)
+
+  subroutine ECCL_KS(allreduce_async_ptr)(sendbuf, recvbuf, count, dtype, op, bound, comm, &
+    stream, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, op
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(recvbuf)) return
+    info = c_allreduce_async(sendbuf, recvbuf, int(count, c_size_t), dtype, op, bound, &
+      comm%ptr, stream)
+  end subroutine ECCL_KS(allreduce_async_ptr)
+
+  subroutine ECCL_KS(reduce_async_ptr)(sendbuf, recvbuf, count, dtype, op, root, bound, comm, &
+    stream, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, op, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(recvbuf)) return
+    info = c_reduce_async(sendbuf, recvbuf, int(count, c_size_t), dtype, op, root, bound, &
+      comm%ptr, stream)
+  end subroutine ECCL_KS(reduce_async_ptr)
+
+  subroutine ECCL_KS(reduce_scatter_block_async_ptr)(sendbuf, recvbuf, recvcount, dtype, op, &
+    bound, comm, stream, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(ECCL_IK), intent(in) :: recvcount
+    integer(c_int), intent(in) :: dtype, op
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (recvcount < 0 .or. is_in_place(recvbuf)) return
+    info = c_reduce_scatter_block_async(sendbuf, recvbuf, int(recvcount, c_size_t), dtype, op, &
+      bound, comm%ptr, stream)
+  end subroutine ECCL_KS(reduce_scatter_block_async_ptr)
+
+  subroutine ECCL_KS(allgather_async_ptr)(sendbuf, recvbuf, count, dtype, bound, comm, stream, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(recvbuf)) return
+    info = c_allgather_async(sendbuf, recvbuf, int(count, c_size_t), dtype, bound, comm%ptr, stream)
+  end subroutine ECCL_KS(allgather_async_ptr)
+
+  subroutine ECCL_KS(scatter_async_ptr)(sendbuf, recvbuf, count, dtype, root, bound, comm, &
+    stream, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(sendbuf)) return
+    info = c_scatter_async(sendbuf, recvbuf, int(count, c_size_t), dtype, root, bound, &
+      comm%ptr, stream)
+  end subroutine ECCL_KS(scatter_async_ptr)
+
+  subroutine ECCL_KS(gather_async_ptr)(sendbuf, recvbuf, count, dtype, root, bound, comm, &
+    stream, info)
+    type(c_ptr), intent(in) :: sendbuf, recvbuf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, root
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(recvbuf)) return
+    info = c_gather_async(sendbuf, recvbuf, int(count, c_size_t), dtype, root, bound, &
+      comm%ptr, stream)
+  end subroutine ECCL_KS(gather_async_ptr)
+
+  subroutine ECCL_KS(sendrecv_replace_async_ptr)(buf, count, dtype, dest, sendtag, source, &
+    recvtag, bound, comm, stream, info)
+    type(c_ptr), intent(in) :: buf
+    integer(ECCL_IK), intent(in) :: count
+    integer(c_int), intent(in) :: dtype, dest, sendtag, source, recvtag
+    type(eccl_bound), intent(in) :: bound
+    type(eccl_comm), intent(in) :: comm
+    type(c_ptr), intent(in) :: stream
+    integer(c_int), intent(out) :: info
+    info = ECCL_ERR_INVALID_ARG
+    if (count < 0 .or. is_in_place(buf)) return
+    info = c_sendrecv_replace_async(buf, int(count, c_size_t), dtype, dest, sendtag, source, &
+      recvtag, bound, comm%ptr, stream)
+  end subroutine ECCL_KS(sendrecv_replace_async_ptr)
+#endif

@@ -80,13 +80,25 @@ eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware);
  *
  * Runs at once instead (blocking the caller until the stream's earlier work is done and the
  * collective complete, as eccl_cuda_comm_set_stream would; same results), and says why under
- * ECCL_DEBUG=2, where the collective cannot be enqueued: MPI is not MPI_THREAD_MULTIPLE or
- * ECCL_PROGRESS=caller (no progress thread), the driver has no stream memory operations, or the
- * communicator's one-time device set-up has not happened yet: NCCL is initialised collectively at
- * the first call that compresses device buffers on every rank (and, on several nodes, the
- * hierarchical allreduce's inter-node communicator at its first call), which may synchronise the
- * device and so must not run while a stream is held. One blocking or at-once call that compresses
- * device buffers settles it; with ECCL_TRANSPORT=mpi there is nothing to settle.
+ * ECCL_DEBUG=2, where enqueuing it could hang, or cannot be done:
+ *  - the stream is not a non-blocking stream (cudaStreamCreateWithFlags(..., cudaStreamNonBlocking)):
+ *    with the legacy stream (NULL) or a blocking stream held, the caller's own synchronous CUDA
+ *    calls (cudaMemcpy, eccl_cuda_memcpy) wait for it while holding a driver lock that the progress
+ *    thread's copies need (seen on H100, CUDA 13: a deadlock);
+ *  - no progress thread (MPI not MPI_THREAD_MULTIPLE, or ECCL_PROGRESS=caller), or the driver has
+ *    no stream memory operations;
+ *  - the communicator's one-time device set-up has not happened yet: NCCL is initialised
+ *    collectively at the first call that compresses device buffers on every rank (and, on several
+ *    nodes, the hierarchical allreduce's inter-node communicator at its first call); with
+ *    ECCL_TRANSPORT=mpi there is nothing to settle;
+ *  - no call on device buffers of this communicator has completed with these arguments (collective,
+ *    count, datatype, operation, root, bound, forced algorithm; the last 32 sets are remembered):
+ *    the first one reserves the buffers, loads the kernels and connects the NCCL peers. Nothing may
+ *    allocate or load a kernel while a stream is held (the same driver lock, against a caller
+ *    waiting for the stream). A repeated call (SUMMA's panels, a solver's residual) is enqueued
+ *    from its second time on.
+ * While a call holds a stream, wait for that stream with cudaStreamSynchronize or an event (not
+ * with cudaDeviceSynchronize, whose locking was not tested).
  *
  * Ordering: as for every collective of a communicator, the same order on every rank; enqueued,
  * nonblocking and blocking calls of one communicator run in the order they were made. Calls on

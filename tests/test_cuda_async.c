@@ -11,12 +11,14 @@
  * stream back would let the output copy read the buffer before the result lands: either way the
  * result differs from the blocking call's, which must be matched bit for bit. Right after the
  * call returns, the stream must still be busy (the delay): the caller did not wait for it (with a
- * progress thread; with ECCL_PROGRESS=caller the call runs at once and the stream must be idle).
+ * progress thread, on a non-blocking stream; with ECCL_PROGRESS=caller, or on the legacy stream or a
+ * blocking one, the call runs at once and the stream must be idle).
  *
  * Cases (each prints "ok: NAME" or "FAIL: NAME" from rank 0):
  *   match      every collective x every algorithm of the table (forced; auto too) x float32,
  *              float64 (complex64 for allreduce): bit for bit the blocking result
- *   streams    the same on a blocking stream (cudaStreamCreate) and on the legacy default stream
+ *   streams    the same on a blocking stream (cudaStreamCreate) and on the legacy default stream,
+ *              where the call runs at once (only a non-blocking stream is held)
  *   inflight   eight allreduces and bcasts of different sizes and types enqueued back to back
  *              behind one delay, a blocking call in between
  *   errors     a count that differs across ranks: ECCL_ERR_MISMATCH from every rank's
@@ -229,8 +231,9 @@ static eccl_result_t enqueue(call_t *k, eccl_comm_t c, cudaStream_t st, int dela
     return rc;
 }
 
-/* One call enqueued on st against its blocking result. */
-static void one(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what)
+/* One call enqueued on st against its blocking result; `enq`: it must be enqueued (else it runs at
+ * once) when there is a progress thread. */
+static void one_as(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what, int enq)
 {
     size_t outb = k->out_elems * k->es;
     unsigned char *ref = malloc(outb + 8);
@@ -242,7 +245,7 @@ static void one(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what)
     int busy = 0;
     eccl_result_t ra = enqueue(k, c, st, 1, &busy);
     CHECK(ra == ECCL_SUCCESS, "%s: %s (%s)", what, eccl_strerror(ra), eccl_comm_last_error(c));
-    CHECK(threaded ? busy : !busy, "%s: the stream was %s when the call returned", what, busy ? "busy" : "idle");
+    CHECK(threaded && enq ? busy : !busy, "%s: the stream was %s when the call returned", what, busy ? "busy" : "idle");
     CU(cudaStreamSynchronize(st));
     eccl_result_t ae = ECCL_ERR_INTERNAL;
     CHECK(eccl_cuda_comm_async_error(c, &ae) == ECCL_SUCCESS && ae == ECCL_SUCCESS, "%s: async error %s (%s)",
@@ -254,6 +257,7 @@ static void one(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what)
     CHECK(sa.device == sb.device, "%s: device %d, blocking %d", what, sa.device, sb.device);
     free(ref);
 }
+static void one(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what) { one_as(k, c, st, what, 1); }
 
 static int case_match(cudaStream_t st)
 {
@@ -298,7 +302,7 @@ static int case_streams(void)
             call_make(&k, (eccl_coll_t)coll, (size_t)1 << 20, ECCL_FLOAT32, s);
             char what[96];
             snprintf(what, sizeof what, "%s on the %s", eccl_coll_name((eccl_coll_t)coll), names[s]);
-            one(&k, c, sts[s], what);
+            one_as(&k, c, sts[s], what, 0); /* (only a non-blocking stream is held) */
             call_free(&k);
         }
     CU(cudaStreamDestroy(blk));

@@ -391,9 +391,9 @@ contains
   ! broadcast must arrive within the bound.
   subroutine test_ptr()
     real(c_double), target :: x(n), y(n), want(n), g(n * size), gwant(n * size)
-    integer :: i, ierr2, have, all_have
-    integer(c_int) :: info, aware
-    type(c_ptr) :: d
+    integer :: i, k, ierr2, have, all_have
+    integer(c_int) :: info, info2, aware, aerr
+    type(c_ptr) :: d, d2
     do i = 1, n
       x(i) = v(i, rank)
     end do
@@ -438,9 +438,32 @@ contains
       call eccl_cuda_memcpy(c_loc(y), d, int(8 * n, c_int64_t), info)
       call check(info == 0 .and. all(abs(y - [(v(i, 0), i = 1, n)]) <= e), &
         'bcast of device memory within the bound')
-    else if (rank == 0) then
-      print '(a)', 'test_fortran_coll: no GPU on every rank, device-memory cases skipped'
+      ! the stream-enqueued form on the legacy stream (c_null_ptr), twice: the first call with
+      ! these arguments runs at once, the second is enqueued; eccl_cuda_memcpy, on the legacy
+      ! stream, reads the result in stream order.  Each within the bound of the exact sum, so
+      ! within 2e of the host array form's.
+      call eccl_cuda_malloc(d2, int(8 * n, c_int64_t), info)
+      call eccl_cuda_memcpy(d, c_loc(x), int(8 * n, c_int64_t), info)
+      do k = 1, 2
+        call eccl_cuda_allreduce_async(d, d2, n, ECCL_FLOAT64, ECCL_OP_SUM, bnd, comm, c_null_ptr, info)
+        call check(info == 0, 'eccl_cuda_allreduce_async')
+        y = 0
+        call eccl_cuda_memcpy(c_loc(y), d2, int(8 * n, c_int64_t), info)
+        call eccl_cuda_comm_async_error(comm, aerr, info2)
+        call check(info == 0 .and. info2 == 0 .and. aerr == ECCL_SUCCESS .and. all(abs(y - want) <= 2 * e), &
+          'eccl_cuda_allreduce_async on device memory within the bound')
+      end do
+      call eccl_cuda_free(d2, info)
+    else
+      if (rank == 0) print '(a)', 'test_fortran_coll: no GPU on every rank, device-memory cases skipped'
+      ! no GPU: the stream-enqueued form says so at once
+      call eccl_cuda_allreduce_async(c_loc(x), c_loc(y), n, ECCL_FLOAT64, ECCL_OP_SUM, bnd, comm, &
+        c_null_ptr, info)
+      call check(info == ECCL_ERR_NO_DEVICE .or. info == ECCL_ERR_UNSUPPORTED, &
+        'eccl_cuda_allreduce_async without a GPU')
     end if
+    call eccl_cuda_comm_async_error(comm, aerr, info)
+    call check(info == 0 .and. aerr == ECCL_SUCCESS, 'eccl_cuda_comm_async_error')
     call eccl_cuda_free(d, info)
     call check(info == 0 .and. .not. c_associated(d), 'eccl_cuda_free')
   end subroutine test_ptr

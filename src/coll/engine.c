@@ -529,6 +529,7 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     if (!e->async) why = "no progress thread";
     else if (e->hold_state != 1) why = "the CUDA driver cannot make a stream wait for the host";
     else if (!e->settled) why = "the communicator's device set-up (NCCL) is not done yet";
+    else if (!eccl_dev_stream_nonblocking(stream)) why = "not a non-blocking stream (cudaStreamNonBlocking)";
     else if (!found) why = "the first call with these arguments (its buffers are reserved now)";
     if (!why) {
         struct eccl_request *r = malloc(sizeof *r);
