@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/consumer.sh PREFIX MPICC MPIFC MPIEXEC - build examples/consumer against the eccl installed
 # in PREFIX, both ways a user would (pkg-config with examples/consumer/Makefile, and CMake's
-# find_package with examples/consumer/CMakeLists.txt), each in a temporary directory, and run every
-# program on 2 ranks (CONSUMER_RANKS).  One line per step; exit status 1 when any step failed.
+# find_package with examples/consumer/CMakeLists.txt), and the C program linked statically against
+# libeccl.a with `pkg-config --static`, each in a temporary directory, and run every program on 2
+# ranks (CONSUMER_RANKS).  One line per step; exit status 1 when any step failed.
 #
 #   tests/consumer.sh "$PWD/build-openmpi/_prefix" mpicc.openmpi mpifort.openmpi mpiexec.openmpi
 #
@@ -83,6 +84,12 @@ run_prog() {
     fi
 }
 
+# run_static: the statically linked consumer_c (no libeccl.so to check), on $np ranks
+run_static() {
+    (cd "$tmp/static" && timeout 300 "$mpiexec" -n "$np" ./consumer_c) | tee "$tmp/static/consumer_c.out" || return 1
+    grep -q "^consumer_c: OK.* $np ranks" "$tmp/static/consumer_c.out"
+}
+
 progs=(consumer_c)
 if [[ -f $prefix/include/eccl.mod ]]; then
     progs+=(consumer_f)
@@ -145,6 +152,32 @@ if step "cmake: find_package(eccl), build ${progs[*]}" "$tmp/cmake.log" cmake_bu
     done
 else
     for p in "${progs[@]}"; do not_run "cmake: $mpiexec -n $np $p" "the build failed"; done
+fi
+
+# 3. a static link of libeccl.a from C, with what `pkg-config --static` says it needs (Libs.private:
+# the Fortran runtime and MPI Fortran bindings of the module's objects, ScaLAPACK, -ldl, ...)
+libdir=$(PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} pkg-config --variable=libdir eccl)
+static_build() {
+    local pcs=(env "PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" pkg-config)
+    local libs
+    libs=$("${pcs[@]}" --static --libs eccl | sed 's/\(^\| \)-leccl\( \|$\)/ /')
+    echo "static: $libdir/libeccl.a $libs"
+    mkdir -p "$tmp/static"
+    # shellcheck disable=SC2046,SC2086
+    "$mpicc" -o "$tmp/static/consumer_c" "$src/consumer.c" $("${pcs[@]}" --cflags eccl) "$libdir/libeccl.a" $libs || return 1
+    if command -v ldd >/dev/null 2>&1 && ldd "$tmp/static/consumer_c" | grep -q 'libeccl\.so'; then
+        echo "linked against libeccl.so, not libeccl.a"
+        return 1
+    fi
+}
+if [[ -f $libdir/libeccl.a ]]; then
+    if step "static: libeccl.a + pkg-config --static --libs" "$tmp/static.log" static_build; then
+        step "static: $mpiexec -n $np consumer_c" "$tmp/static/consumer_c.log" run_static || true
+    else
+        not_run "static: $mpiexec -n $np consumer_c" "the build failed"
+    fi
+else
+    echo "consumer: no $libdir/libeccl.a (a shared-only build): the static link not tried"
 fi
 
 echo "consumer: $n_ok steps ok, $n_failed failed"
