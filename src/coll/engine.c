@@ -310,19 +310,11 @@ void eccl_engine_free(eccl_comm_t comm)
     comm->engine = NULL;
 }
 
-/* Post a request: queued behind every earlier one of the communicator. */
-static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, const eccl_bound_t *bound,
-                          eccl_request_t *req)
+/* A request for comm with the arguments of args, not yet queued (NULL: no memory). */
+static struct eccl_request *req_new(eccl_comm_t comm, const struct eccl_request *args, const eccl_bound_t *bound)
 {
-    if (!req) return comm ? eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "the request pointer is NULL")
-                          : ECCL_ERR_INVALID_ARG;
-    *req = NULL;
-    if (!comm) return ECCL_ERR_INVALID_ARG;
-    struct eccl_engine *e = NULL;
-    eccl_result_t rc = engine_get(comm, &e);
-    if (rc) return rc;
     struct eccl_request *r = malloc(sizeof *r);
-    if (!r) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for a request");
+    if (!r) return NULL;
     *r = *args;
     r->comm = comm;
     r->has_bound = bound != NULL;
@@ -335,16 +327,38 @@ static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, con
     r->hook = NULL;
     r->enq = 0;
     r->ev = NULL;
-    r->next = NULL;
-    pthread_mutex_lock(&e->mu);
-    r->lprev = NULL;
-    r->lnext = e->live;
-    if (e->live) e->live->lprev = r;
-    e->live = r;
+    r->seq = 0;
+    r->next = r->lprev = r->lnext = NULL;
+    return r;
+}
+
+/* Append r to e's queue and wake the progress thread (e->mu held). */
+static void queue(struct eccl_engine *e, struct eccl_request *r)
+{
     if (e->tail) e->tail->next = r;
     else e->head = r;
     e->tail = r;
     pthread_cond_signal(&e->work);
+}
+
+/* Post a request: queued behind every earlier one of the communicator. */
+static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, const eccl_bound_t *bound,
+                          eccl_request_t *req)
+{
+    if (!req) return comm ? eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "the request pointer is NULL")
+                          : ECCL_ERR_INVALID_ARG;
+    *req = NULL;
+    if (!comm) return ECCL_ERR_INVALID_ARG;
+    struct eccl_engine *e = NULL;
+    eccl_result_t rc = engine_get(comm, &e);
+    if (rc) return rc;
+    struct eccl_request *r = req_new(comm, args, bound);
+    if (!r) return eccl_comm_error(comm, ECCL_ERR_NO_MEMORY, "no memory for a request");
+    pthread_mutex_lock(&e->mu);
+    r->lnext = e->live;
+    if (e->live) e->live->lprev = r;
+    e->live = r;
+    queue(e, r);
     pthread_mutex_unlock(&e->mu);
     *req = r;
     return ECCL_SUCCESS;
@@ -532,30 +546,16 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     else if (!eccl_dev_stream_nonblocking(stream)) why = "not a non-blocking stream (cudaStreamNonBlocking)";
     else if (!found) why = "the first call with these arguments (its buffers are reserved now)";
     if (!why) {
-        struct eccl_request *r = malloc(sizeof *r);
+        struct eccl_request *r = req_new(comm, args, bound);
         if (!r) {
             pthread_mutex_unlock(&e->mu);
             return ECCL_ERR_NO_MEMORY;
         }
-        *r = *args;
-        r->comm = comm;
-        r->has_bound = bound != NULL;
-        if (bound) r->bound = *bound;
-        r->device = eccl_dev_current();
-        r->state = REQ_QUEUED;
-        r->rc = ECCL_SUCCESS;
-        memset(&r->st, 0, sizeof r->st);
-        r->msg[0] = '\0';
-        r->hook = NULL;
         r->enq = 1;
         r->seq = e->seq + 1;
-        r->next = r->lprev = r->lnext = NULL;
         if (eccl_dev_hold_post(e->hold, stream, r->seq, &r->ev) == ECCL_SUCCESS) {
             e->seq++;
-            if (e->tail) e->tail->next = r;
-            else e->head = r;
-            e->tail = r;
-            pthread_cond_signal(&e->work);
+            queue(e, r); /* (not on the live list: nobody waits for it) */
             pthread_mutex_unlock(&e->mu);
             return ECCL_SUCCESS;
         }
