@@ -91,12 +91,13 @@ eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware);
  *    collectively at the first call that compresses device buffers on every rank (and, on several
  *    nodes, the hierarchical allreduce's inter-node communicator at its first call); with
  *    ECCL_TRANSPORT=mpi there is nothing to settle;
- *  - no call on device buffers of this communicator has completed with these arguments (collective,
- *    count, datatype, operation, root, bound, forced algorithm; the last 32 sets are remembered):
- *    the first one reserves the buffers, loads the kernels and connects the NCCL peers. Nothing may
- *    allocate or load a kernel while a stream is held (the same driver lock, against a caller
- *    waiting for the stream). A repeated call (SUMMA's panels, a solver's residual) is enqueued
- *    from its second time on.
+ *  - it is the first stream call of this communicator with these arguments (collective, count,
+ *    datatype, operation, root, bound, forced algorithm; the last 32 sets are remembered): running
+ *    at once, it reserves the device buffers (NCCL's stream buffers for the largest stream of the
+ *    call's elements: twice eccl_compress_bound of them, in device memory), loads the kernels and
+ *    connects the NCCL peers. Nothing may allocate or load a kernel while a stream is held (the
+ *    same driver lock, against a caller waiting for the stream). A repeated call (SUMMA's panels,
+ *    a solver's residual) is enqueued from its second time on.
  * While a call holds a stream, wait for that stream with cudaStreamSynchronize or an event (not
  * with cudaDeviceSynchronize, whose locking was not tested).
  *

@@ -16,7 +16,8 @@
  *
  * Cases (each prints "ok: NAME" or "FAIL: NAME" from rank 0):
  *   match      every collective x every algorithm of the table (forced; auto too) x float32,
- *              float64 (complex64 for allreduce): bit for bit the blocking result
+ *              float64 (complex64 for allreduce): bit for bit the blocking result, by the first
+ *              stream call with the arguments (which runs at once) and by the second (enqueued)
  *   streams    the same on a blocking stream (cudaStreamCreate) and on the legacy default stream,
  *              where the call runs at once (only a non-blocking stream is held)
  *   inflight   eight allreduces and bcasts of different sizes and types enqueued back to back
@@ -240,21 +241,27 @@ static void one_as(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what, 
     eccl_stats_t sb, sa;
     eccl_result_t rb = blocking(k, c, ref);
     eccl_comm_last_stats(c, &sb);
-    clear(k);
-    MPI_Barrier(MPI_COMM_WORLD);
-    int busy = 0;
-    eccl_result_t ra = enqueue(k, c, st, 1, &busy);
-    CHECK(ra == ECCL_SUCCESS, "%s: %s (%s)", what, eccl_strerror(ra), eccl_comm_last_error(c));
-    CHECK(threaded && enq ? busy : !busy, "%s: the stream was %s when the call returned", what, busy ? "busy" : "idle");
-    CU(cudaStreamSynchronize(st));
-    eccl_result_t ae = ECCL_ERR_INTERNAL;
-    CHECK(eccl_cuda_comm_async_error(c, &ae) == ECCL_SUCCESS && ae == ECCL_SUCCESS, "%s: async error %s (%s)",
-          what, eccl_strerror(ae), eccl_comm_last_error(c));
-    eccl_comm_last_stats(c, &sa);
     CHECK(rb == ECCL_SUCCESS, "%s: blocking %s", what, eccl_strerror(rb));
-    CHECK(!has_output(k) || !memcmp(ref, k->hy, outb), "%s: results differ from the blocking call's", what);
-    CHECK(!strcmp(sb.algorithm, sa.algorithm), "%s: blocking ran %s, enqueued %s", what, sb.algorithm, sa.algorithm);
-    CHECK(sa.device == sb.device, "%s: device %d, blocking %d", what, sa.device, sb.device);
+    /* the first stream call with these arguments runs at once; the second is enqueued */
+    for (int pass = 0; pass < 2; pass++) {
+        clear(k);
+        MPI_Barrier(MPI_COMM_WORLD);
+        int busy = 0;
+        eccl_result_t ra = enqueue(k, c, st, 1, &busy);
+        CHECK(ra == ECCL_SUCCESS, "%s (call %d): %s (%s)", what, pass + 1, eccl_strerror(ra), eccl_comm_last_error(c));
+        CHECK(threaded && enq && pass ? busy : !busy, "%s (call %d): the stream was %s when the call returned", what,
+              pass + 1, busy ? "busy" : "idle");
+        CU(cudaStreamSynchronize(st));
+        eccl_result_t ae = ECCL_ERR_INTERNAL;
+        CHECK(eccl_cuda_comm_async_error(c, &ae) == ECCL_SUCCESS && ae == ECCL_SUCCESS, "%s: async error %s (%s)",
+              what, eccl_strerror(ae), eccl_comm_last_error(c));
+        eccl_comm_last_stats(c, &sa);
+        CHECK(!has_output(k) || !memcmp(ref, k->hy, outb), "%s (call %d): results differ from the blocking call's",
+              what, pass + 1);
+        CHECK(!strcmp(sb.algorithm, sa.algorithm), "%s (call %d): blocking ran %s, this %s", what, pass + 1,
+              sb.algorithm, sa.algorithm);
+        CHECK(sa.device == sb.device, "%s: device %d, blocking %d", what, sa.device, sb.device);
+    }
     free(ref);
 }
 static void one(call_t *k, eccl_comm_t c, cudaStream_t st, const char *what) { one_as(k, c, st, what, 1); }
@@ -314,9 +321,9 @@ static int case_inflight(cudaStream_t st)
 {
     eccl_comm_t c = make_comm(1);
     enum { K = 8 };
-    /* (each call's arguments are first run blocking on this communicator, with the sizes growing:
-     * an enqueued call runs in stream order only with the arguments of a call that completed
-     * before, whose buffers are reserved) */
+    /* (each call's arguments are first run blocking, for the reference, and then by a first stream
+     * call, which runs at once and reserves its buffers: the calls with the same arguments are
+     * enqueued after it) */
     call_t ks[K], extra;
     unsigned char *refs[K], *xref;
     for (int i = 0; i < K; i++) {
@@ -324,6 +331,12 @@ static int case_inflight(cudaStream_t st)
         call_make(&ks[i], i % 2 ? ECCL_COLL_BCAST : ECCL_COLL_ALLREDUCE, n, i % 3 ? ECCL_FLOAT32 : ECCL_FLOAT64, i);
         refs[i] = malloc(ks[i].out_elems * ks[i].es + 8);
         CHECK(blocking(&ks[i], c, refs[i]) == ECCL_SUCCESS, "blocking call %d", i);
+        clear(&ks[i]);
+    }
+    for (int i = 0; i < K; i++) { /* the first stream call with each call's arguments: at once */
+        CHECK(enqueue(&ks[i], c, st, 0, NULL) == ECCL_SUCCESS, "first stream call %d", i);
+        CU(cudaStreamSynchronize(st));
+        CHECK(!memcmp(refs[i], ks[i].hy, ks[i].out_elems * ks[i].es), "first stream call %d differs", i);
         clear(&ks[i]);
     }
     call_make(&extra, ECCL_COLL_ALLREDUCE, (size_t)1 << 18, ECCL_FLOAT32, 99);
@@ -369,15 +382,14 @@ static int case_errors(cudaStream_t st)
     CHECK(eccl_cuda_allreduce_async(NULL, NULL, 1, ECCL_FLOAT32, ECCL_OP_SUM, NULL, NULL, st) == ECCL_ERR_INVALID_ARG,
           "NULL comm accepted");
     call_t k;
-    /* rank 0's arguments (count 5001) and the others' (5000) each completed before on every rank */
-    call_make(&k, ECCL_COLL_ALLREDUCE, 5001, ECCL_FLOAT32, 1);
-    unsigned char *tmp = malloc(5001 * 4 + 8);
-    CHECK(blocking(&k, c, tmp) == ECCL_SUCCESS, "count 5001");
-    call_free(&k);
-    call_make(&k, ECCL_COLL_ALLREDUCE, 5000, ECCL_FLOAT32, 1);
-    CHECK(blocking(&k, c, tmp) == ECCL_SUCCESS, "count 5000");
-    call_free(&k);
-    free(tmp);
+    /* rank 0's arguments (count 5001) and the others' (5000) each ran in a first stream call (at
+     * once) on every rank before */
+    for (size_t cnt = 5000; cnt <= 5001; cnt++) {
+        call_make(&k, ECCL_COLL_ALLREDUCE, cnt, ECCL_FLOAT32, 1);
+        CHECK(enqueue(&k, c, st, 0, NULL) == ECCL_SUCCESS, "first stream call, count %zu", cnt);
+        CU(cudaStreamSynchronize(st));
+        call_free(&k);
+    }
     call_make(&k, ECCL_COLL_ALLREDUCE, 5000 + (rank_ == 0), ECCL_FLOAT32, 1);
     clear(&k);
     eccl_result_t rc = enqueue(&k, c, st, 1, NULL);

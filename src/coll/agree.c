@@ -114,8 +114,11 @@ void eccl_agree_reserve_device(eccl_call_t *c)
     eccl_result_t rrc = eccl_env_long(&env_fault_dev) == c->rank && !comm->child
                             ? ECCL_ERR_NO_MEMORY /* (testing: ECCL_FAULT_DEV_ALLOC) */
                             : eccl_dev_reserve(comm->gpu.ctx, c->count, c->dtype);
-    /* NCCL's stream buffers too (a call's messages carry at most the streams of c->count elements) */
-    if (!rrc && c->nccl) rrc = eccl_tr_nccl_reserve(comm, eccl_compress_bound(c->count, c->dtype));
+    /* the first stream-enqueued call with these arguments: NCCL's stream buffers too, for the
+     * largest stream a message can carry (a tree's scatter and gather forward several ranks'), so
+     * that its enqueued successors never grow them with worse-compressing data */
+    if (!rrc && c->nccl && comm->gpu.first_async)
+        rrc = eccl_tr_nccl_reserve(comm, eccl_compress_bound(eccl_select_total_elems(c), c->dtype));
     if (rrc) {
         c->dev.short_ = 1;
         ECCL_LOG(1, c->rank, "%s: no device memory for a device-resident call of %zu elements (%s): this rank "

@@ -210,7 +210,7 @@ static eccl_result_t run_any(eccl_call_t *c, const eccl_bound_t *bound, size_t s
                                eccl_coll_name(c->coll));
     }
     eccl_result_t rc = run_dev(c, bound, sdev, rdev);
-    if (!rc) eccl_engine_note(c->comm, c->coll, c->count, c->dtype, c->op, c->root, bound);
+    if (!rc && c->comm->gpu.first_async) eccl_engine_note(c->comm, c->coll, c->count, c->dtype, c->op, c->root, bound);
     return rc;
 }
 

@@ -34,7 +34,7 @@
 ECCL_ENV(env_progress, "ECCL_PROGRESS", 0);
 
 enum { REQ_QUEUED, REQ_RUNNING, REQ_DONE };
-/* How many argument sets of completed device calls an engine remembers (eccl_engine_note). */
+/* How many argument sets of completed first stream calls an engine remembers (eccl_engine_note). */
 #define ECCL_SEEN 32
 
 struct eccl_request {
@@ -84,7 +84,7 @@ struct eccl_engine {
     int settled;
     eccl_result_t async_rc;
     char async_msg[ECCL_ERRMSG_LEN];
-    /* the arguments of the last ECCL_SEEN calls on device buffers that completed (eccl_engine_note) */
+    /* the arguments of the last ECCL_SEEN first stream calls that completed (eccl_engine_note) */
     struct seen {
         int used, coll, dtype, op, root, has_bound, forced;
         size_t count;
@@ -255,13 +255,8 @@ static int seen_equal(const struct seen *a, const struct seen *b)
 void eccl_engine_note(eccl_comm_t comm, eccl_coll_t coll, size_t count, eccl_dtype_t dtype, eccl_op_t op, int root,
                       const eccl_bound_t *bound)
 {
-#ifdef HAVE_CUDA
-    struct eccl_engine *e = NULL;
-    if (engine_get(comm, &e)) return; /* (no memory: the call is just not remembered) */
-#else
-    struct eccl_engine *e = comm->engine;
+    struct eccl_engine *e = comm->engine; /* (made by the stream call that runs this one) */
     if (!e) return;
-#endif
     struct seen k = seen_key(comm, coll, count, dtype, op, root, bound);
     pthread_mutex_lock(&e->mu);
     int found = 0;
@@ -544,7 +539,7 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     else if (e->hold_state != 1) why = "the CUDA driver cannot make a stream wait for the host";
     else if (!e->settled) why = "the communicator's device set-up (NCCL) is not done yet";
     else if (!eccl_dev_stream_nonblocking(stream)) why = "not a non-blocking stream (cudaStreamNonBlocking)";
-    else if (!found) why = "the first call with these arguments (its buffers are reserved now)";
+    else if (!found) why = "the first stream call with these arguments (its buffers are reserved now)";
     if (!why) {
         struct eccl_request *r = req_new(comm, args, bound);
         if (!r) {
@@ -571,7 +566,9 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     r.comm = comm;
     r.has_bound = bound != NULL;
     if (bound) r.bound = *bound;
+    comm->gpu.first_async = 1; /* (the engine is idle: this thread owns the communicator) */
     rc = call(&r);
+    comm->gpu.first_async = 0;
     if (wrc && !rc)
         rc = eccl_comm_error(comm, wrc, "%s: waiting for the work enqueued before it on its stream failed", name);
     return rc;

@@ -10,9 +10,10 @@
  * being run (the blocking call a request runs). Every public function that reads or changes a
  * communicator's state calls it first. */
 eccl_result_t eccl_engine_quiesce(eccl_comm_t comm);
-/* A call on device buffers of comm with these arguments (bound: as passed, NULL for the default)
- * completed successfully: its buffers are reserved, its kernels loaded, its NCCL peers connected.
- * Stream-enqueued calls are enqueued only with the arguments of such a call (engine.c). */
+/* The first stream-enqueued call with these arguments (bound: as passed, NULL for the default),
+ * run at once on device buffers of comm, completed successfully: its buffers are reserved (NCCL's
+ * for the worst case), its kernels loaded, its NCCL peers connected. Stream-enqueued calls are
+ * enqueued only with the arguments of such a call (engine.c). */
 void eccl_engine_note(eccl_comm_t comm, eccl_coll_t coll, size_t count, eccl_dtype_t dtype, eccl_op_t op, int root,
                       const eccl_bound_t *bound);
 /* A collective's arguments (each collective uses its own). */
@@ -28,9 +29,9 @@ typedef struct eccl_engine_args {
 /* Enqueue the collective of a on `stream` (a cudaStream_t; name: the public function, for
  * messages): the stream is held (cuda/device.h) until the progress thread has run it, and
  * ECCL_SUCCESS returned. Where that cannot be (no progress thread, no stream memory operations,
- * the communicator's device set-up not settled, arguments no device call of comm completed with
- * before: eccl_engine_note), the call runs at once in this thread, after the work on the stream,
- * and its result is returned. Errors of an enqueued call: eccl_cuda_comm_async_error. */
+ * the communicator's device set-up not settled, not a non-blocking stream, arguments no earlier
+ * stream call of comm completed with: eccl_engine_note), the call runs at once in this thread,
+ * after the work on the stream, and its result is returned. Errors of an enqueued call: eccl_cuda_comm_async_error. */
 eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a, const eccl_bound_t *bound,
                                   void *stream, const char *name);
 /* At eccl_comm_free: complete what is posted, stop the progress thread, and detach the requests

@@ -63,6 +63,10 @@ typedef struct eccl_comm_gpu {
     int all;           /* every rank had the CUDA driver loaded at creation: device-resident calls
                           on all ranks are possible, so calls agree on it (the GPU figures, NCCL;
                           select.c) */
+    int first_async;   /* set while the first stream-enqueued call with its arguments runs at once
+                          (src/coll/engine.c): it reserves NCCL's stream buffers for its largest
+                          possible stream, so that the later calls with these arguments, enqueued,
+                          never grow a buffer while a stream is held (agree.c) */
 } eccl_comm_gpu_t;
 
 struct eccl_comm {
