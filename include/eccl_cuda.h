@@ -75,8 +75,9 @@ eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware);
  * How: the call records an event on `stream` and makes the stream wait (a stream memory operation
  * on a word of page-locked host memory) until the progress thread, once the event has fired, has
  * run the collective; the stream's later work is held back meanwhile, other streams are not.
- * Buffers: device memory of the communicator's device, or host memory (then the collective still
- * runs in stream order); untouched by the caller until the stream has passed the call.
+ * Buffers: device memory of the communicator's device (host memory is accepted and runs in stream
+ * order too, but only device buffers are tested enqueued); untouched by the caller until the stream
+ * has passed the call.
  *
  * Runs at once instead (blocking the caller until the stream's earlier work is done and the
  * collective complete, as eccl_cuda_comm_set_stream would; same results), and says why under
