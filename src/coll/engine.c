@@ -39,13 +39,7 @@ enum { REQ_QUEUED, REQ_RUNNING, REQ_DONE };
 
 struct eccl_request {
     eccl_comm_t comm;      /* NULL once the communicator was freed before the request was waited */
-    eccl_coll_t coll;
-    const void *sbuf;
-    void *rbuf;
-    size_t count;
-    eccl_dtype_t dtype;
-    eccl_op_t op;
-    int root, dest, source, sendtag, recvtag;
+    eccl_engine_args_t a;  /* the collective's arguments */
     eccl_bound_t bound;
     int has_bound;         /* bound given (else the communicator's default) */
     int device;            /* the poster's CUDA device (-1: none) */
@@ -93,31 +87,28 @@ struct eccl_engine {
     int seen_next;
 };
 
-/* The blocking call request r stands for, in the calling thread. */
-static eccl_result_t call(const struct eccl_request *r)
+/* The blocking call of collective a with bound b (NULL: the communicator's), in the calling thread. */
+static eccl_result_t call(eccl_comm_t c, const eccl_engine_args_t *a, const eccl_bound_t *b)
 {
-    eccl_comm_t c = r->comm;
-    const eccl_bound_t *b = r->has_bound ? &r->bound : NULL;
-    switch (r->coll) {
-    case ECCL_COLL_BCAST: return eccl_bcast(r->rbuf, r->count, r->dtype, r->root, b, c);
-    case ECCL_COLL_ALLREDUCE: return eccl_allreduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c);
-    case ECCL_COLL_REDUCE: return eccl_reduce(r->sbuf, r->rbuf, r->count, r->dtype, r->op, r->root, b, c);
+    switch (a->coll) {
+    case ECCL_COLL_BCAST: return eccl_bcast(a->rbuf, a->count, a->dtype, a->root, b, c);
+    case ECCL_COLL_ALLREDUCE: return eccl_allreduce(a->sbuf, a->rbuf, a->count, a->dtype, a->op, b, c);
+    case ECCL_COLL_REDUCE: return eccl_reduce(a->sbuf, a->rbuf, a->count, a->dtype, a->op, a->root, b, c);
     case ECCL_COLL_REDUCE_SCATTER_BLOCK:
-        return eccl_reduce_scatter_block(r->sbuf, r->rbuf, r->count, r->dtype, r->op, b, c);
-    case ECCL_COLL_ALLGATHER: return eccl_allgather(r->sbuf, r->rbuf, r->count, r->dtype, b, c);
-    case ECCL_COLL_SCATTER: return eccl_scatter(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c);
-    case ECCL_COLL_GATHER: return eccl_gather(r->sbuf, r->rbuf, r->count, r->dtype, r->root, b, c);
+        return eccl_reduce_scatter_block(a->sbuf, a->rbuf, a->count, a->dtype, a->op, b, c);
+    case ECCL_COLL_ALLGATHER: return eccl_allgather(a->sbuf, a->rbuf, a->count, a->dtype, b, c);
+    case ECCL_COLL_SCATTER: return eccl_scatter(a->sbuf, a->rbuf, a->count, a->dtype, a->root, b, c);
+    case ECCL_COLL_GATHER: return eccl_gather(a->sbuf, a->rbuf, a->count, a->dtype, a->root, b, c);
     case ECCL_COLL_SENDRECV_REPLACE:
-        return eccl_sendrecv_replace(r->rbuf, r->count, r->dtype, r->dest, r->sendtag, r->source, r->recvtag, b, c);
+        return eccl_sendrecv_replace(a->rbuf, a->count, a->dtype, a->dest, a->sendtag, a->source, a->recvtag, b, c);
     default: return eccl_comm_error(c, ECCL_ERR_INTERNAL, "unknown request");
     }
 }
 
 /* Run one request in the calling thread: the blocking call it stands for, with the poster's
  * device and the request's sinks. A stream-enqueued request first waits for the work its stream
- * had before it, and runs without the communicator's stream (eccl_cuda_comm_set_stream: that
- * stream may be the held one) and without handing device buffers to a CUDA-aware MPI (whose own
- * copies may use the legacy stream, which waits for a held blocking stream): the same results. */
+ * had before it, and runs without the communicator's stream (eccl_cuda_comm_set_stream: waiting
+ * for it here would wait for our own release if it is the held one). */
 static eccl_result_t execute(struct eccl_request *r)
 {
     eccl_comm_t c = r->comm;
@@ -126,24 +117,22 @@ static eccl_result_t execute(struct eccl_request *r)
         snprintf(r->msg, sizeof r->msg, "the progress thread could not make CUDA device %d current", r->device);
         return rc;
     }
+    const eccl_bound_t *b = r->has_bound ? &r->bound : NULL;
     c->sink_stats = &r->st;
     c->sink_msg = r->msg;
     if (!r->enq) {
-        rc = call(r);
+        rc = call(c, &r->a, b);
     } else {
         /* a failed wait (a broken stream) does not skip the call, whose peers would wait for it */
         eccl_result_t irc = eccl_dev_hold_input(r->ev);
         void *us = c->gpu.user_stream;
-        int aware = c->tr.cuda_aware;
         c->gpu.user_stream = NULL;
-        c->tr.cuda_aware = 0;
-        rc = call(r);
+        rc = call(c, &r->a, b);
         c->gpu.user_stream = us;
-        c->tr.cuda_aware = aware;
         if (irc && !rc) {
             rc = irc;
             snprintf(r->msg, sizeof r->msg, "%s: waiting for the work enqueued before it on its stream failed",
-                     eccl_coll_name(r->coll));
+                     eccl_coll_name(r->a.coll));
         }
     }
     c->sink_stats = NULL;
@@ -305,25 +294,18 @@ void eccl_engine_free(eccl_comm_t comm)
     comm->engine = NULL;
 }
 
-/* A request for comm with the arguments of args, not yet queued (NULL: no memory). */
-static struct eccl_request *req_new(eccl_comm_t comm, const struct eccl_request *args, const eccl_bound_t *bound)
+/* A request for comm with the arguments a, not yet queued (NULL: no memory). */
+static struct eccl_request *req_new(eccl_comm_t comm, const eccl_engine_args_t *a, const eccl_bound_t *bound)
 {
-    struct eccl_request *r = malloc(sizeof *r);
+    struct eccl_request *r = calloc(1, sizeof *r); /* (no statistics, message, hook or links yet) */
     if (!r) return NULL;
-    *r = *args;
     r->comm = comm;
+    r->a = *a;
     r->has_bound = bound != NULL;
     if (bound) r->bound = *bound;
     r->device = eccl_cuda_driver_loaded() ? eccl_dev_current() : -1;
     r->state = REQ_QUEUED;
     r->rc = ECCL_SUCCESS;
-    memset(&r->st, 0, sizeof r->st);
-    r->msg[0] = '\0';
-    r->hook = NULL;
-    r->enq = 0;
-    r->ev = NULL;
-    r->seq = 0;
-    r->next = r->lprev = r->lnext = NULL;
     return r;
 }
 
@@ -337,7 +319,7 @@ static void queue(struct eccl_engine *e, struct eccl_request *r)
 }
 
 /* Post a request: queued behind every earlier one of the communicator. */
-static eccl_result_t post(eccl_comm_t comm, const struct eccl_request *args, const eccl_bound_t *bound,
+static eccl_result_t post(eccl_comm_t comm, const eccl_engine_args_t *args, const eccl_bound_t *bound,
                           eccl_request_t *req)
 {
     if (!req) return comm ? eccl_comm_error(comm, ECCL_ERR_INVALID_ARG, "the request pointer is NULL")
@@ -448,14 +430,14 @@ void eccl_engine_set_hook(eccl_request_t req, eccl_req_hook_fn fn, void *arg, co
 eccl_result_t eccl_ibcast(void *buf, size_t count, eccl_dtype_t dtype, int root, const eccl_bound_t *bound,
                           eccl_comm_t comm, eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_BCAST, .rbuf = buf, .count = count, .dtype = dtype, .root = root};
+    eccl_engine_args_t a = {.coll = ECCL_COLL_BCAST, .rbuf = buf, .count = count, .dtype = dtype, .root = root};
     return post(comm, &a, bound, req);
 }
 
 eccl_result_t eccl_iallreduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, eccl_op_t op,
                               const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_ALLREDUCE, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_ALLREDUCE, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
                              .dtype = dtype, .op = op};
     return post(comm, &a, bound, req);
 }
@@ -463,7 +445,7 @@ eccl_result_t eccl_iallreduce(const void *sendbuf, void *recvbuf, size_t count, 
 eccl_result_t eccl_ireduce(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, eccl_op_t op,
                            int root, const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_REDUCE, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_REDUCE, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
                              .dtype = dtype, .op = op, .root = root};
     return post(comm, &a, bound, req);
 }
@@ -472,7 +454,7 @@ eccl_result_t eccl_ireduce_scatter_block(const void *sendbuf, void *recvbuf, siz
                                          eccl_op_t op, const eccl_bound_t *bound, eccl_comm_t comm,
                                          eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_REDUCE_SCATTER_BLOCK, .sbuf = sendbuf, .rbuf = recvbuf,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_REDUCE_SCATTER_BLOCK, .sbuf = sendbuf, .rbuf = recvbuf,
                              .count = recvcount, .dtype = dtype, .op = op};
     return post(comm, &a, bound, req);
 }
@@ -480,7 +462,7 @@ eccl_result_t eccl_ireduce_scatter_block(const void *sendbuf, void *recvbuf, siz
 eccl_result_t eccl_iallgather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype,
                               const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_ALLGATHER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_ALLGATHER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
                              .dtype = dtype};
     return post(comm, &a, bound, req);
 }
@@ -488,7 +470,7 @@ eccl_result_t eccl_iallgather(const void *sendbuf, void *recvbuf, size_t count, 
 eccl_result_t eccl_iscatter(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
                             const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
                              .dtype = dtype, .root = root};
     return post(comm, &a, bound, req);
 }
@@ -496,7 +478,7 @@ eccl_result_t eccl_iscatter(const void *sendbuf, void *recvbuf, size_t count, ec
 eccl_result_t eccl_igather(const void *sendbuf, void *recvbuf, size_t count, eccl_dtype_t dtype, int root,
                            const eccl_bound_t *bound, eccl_comm_t comm, eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_GATHER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_GATHER, .sbuf = sendbuf, .rbuf = recvbuf, .count = count,
                              .dtype = dtype, .root = root};
     return post(comm, &a, bound, req);
 }
@@ -505,7 +487,7 @@ eccl_result_t eccl_isendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype
                                      int source, int recvtag, const eccl_bound_t *bound, eccl_comm_t comm,
                                      eccl_request_t *req)
 {
-    struct eccl_request a = {.coll = ECCL_COLL_SENDRECV_REPLACE, .rbuf = buf, .count = count, .dtype = dtype,
+    eccl_engine_args_t a = {.coll = ECCL_COLL_SENDRECV_REPLACE, .rbuf = buf, .count = count, .dtype = dtype,
                              .dest = dest, .sendtag = sendtag, .source = source, .recvtag = recvtag};
     return post(comm, &a, bound, req);
 }
@@ -516,10 +498,6 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
                                   void *stream, const char *name)
 {
     if (!comm) return ECCL_ERR_INVALID_ARG;
-    struct eccl_request args0 = {.coll = a->coll, .sbuf = a->sbuf, .rbuf = a->rbuf, .count = a->count,
-                                 .dtype = a->dtype, .op = a->op, .root = a->root, .dest = a->dest,
-                                 .source = a->source, .sendtag = a->sendtag, .recvtag = a->recvtag};
-    const struct eccl_request *args = &args0;
 #ifdef HAVE_CUDA
     if (!eccl_cuda_driver_loaded()) {
         eccl_engine_quiesce(comm);
@@ -532,7 +510,7 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     pthread_mutex_lock(&e->mu);
     if (!e->head && !e->running) e->settled = eccl_agree_dev_settled(comm); /* (idle: ours to read) */
     if (e->async && e->hold_state == 0) e->hold_state = eccl_dev_hold_create(&e->hold) ? -1 : 1;
-    struct seen k = seen_key(comm, args->coll, args->count, args->dtype, args->op, args->root, bound);
+    struct seen k = seen_key(comm, a->coll, a->count, a->dtype, a->op, a->root, bound);
     int found = 0;
     for (int i = 0; i < ECCL_SEEN && !found; i++) found = seen_equal(&e->seen[i], &k);
     if (!e->async) why = "no progress thread";
@@ -541,7 +519,7 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     else if (!eccl_dev_stream_nonblocking(stream)) why = "not a non-blocking stream (cudaStreamNonBlocking)";
     else if (!found) why = "the first stream call with these arguments (its buffers are reserved now)";
     if (!why) {
-        struct eccl_request *r = req_new(comm, args, bound);
+        struct eccl_request *r = req_new(comm, a, bound);
         if (!r) {
             pthread_mutex_unlock(&e->mu);
             return ECCL_ERR_NO_MEMORY;
@@ -562,18 +540,14 @@ eccl_result_t eccl_engine_enqueue(eccl_comm_t comm, const eccl_engine_args_t *a,
     eccl_engine_quiesce(comm);
     ECCL_LOG(2, comm->rank, "%s runs at once (%s)", name, why);
     eccl_result_t wrc = eccl_cuda_stream_wait(stream);
-    struct eccl_request r = *args;
-    r.comm = comm;
-    r.has_bound = bound != NULL;
-    if (bound) r.bound = *bound;
     comm->gpu.first_async = 1; /* (the engine is idle: this thread owns the communicator) */
-    rc = call(&r);
+    rc = call(comm, a, bound);
     comm->gpu.first_async = 0;
     if (wrc && !rc)
         rc = eccl_comm_error(comm, wrc, "%s: waiting for the work enqueued before it on its stream failed", name);
     return rc;
 #else
-    (void)args, (void)bound, (void)stream;
+    (void)a, (void)bound, (void)stream;
     eccl_engine_quiesce(comm);
     return eccl_comm_error(comm, ECCL_ERR_UNSUPPORTED, "%s: eccl was built without the CUDA backend", name);
 #endif
