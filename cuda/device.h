@@ -71,9 +71,16 @@ void eccl_dev_hold_release(eccl_dev_hold_t *hold, unsigned seq, void *ev);
  * context belongs to one communicator, used by one thread at a time. */
 typedef struct eccl_dev_ctx eccl_dev_ctx_t;
 
-/* A context on the current device. Errors: ECCL_ERR_NO_DEVICE, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA,
- * ECCL_ERR_UNSUPPORTED (no CUDA backend). */
-eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx);
+/* A context on the current device; its stream at the device's greatest priority when `high`
+ * (the codec's kernels then take the GPU's free SMs ahead of the user's compute kernels of
+ * default priority: a panel is compressed while a DGEMM runs), else the default priority.
+ * Errors: ECCL_ERR_NO_DEVICE, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED (no CUDA
+ * backend). */
+eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx, int high);
+/* A non-blocking stream of the current device in *stream (a cudaStream_t), at the device's
+ * greatest priority when `high`, else the default one. Errors: ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED
+ * (no CUDA backend). */
+eccl_result_t eccl_dev_stream_create(void **stream, int high);
 void eccl_dev_ctx_free(eccl_dev_ctx_t *ctx); /* NULL accepted */
 /* While fn is set (NULL: unset), every wait of the context for the GPU (the operations below, and
  * the codec's reads of sizes and verdicts) polls the GPU and calls fn(arg) in between instead of

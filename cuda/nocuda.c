@@ -150,9 +150,16 @@ void *eccl_cuda_host_alloc_ptr(size_t bytes)
 
 /* Device-resident collectives: never reached without the backend (no buffer is ever device
  * memory the core may use), but defined so that the core links. */
-eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx)
+eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx, int high)
 {
+    (void)high;
     if (ctx) *ctx = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_stream_create(void **stream, int high)
+{
+    (void)high;
+    if (stream) *stream = NULL;
     return ECCL_ERR_UNSUPPORTED;
 }
 void eccl_dev_ctx_free(eccl_dev_ctx_t *ctx) { (void)ctx; }

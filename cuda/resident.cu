@@ -52,7 +52,25 @@ static eccl_result_t grow(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t byt
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **out)
+extern "C" eccl_result_t eccl_dev_stream_create(void **stream, int high)
+{
+    if (!stream) return ECCL_ERR_INVALID_ARG;
+    *stream = NULL;
+    int least = 0, greatest = 0;
+    if (high && cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return ECCL_ERR_CUDA;
+    }
+    cudaStream_t st = NULL;
+    if (cudaStreamCreateWithPriority(&st, cudaStreamNonBlocking, high ? greatest : 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return ECCL_ERR_CUDA;
+    }
+    *stream = st;
+    return ECCL_SUCCESS;
+}
+
+extern "C" eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **out, int high)
 {
     if (!out) return ECCL_ERR_INVALID_ARG;
     *out = NULL;
@@ -64,10 +82,13 @@ extern "C" eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **out)
     eccl_dev_ctx_t *c = (eccl_dev_ctx_t *)calloc(1, sizeof *c);
     if (!c) return ECCL_ERR_NO_MEMORY;
     eccl_result_t rc = ECCL_SUCCESS;
-    if (cudaGetDevice(&c->device) != cudaSuccess || cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking) != cudaSuccess) {
+    void *st = NULL;
+    if (cudaGetDevice(&c->device) != cudaSuccess) {
         (void)cudaGetLastError();
         rc = ECCL_ERR_CUDA;
     }
+    if (!rc) rc = eccl_dev_stream_create(&st, high);
+    c->st = (cudaStream_t)st;
     if (!rc) rc = eccl_cuda_codec_create((size_t)1 << 20, &c->codec);
     if (rc) {
         eccl_dev_ctx_free(c);

@@ -431,7 +431,7 @@ static void size_cases(gpu_t *g)
     TU_RC(eccl_cuda_decompress(g->codec, g->ds, size + extra, g->dy, count, ECCL_FLOAT32, 1, NULL), ECCL_SUCCESS);
     cudaMemcpy(y, g->dy, sizeof y, cudaMemcpyDeviceToHost);
     TU_CHECK(memcmp(y, z, sizeof y) == 0, "eccl_cuda_decompress with a larger capacity: other values");
-    if (eccl_dev_ctx_create(&ctx) != ECCL_SUCCESS) {
+    if (eccl_dev_ctx_create(&ctx, 1) != ECCL_SUCCESS) {
         TU_CHECK(0, "eccl_dev_ctx_create failed");
         goto done;
     }
@@ -477,6 +477,26 @@ static void negative_zero_range(gpu_t *g)
     free(gs);
 }
 
+/* eccl's own streams (ECCL_GPU_PRIORITY): high = the device's greatest priority, else the default
+ * one; non-blocking either way (the stream-enqueued calls rely on it: eccl_cuda.h) */
+static void stream_priorities(void)
+{
+    int least = 0, greatest = 0;
+    if (cudaDeviceGetStreamPriorityRange(&least, &greatest)) exit(99);
+    for (int high = 0; high <= 1; high++) {
+        void *st = NULL;
+        TU_RC(eccl_dev_stream_create(&st, high), ECCL_SUCCESS);
+        int prio = 12345;
+        unsigned flags = 0;
+        if (cudaStreamGetPriority((cudaStream_t)st, &prio) || cudaStreamGetFlags((cudaStream_t)st, &flags)) exit(99);
+        TU_CHECK(prio == (high ? greatest : 0), "eccl_dev_stream_create(high %d): priority %d (device range %d..%d)",
+                 high, prio, least, greatest);
+        TU_CHECK(flags & cudaStreamNonBlocking, "eccl_dev_stream_create(high %d): a blocking stream", high);
+        cudaStreamDestroy((cudaStream_t)st);
+    }
+    TU_RC(eccl_dev_stream_create(NULL, 1), ECCL_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     int ndev = 0;
@@ -504,6 +524,7 @@ int main(void)
                              {ECCL_MODE_REL, 1e-3, 12.5},   {ECCL_MODE_LOSSLESS, 0, 0},
                              {ECCL_MODE_ABS, 0.5, 0}};
     tu_rng rng = {99};
+    stream_priorities();
     size_cases(&g);
     negative_zero_range(&g);
     for (unsigned d = 0; d < 4 && !getenv("ECCL_TEST_HOM_ONLY"); d++)

@@ -35,6 +35,10 @@ ECCL_ENV(env_fault, "ECCL_FAULT_INJECT", 0);
 /* Ranks per node, counted in MPI_COMM_WORLD ranks (k*j .. k*j+k-1 form node j); unset: the
  * ranks that share memory (MPI_COMM_TYPE_SHARED). */
 ECCL_ENV(env_node_size, "ECCL_NODE_SIZE", 0);
+#ifdef HAVE_CUDA
+/* eccl's own CUDA streams at the device's greatest priority (1) or the default one (0) */
+ECCL_ENV(env_gpu_priority, "ECCL_GPU_PRIORITY", 1);
+#endif
 
 static double env_double(eccl_env_t *e, double def, int zero_ok)
 {
@@ -340,6 +344,7 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
         int loaded = eccl_cuda_driver_loaded();
         if (MPI_Allreduce(&loaded, &c->gpu.all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
             ECCL_FAIL(rc, ECCL_ERR_MPI);
+        c->gpu.priority = eccl_env_long(&env_gpu_priority) != 0;
     }
 #endif
     c->threads = core_share(c->comm);

@@ -67,6 +67,8 @@ typedef struct eccl_comm_gpu {
                           (src/coll/engine.c): it reserves NCCL's stream buffers for its largest
                           possible stream, so that the later calls with these arguments, enqueued,
                           never grow a buffer while a stream is held (agree.c) */
+    int priority;      /* ECCL_GPU_PRIORITY at creation: 1 = eccl's own CUDA streams (the codec's,
+                          NCCL's) run at the device's greatest stream priority */
 } eccl_comm_gpu_t;
 
 struct eccl_comm {

@@ -72,6 +72,12 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "1 = collectives on CUDA device buffers run device-resident where they can (the GPU codec "
      "works on the buffers, only compressed streams cross PCIe); 0 = device buffers are always "
      "staged whole through host memory and the CPU codec runs (same results, for comparison)."},
+    /* src/coll/communicator.c */
+    {"ECCL_GPU_PRIORITY", "0 | 1 (yes, true, on = 1)", "1",
+     "1 = eccl's own CUDA streams (the GPU codec's, NCCL's stream transfers) run at the device's "
+     "greatest stream priority, so that compressing a panel or a chunk does not wait behind the "
+     "application's compute kernels for SMs; 0 = the default priority. Builds with the CUDA "
+     "backend; read at eccl_comm_create."},
     /* src/transport/node.c */
     {"ECCL_NODE_IPC", "0 | 1 (yes, true, on = 1)", "1",
      "1 = the hierarchical allreduce keeps device buffers on the GPU where every rank of a node "

@@ -212,7 +212,9 @@ eccl_result_t eccl_tr_nccl_agree(eccl_comm_t c, int want, int *all_want, int *us
         ncclResult_t nr = ncclSuccess;
         if (ok) {
             nr = ncclCommInitRank(&n->comm, c->size, id, c->rank);
-            ok = nr == ncclSuccess && cudaStreamCreateWithFlags(&n->st, cudaStreamNonBlocking) == cudaSuccess;
+            void *st = NULL;
+            ok = nr == ncclSuccess && eccl_dev_stream_create(&st, c->gpu.priority) == ECCL_SUCCESS;
+            n->st = (cudaStream_t)st;
             if (nr != ncclSuccess) n->comm = NULL;
         }
         int ok1 = ok;
