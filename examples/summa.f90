@@ -36,6 +36,7 @@ program summa
   character :: order = 'R'
   character(len=64) :: which = 'both'
   logical :: auto = .false., device = .false., lookahead = .false.
+  logical :: no_panels = .false. ! summa_device without its broadcasts: the DGEMMs alone
   character(len=8) :: plain_alg = 'mpi'
   type(c_ptr) :: gpu = c_null_ptr ! examples/summa_gpu.c's cuBLAS handle and stream
   integer :: ictxt, gcomm, myrow, mycol, iam, nprocs, ierr, status, provided
@@ -377,9 +378,11 @@ contains
       kb = min(eccl_panel_width(kk, nb, k - kk + 1), eccl_panel_width(kk, mb, k - kk + 1))
       slot = mod(np, 2)
       call gpu_checked(summa_gpu_wait(gpu, slot))
-      call eccl_panel_bcast_col(m, kb, a, 1, kk, desca, wa(slot + 1), ldwa, bound, ECCL_FLOAT64, info)
-      if (info == 0) call eccl_panel_bcast_row(kb, n, b, kk, 1, descb, wb(slot + 1), ldwb, bound, &
+      info = 0
+      if (.not. no_panels) call eccl_panel_bcast_col(m, kb, a, 1, kk, desca, wa(slot + 1), ldwa, bound, &
         ECCL_FLOAT64, info)
+      if (info == 0 .and. .not. no_panels) call eccl_panel_bcast_row(kb, n, b, kk, 1, descb, wb(slot + 1), &
+        ldwb, bound, ECCL_FLOAT64, info)
       if (info /= 0) then
         print '(a, i0, a, i0)', 'summa: rank ', iam, ': panel broadcast failed, info ', info
         if (info > 0) print '(2a)', 'summa: ', eccl_strerror(info)
@@ -492,17 +495,51 @@ contains
   end subroutine panel_failed
 
   ! Bytes of the last SUMMA over all ranks: (raw, sent).
-  subroutine bytes(raw, sent)
+  ! The panel bytes of the grid's broadcasts since the last call, summed over the ranks; most: the
+  ! most one rank sent.
+  subroutine bytes(raw, sent, most)
     real(c_double), intent(out) :: raw, sent
+    real(c_double), intent(out), optional :: most
     type(eccl_blacs_totals) :: tot
     real(c_double) :: v(2)
     integer :: info
     call eccl_blacs_get_totals(ictxt, tot, .true., info)
     v = [real(tot%bytes_raw, c_double), real(tot%bytes_sent, c_double)]
+    if (present(most)) most = allmax(v(2), gcomm)
     call MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE_PRECISION, MPI_SUM, gcomm, ierr)
     raw = v(1)
     sent = v(2)
   end subroutine bytes
+
+  ! The link's rate in bytes/s, the same on every rank: grid rank 0 sends 16 MiB of host memory to
+  ! grid rank 1 (plain MPI, as eccl's compressed streams travel), best of 5 after one warm-up, one
+  ! way (rank 1 answers each message with one byte). 0 on one rank.
+  real(c_double) function link_rate()
+    integer, parameter :: nbytes = 16 * 1024 * 1024
+    character(len=1), allocatable :: buf(:)
+    character(len=1) :: ack(1)
+    integer :: r, st(MPI_STATUS_SIZE)
+    real(c_double) :: t, best
+    link_rate = 0
+    if (nprow * npcol < 2) return
+    allocate(buf(nbytes))
+    buf = 'x'
+    best = huge(t)
+    do r = 0, 5
+      call MPI_Barrier(gcomm, ierr)
+      t = MPI_Wtime()
+      if (iam == 0) then
+        call MPI_Send(buf, nbytes, MPI_CHARACTER, 1, 7, gcomm, ierr)
+        call MPI_Recv(ack, 1, MPI_CHARACTER, 1, 8, gcomm, st, ierr)
+      else if (iam == 1) then
+        call MPI_Recv(buf, nbytes, MPI_CHARACTER, 0, 7, gcomm, st, ierr)
+        call MPI_Send(ack, 1, MPI_CHARACTER, 0, 8, gcomm, ierr)
+      end if
+      if (r > 0) best = min(best, MPI_Wtime() - t)
+    end do
+    best = allmax(best, gcomm)
+    link_rate = nbytes / best
+  end function link_rate
 
   ! Plain panels: force the uncompressed MPI broadcast on the grid's row and column communicators
   ! (plain = .false. gives the choice back to the configured policy).
@@ -537,7 +574,7 @@ contains
     real(c_double), allocatable, target, asynchronous :: wa2(:, :, :), wb2(:, :, :)
     type(c_ptr) :: da, db, dc, dwa(2), dwb(2)
     integer(c_int64_t) :: na, nb_, nc
-    real(c_double) :: t, t_pdgemm, t_plain, t_eccl, raw_plain, sent_plain, raw, sent
+    real(c_double) :: t, t_pdgemm, t_plain, t_eccl, raw_plain, sent_plain, raw, sent, most, t_dgemm, rate
     real(c_double) :: st(4), err_plain
     type(eccl_bound) :: bound
     mloca = numroc(m, mb, myrow, 0, nprow)
@@ -578,6 +615,20 @@ contains
         cref, 1, 1, descc)
       t_pdgemm = min(t_pdgemm, allmax(MPI_Wtime() - t, gcomm))
     end do
+    ! --device: the DGEMMs alone (the panels not broadcast: C is wrong, and recomputed below) and
+    ! the link's rate, for the lower bound of a SUMMA step
+    t_dgemm = 0
+    rate = 0
+    if (device) then
+      no_panels = .true.
+      t_dgemm = huge(t)
+      do r = 1, reps
+        call summa_device(da, desca, db, descb, dc, max(1, mlocc), dwa, max(1, mlocc), dwb, mb, bound, t)
+        t_dgemm = min(t_dgemm, t)
+      end do
+      no_panels = .false.
+      rate = link_rate()
+    end if
     ! SUMMA with plain panels (compression off), then compressed
     call plain_panels(.true.)
     t_plain = huge(t)
@@ -616,7 +667,7 @@ contains
         call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
       end if
       t_eccl = min(t_eccl, t)
-      call bytes(raw, sent)
+      call bytes(raw, sent, most)
     end do
     if (device) then
       call dcopy_checked(c_loc(c), dc, nc)
@@ -647,6 +698,15 @@ contains
         '  (max |C| ', st(4), ')'
       print '(a, f8.4, 2a, i0, a)', 'worst |C - C_pdgemm| / bound                       ', st(3), &
         merge('   OK       ', '   VIOLATED ', nviol == 0), '(', nint(nviol), ' elements over)'
+      if (device .and. rate > 0) then
+        ! eccl's SUMMA against its floor: the DGEMMs alone, or the most compressed bytes one rank
+        ! sends at the link's measured rate, whichever is longer
+        print '(a, f9.4, a, f9.4, a, f7.2, a, f7.1, a)', 'floor (s): DGEMM alone ', t_dgemm, &
+          ', compressed bytes / link ', most / rate, '  (busiest rank ', most / 1.0e6, ' MB at ', &
+          rate / 1.0e9, ' GB/s)'
+        print '(a, f7.2, a, f7.2, a)', 'eccl panels / floor ', t_eccl / max(t_dgemm, most / rate), &
+          '  (plain panels / eccl panels ', t_plain / t_eccl, ')'
+      end if
     end if
   end subroutine run
 
