@@ -35,6 +35,15 @@ bench_bench_async_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_async_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUDA_LIBS) -lm
 endif
 
+# bench_overlap_gpu: an allreduce on device buffers behind a cuBLAS DGEMM stream (nonblocking,
+# stream-enqueued, NCCL, MPI on host buffers)
+if HAVE_CUBLAS
+noinst_PROGRAMS += bench/bench_overlap_gpu
+bench_bench_overlap_gpu_SOURCES = bench/bench_overlap_gpu.c
+bench_bench_overlap_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+bench_bench_overlap_gpu_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUBLAS_LIBS) $(CUDA_LIBS) -lm
+endif
+
 # bench_overlap: a nonblocking allreduce behind host computation, eccl_iallreduce vs MPI_Iallreduce
 # (host buffers, or --device).
 noinst_PROGRAMS += bench/bench_overlap

@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, overlapbench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
+#   gpusan, quickbench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -82,6 +82,24 @@ case " $what " in *" overlapbench "*) # issue 19: a nonblocking allreduce behind
     step bench_overlap_device_caller timeout "${BENCH_TIMEOUT:-600}" env ECCL_PROGRESS=caller mpiexec -n 2 \
         ./bench/bench_overlap --device --mib ${OVERLAP_MIB:-64,256,1024}
     step bench_overlap_host timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_overlap --mib 16,64,256 ;;
+esac
+case " $what " in *" overlapgpubench "*) # issue 19: an allreduce on device buffers behind a cuBLAS DGEMM
+    # stream (eccl nonblocking, stream-enqueued, NCCL, MPI), eccl's streams at the greatest priority
+    # and at the default one, over NVLink and over sockets on loopback
+    sockets="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    if [ -x ./bench/bench_overlap_gpu ]; then
+        for net in nvlink socket; do
+            netenv=; [ $net = nvlink ] || netenv=$sockets
+            for prio in 1 0; do
+                step bench_overlap_gpu_${net}_prio$prio timeout "${BENCH_TIMEOUT:-600}" env $netenv \
+                    ECCL_GPU_PRIORITY=$prio mpiexec -n 2 ./bench/bench_overlap_gpu --mib ${OVERLAP_MIB:-64,256} \
+                    --iters ${OVERLAP_ITERS:-5}
+            done
+        done
+        cat "$out"/bench_overlap_gpu_*.log
+    else
+        echo "no bench/bench_overlap_gpu (configure found no cuBLAS)"
+    fi ;;
 esac
 case " $what " in *" hiertest "*) # the hierarchical allreduce on device buffers only (see test below)
     step coll_device_hier_np4 timeout "$test_timeout" env ECCL_NODE_SIZE=2 mpiexec -n 4 ./tests/test_coll_device
