@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -82,6 +82,39 @@ case " $what " in *" overlapbench "*) # issue 19: a nonblocking allreduce behind
     step bench_overlap_device_caller timeout "${BENCH_TIMEOUT:-600}" env ECCL_PROGRESS=caller mpiexec -n 2 \
         ./bench/bench_overlap --device --mib ${OVERLAP_MIB:-64,256,1024}
     step bench_overlap_host timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_overlap --mib 16,64,256 ;;
+esac
+case " $what " in *" devstreamtest "*|*" test "*|*" all "*) # issue 19: streams kept in device memory over NCCL
+    # (ECCL_DEVICE_STREAMS; bcast binomial): bit for bit the host results, forced onto NCCL at 2 ranks
+    # and, on hosts of 3 or 4 GPUs, at 3 and 4 (the tree's forwarding ranks); staged for comparison;
+    # a corrupt stream sent from device memory
+    ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+    for np in 2 3 4; do
+        [ "$np" -le "$ngpu" ] || continue
+        step coll_device_devstreams_np$np timeout "$test_timeout" env ECCL_TRANSPORT=nccl ECCL_TEST_EXPECT_NCCL=1 \
+            mpiexec -n $np ./tests/test_coll_device
+    done
+    step coll_device_staged_streams timeout "$test_timeout" env ECCL_TRANSPORT=nccl ECCL_DEVICE_STREAMS=0 \
+        ECCL_TEST_EXPECT_NCCL=$x2 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_devstreams timeout "$test_timeout" env ECCL_TRANSPORT=nccl ECCL_FAULT_INJECT=1:1 \
+        mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    [ "$ngpu" -ge 3 ] && step corrupt_device_devstreams_np3 timeout "$test_timeout" env ECCL_TRANSPORT=nccl \
+        ECCL_FAULT_INJECT=1:1 mpiexec -n 3 ./tests/test_coll_corrupt --device --float32 ;;
+esac
+case " $what " in *" devstreambench "*) # issue 19: the binomial bcast with its streams in device memory
+    # against staged through host memory (ECCL_DEVICE_STREAMS=1/0), NCCL carrying the streams, over
+    # NVLink and over sockets; float64 (SUMMA's panels) and float32
+    sockets="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    for net in nvlink socket; do
+        netenv=; [ $net = nvlink ] || netenv=$sockets
+        for ds in 1 0; do
+            for dt in float64 float32; do
+                step bench_devstreams_${net}_${dt}_ds$ds timeout "${BENCH_TIMEOUT:-600}" env $netenv ECCL_TRANSPORT=nccl \
+                    ECCL_DEVICE_STREAMS=$ds mpiexec -n 2 ./bench/bench_device --colls bcast --bcast-algorithms binomial \
+                    --dtype $dt --mib ${DEVSTREAM_MIB:-1,16,256} --iters ${DEVSTREAM_ITERS:-5}
+                grep -E "binomial" "$out/bench_devstreams_${net}_${dt}_ds$ds.log" | sed "s/^/$net $dt ECCL_DEVICE_STREAMS=$ds: /"
+            done
+        done
+    done ;;
 esac
 case " $what " in *" overlapgpubench "*) # issue 19: an allreduce on device buffers behind a cuBLAS DGEMM
     # stream (eccl nonblocking, stream-enqueued, NCCL, MPI), eccl's streams at the greatest priority

@@ -133,6 +133,22 @@ eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_base, const e
  * the runtime. */
 eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, void *d_base,
                                   const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
+/* Device-resident streams (for transports that move device memory: NCCL, src/prims/net.c). The
+ * stream of count elements at (d_base, lay), as eccl_dev_compress makes it, left in the context's
+ * output buffer: *d_stream points at it (valid until the context's next operation), *size is its
+ * size (at most eccl_compress_bound); complete on the device on return. */
+eccl_result_t eccl_dev_compress_keep(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                     size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                     const void **d_stream, size_t *size);
+/* The context's input buffer, grown to hold a stream of cap bytes (grow-only; eccl_dev_reserve
+ * has grown it for the call's largest stream), in *d_buf: where a peer's stream is received to be
+ * decompressed by eccl_dev_decompress_dev (valid until the context's next operation). */
+eccl_result_t eccl_dev_stream_buf(eccl_dev_ctx_t *ctx, size_t cap, void **d_buf);
+/* eccl_dev_decompress of a stream already in the context's input buffer (d_stream: what
+ * eccl_dev_stream_buf gave, size at most the cap asked there, the stream complete on the device):
+ * no copy from the host. The same validation and errors; ECCL_ERR_INVALID_ARG for another buffer. */
+eccl_result_t eccl_dev_decompress_dev(eccl_dev_ctx_t *ctx, const void *d_stream, size_t size, void *d_base,
+                                      const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
 /* h_out = stream of op(decompress(h_stream), the count elements at (d_base, lay)), the bytes
  * eccl_hom_reduce makes. The input stream (exactly size bytes) is validated on the device:
  * ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_hom_reduce. */

@@ -220,6 +220,26 @@ eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_base, const eccl
     return ECCL_ERR_UNSUPPORTED;
 }
 
+eccl_result_t eccl_dev_compress_keep(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay,
+                                     size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                     const void **d_stream, size_t *size)
+{
+    (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)bound, (void)size;
+    if (d_stream) *d_stream = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_stream_buf(eccl_dev_ctx_t *ctx, size_t cap, void **d_buf)
+{
+    (void)ctx, (void)cap;
+    if (d_buf) *d_buf = NULL;
+    return ECCL_ERR_UNSUPPORTED;
+}
+eccl_result_t eccl_dev_decompress_dev(eccl_dev_ctx_t *ctx, const void *d_stream, size_t size, void *d_base,
+                                      const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+{
+    (void)ctx, (void)d_stream, (void)size, (void)d_base, (void)lay, (void)count, (void)dtype;
+    return ECCL_ERR_UNSUPPORTED;
+}
 eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *ctx, void *d_base, const eccl_dev_layout_t *lay, size_t count,
                                 eccl_dtype_t dtype)
 {

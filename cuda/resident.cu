@@ -176,6 +176,22 @@ static int view_of(const eccl_dev_layout_t *lay, const void *base, eccl_dtype_t 
     return 1;
 }
 
+// The stream of count elements at (d_base, lay) into d_out (enqueued; its size in *size).
+static eccl_result_t compress_out(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                                  eccl_dtype_t dtype, const eccl_bound_t *bound, size_t *size)
+{
+    size_t cap = eccl_compress_bound(count, dtype);
+    eccl_view v;
+    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
+    const void *src = d_base;
+    eccl_result_t rc = v.rows ? ECCL_SUCCESS : aligned_input(c, d_base, count * esize_of(dtype), &src);
+    if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
+    if (!rc) rc = eccl_cuda_compress_view(c->codec, count ? src : c->d_out, v, count, dtype, bound, c->d_out,
+                                          c->out_cap, NULL, size, c->st);
+    if (!rc && *size > cap) rc = ECCL_ERR_INTERNAL;
+    return rc;
+}
+
 extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
                                            size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
                                            void *h_out, size_t h_cap, size_t *h_size)
@@ -183,17 +199,31 @@ extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_base
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || cap == 0) return ECCL_ERR_INVALID_ARG;
     if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
-    eccl_view v;
-    if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
-    const void *src = d_base;
-    eccl_result_t rc = v.rows ? ECCL_SUCCESS : aligned_input(c, d_base, count * esize_of(dtype), &src);
-    if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
-    if (!rc) rc = eccl_cuda_compress_view(c->codec, count ? src : c->d_out, v, count, dtype, bound, c->d_out,
-                                          c->out_cap, NULL, h_size, c->st);
+    eccl_result_t rc = compress_out(c, d_base, lay, count, dtype, bound, h_size);
     if (rc) return rc;
-    if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
     CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
+extern "C" eccl_result_t eccl_dev_compress_keep(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
+                                                size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                                const void **d_stream, size_t *size)
+{
+    if (!c || !d_stream || !size || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    *d_stream = NULL;
+    eccl_result_t rc = compress_out(c, d_base, lay, count, dtype, bound, size);
+    if (!rc) rc = eccl_cuda_codec_wait(c->codec, c->st);
+    if (!rc) *d_stream = c->d_out;
+    return rc;
+}
+
+extern "C" eccl_result_t eccl_dev_stream_buf(eccl_dev_ctx_t *c, size_t cap, void **d_buf)
+{
+    if (!c || !d_buf) return ECCL_ERR_INVALID_ARG;
+    *d_buf = NULL;
+    eccl_result_t rc = grow(c, &c->d_in, &c->in_cap, cap + 64);
+    if (!rc) *d_buf = c->d_in;
+    return rc;
 }
 
 // The stream into the context's input buffer (capacity rounded so that the kernels' 16-byte reads
@@ -206,24 +236,40 @@ static eccl_result_t stream_in(eccl_dev_ctx_t *c, const void *h_stream, size_t s
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_base,
-                                             const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+// Decompress the size-byte stream at d_stream (device memory, 16-byte aligned, readable 64 bytes
+// past its end: d_in) into (d_base, lay).
+static eccl_result_t decompress_from(eccl_dev_ctx_t *c, const void *d_stream, size_t size, void *d_base,
+                                     const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
 {
     size_t bytes = count * esize_of(dtype);
-    if (!c || (!h_stream && size) || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
     eccl_view v;
     if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
-    eccl_result_t rc = stream_in(c, h_stream, size);
-    if (rc) return rc;
+    eccl_result_t rc;
     void *dst = d_base;
     if (!v.rows && (misaligned(d_base) || (!d_base && count == 0))) {
         if ((rc = grow(c, &c->d_tmp, &c->tmp_cap, bytes))) return rc;
         dst = c->d_tmp;
     }
-    rc = eccl_cuda_decompress_view(c->codec, c->d_in, size, 1, dst, v, count, dtype, 1, c->st);
+    rc = eccl_cuda_decompress_view(c->codec, d_stream, size, 1, dst, v, count, dtype, 1, c->st);
     if (rc) return rc;
     if (dst != d_base && bytes) CK(cudaMemcpyAsync(d_base, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
+}
+
+extern "C" eccl_result_t eccl_dev_decompress(eccl_dev_ctx_t *c, const void *h_stream, size_t size, void *d_base,
+                                             const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+{
+    if (!c || (!h_stream && size) || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
+    eccl_result_t rc = stream_in(c, h_stream, size);
+    return rc ? rc : decompress_from(c, c->d_in, size, d_base, lay, count, dtype);
+}
+
+extern "C" eccl_result_t eccl_dev_decompress_dev(eccl_dev_ctx_t *c, const void *d_stream, size_t size, void *d_base,
+                                                 const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype)
+{
+    if (!c || !d_stream || d_stream != c->d_in || size + 64 > c->in_cap || eccl_compress_bound(count, dtype) == 0)
+        return ECCL_ERR_INVALID_ARG;
+    return decompress_from(c, d_stream, size, d_base, lay, count, dtype);
 }
 
 // The (dtype, op) pairs the homomorphic kernels take: those eccl_hom_reduce takes.

@@ -72,6 +72,12 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "1 = collectives on CUDA device buffers run device-resident where they can (the GPU codec "
      "works on the buffers, only compressed streams cross PCIe); 0 = device buffers are always "
      "staged whole through host memory and the CPU codec runs (same results, for comparison)."},
+    /* src/prims/net.c */
+    {"ECCL_DEVICE_STREAMS", "0 | 1 (yes, true, on = 1)", "1",
+     "1 = where NCCL carries the compressed streams of a device-resident call, the algorithms that "
+     "can (bcast binomial) keep each stream in device memory from the GPU codec to NCCL and back: "
+     "no stream crosses PCIe; 0 = the streams are staged through host memory as over MPI. The "
+     "same on every rank."},
     /* src/coll/communicator.c */
     {"ECCL_GPU_PRIORITY", "0 | 1 (yes, true, on = 1)", "1",
      "1 = eccl's own CUDA streams (the GPU codec's, NCCL's stream transfers) run at the device's "

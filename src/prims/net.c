@@ -12,7 +12,12 @@
 #include <string.h>
 
 #include "codec/format.h"
+#include "core/env.h"
 #include "prims/internal.h"
+
+/* 0: device-resident calls stage their streams through host memory even where the transport
+ * moves device memory (doc/env.md; the same on every rank) */
+ECCL_ENV(env_dev_streams, "ECCL_DEVICE_STREAMS", 1);
 
 static void add_net(eccl_call_t *c, double t0) { c->st->t_network += eccl_wtime() - t0; }
 
@@ -34,6 +39,40 @@ static eccl_result_t stream_in(eccl_call_t *c, eccl_result_t rc, eccl_cbuf_t *b)
 {
     if (rc != ECCL_ERR_CORRUPT) return rc;
     b->size = 0;
+    return eccl_prim_corrupt(c, rc, "receiving a peer's stream");
+}
+
+/* ---- device-resident streams ---- */
+
+int eccl_prim_dev_streams(const eccl_call_t *c)
+{
+    return c->dev.here && c->tr->dev_send && c->tr->dev_recv && eccl_env_long(&env_dev_streams) != 0;
+}
+
+eccl_result_t eccl_prim_dev_send(eccl_call_t *c, const eccl_dstream_t *s, const int *peers, int n)
+{
+    double t0 = eccl_wtime();
+    eccl_result_t rc = c->tr->dev_send(c->comm, s->d, s->size, s->cap, peers, n);
+    add_net(c, t0);
+    c->st->bytes_sent += (uint64_t)s->size * (uint64_t)n;
+    c->st->bytes_raw += (uint64_t)(s->count * c->esize) * (uint64_t)n;
+    return rc;
+}
+
+eccl_result_t eccl_prim_dev_recv(eccl_call_t *c, int peer, eccl_dstream_t *s)
+{
+    void *buf = NULL;
+    /* (no allocation: eccl_dev_reserve grew the buffer for the call's largest stream) */
+    eccl_result_t rc = eccl_dev_stream_buf(c->comm->gpu.ctx, s->cap, &buf);
+    if (rc) return eccl_comm_error(c->comm, rc, "no device buffer for a peer's stream: %s", eccl_strerror(rc));
+    double t0 = eccl_wtime();
+    size_t got = 0;
+    rc = c->tr->dev_recv(c->comm, buf, s->cap, &got, peer);
+    add_net(c, t0);
+    s->d = buf;
+    s->size = got;
+    if (rc != ECCL_ERR_CORRUPT) return rc;
+    s->size = 0;
     return eccl_prim_corrupt(c, rc, "receiving a peer's stream");
 }
 

@@ -143,6 +143,45 @@ eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_
     return ECCL_SUCCESS;
 }
 
+/* ---- device-resident streams (the network side is in net.c) ---- */
+
+void eccl_prim_dstream(const eccl_call_t *c, size_t count, eccl_dstream_t *s)
+{
+    s->d = NULL;
+    s->size = 0;
+    s->count = count;
+    s->cap = eccl_compress_bound(count, c->dtype);
+}
+
+eccl_result_t eccl_prim_compress_dev(eccl_call_t *c, const void *data, size_t count, eccl_dstream_t *s)
+{
+    double t0 = eccl_wtime();
+    eccl_dev_layout_t lb;
+    const eccl_dev_layout_t *lay;
+    const void *at = eccl_prim_at(c, data, &lb, &lay);
+    eccl_prim_dstream(c, count, s);
+    eccl_result_t rc = eccl_dev_compress_keep(c->comm->gpu.ctx, at, lay, count, c->dtype, &c->mbound, &s->d, &s->size);
+    add_codec(c, t0);
+    return rc ? codec_fail(c, rc, "compress") : ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_prim_decompress_dev(eccl_call_t *c, const eccl_dstream_t *s, void *data, size_t count)
+{
+    double t0 = eccl_wtime();
+    eccl_dev_layout_t lb;
+    const eccl_dev_layout_t *lay = NULL;
+    void *at = (void *)eccl_prim_at(c, data, &lb, &lay);
+    /* (an empty stream, after a receive that failed validation, is refused by the decoder) */
+    eccl_result_t rc = s->d ? eccl_dev_decompress_dev(c->comm->gpu.ctx, s->d, s->size, at, lay, count, c->dtype)
+                            : ECCL_ERR_CORRUPT;
+    add_codec(c, t0);
+    if (rc) {
+        eccl_dev_fill_nan(c->comm->gpu.ctx, at, lay, count, c->dtype);
+        return eccl_prim_corrupt(c, rc, "decompressing a peer's stream");
+    }
+    return ECCL_SUCCESS;
+}
+
 eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t in_size,
                                const void *local, size_t count, eccl_cbuf_t *out)
 {

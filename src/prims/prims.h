@@ -6,7 +6,8 @@
  * one stream per piece of a partitioned buffer. Everything is timed into the call's statistics:
  * codec time, network time, bytes sent. Data pointers (what the codec reads and writes) are
  * device memory when the call runs device-resident (c->dev.here): the same primitives then use the GPU
- * codec, and algorithms do not change. Streams are always host memory.
+ * codec, and algorithms do not change. Streams are host memory, except in the device-stream
+ * primitives at the end, for transports that move device memory (NCCL).
  */
 #ifndef ECCL_PRIMS_H
 #define ECCL_PRIMS_H
@@ -117,6 +118,34 @@ eccl_result_t eccl_prim_set_recv(eccl_call_t *c, eccl_set_t *s, int lo, int hi, 
  * s: then the received pieces replace s's pointers). */
 eccl_result_t eccl_prim_set_sendrecv(eccl_call_t *c, eccl_set_t *s, int slo, int shi, int dest,
                                      eccl_set_t *t, int rlo, int rhi, int src);
+
+/* ---- device-resident streams: kept in device memory from the codec to the wire and back ----
+ * Only where eccl_prim_dev_streams(c): this rank's call is device-resident and the call's
+ * transport moves device memory (NCCL; every rank's call is then device-resident too, and
+ * ECCL_DEVICE_STREAMS, the same everywhere, is not 0). A stream never crosses PCIe: the GPU codec
+ * writes it into the communicator's device buffer, NCCL sends it from there and receives it into
+ * the peer's, whose GPU codec decompresses it there. The buffers are the GPU context's (one
+ * outgoing, one incoming stream at a time; valid until the next codec operation). */
+typedef struct eccl_dstream {
+    const void *d;   /* device address of the stream (NULL: none yet) */
+    size_t size;     /* its size */
+    size_t count;    /* the elements it holds */
+    size_t cap;      /* the largest stream of `count` elements (eccl_compress_bound) */
+} eccl_dstream_t;
+int eccl_prim_dev_streams(const eccl_call_t *c);
+/* An empty device stream of `count` elements. */
+void eccl_prim_dstream(const eccl_call_t *c, size_t count, eccl_dstream_t *s);
+/* Compress `count` elements at device `data` into the context's output buffer: s->d, s->size. */
+eccl_result_t eccl_prim_compress_dev(eccl_call_t *c, const void *data, size_t count, eccl_dstream_t *s);
+/* Send s to each of the n ranks peers[] (one NCCL group), complete on return. */
+eccl_result_t eccl_prim_dev_send(eccl_call_t *c, const eccl_dstream_t *s, const int *peers, int n);
+/* Receive one stream of at most s->cap bytes from peer into the context's input buffer: s->d,
+ * s->size. One announced larger counts as a corrupt stream: s->size = 0, the call goes on and
+ * returns ECCL_ERR_CORRUPT at the end (as eccl_prim_wait_stream). */
+eccl_result_t eccl_prim_dev_recv(eccl_call_t *c, int peer, eccl_dstream_t *s);
+/* Decompress s (received by eccl_prim_dev_recv) into `count` elements at device `data`; a stream
+ * that fails validation leaves NaNs there and counts as corrupt (as eccl_prim_decompress). */
+eccl_result_t eccl_prim_decompress_dev(eccl_call_t *c, const eccl_dstream_t *s, void *data, size_t count);
 
 /* Tag for all of eccl's point-to-point traffic of one collective (its own duplicate comm and
  * MPI's in-order delivery keep calls apart). */

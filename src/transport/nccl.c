@@ -2,10 +2,12 @@
  * nccl.c - NCCL point-to-point for the compressed streams of device-resident calls (transport.h).
  *
  * A call whose every rank runs device-resident sends its streams through NCCL (its socket,
- * InfiniBand or NVLink transports) instead of MPI. Streams live in host memory in the primitives;
+ * InfiniBand or NVLink transports) instead of MPI. Streams live in host memory in most primitives;
  * here they are staged through device buffers of the communicator (grow-only), so one exchange is:
  * the sizes over MPI (8 bytes each way: NCCL needs the counts on both sides), the payload copied
- * to the device, one NCCL group of the send and the receive, the payload copied back. Every
+ * to the device, one NCCL group of the send and the receive, the payload copied back. The
+ * device-stream operations (dev_send, dev_recv) move streams that are already in device memory
+ * (ECCL_DEVICE_STREAMS) with the same messages: the size over MPI, the payload by NCCL. Every
  * function is blocking and complete on return; pairing a send with a receive in one group keeps
  * exchanges in rings free of deadlock.
  *
@@ -289,6 +291,63 @@ static eccl_result_t nccl_exchange(eccl_comm_t c, const void *sbuf, size_t sbyte
     return src >= 0 && rsz > rcap ? ECCL_ERR_CORRUPT : ECCL_SUCCESS;
 }
 
+/* Device-resident streams (the table's dev_send / dev_recv): the size over MPI (SIZE_TAG), then the
+ * payload straight from and into device memory, no staging. */
+static eccl_result_t nccl_dev_send(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests,
+                                   int ndest)
+{
+    struct eccl_nccl *n = c->tr.nccl;
+    if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
+    uint64_t sz = bytes;
+    for (int i = 0; i < ndest; i++)
+        if (MPI_Send(&sz, 1, MPI_UINT64_T, dests[i], SIZE_TAG, c->comm) != MPI_SUCCESS)
+            return eccl_comm_error(c, ECCL_ERR_MPI, "NCCL transport: sending a stream's size failed");
+    if (bytes > cap)
+        return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport: a stream of %zu bytes, above the call's %zu", bytes,
+                               cap);
+    if (!bytes || !ndest) return ECCL_SUCCESS;
+    const void *src = d_buf;
+    if (c->fault_countdown > 0 && --c->fault_countdown == 0) {
+        /* ECCL_FAULT_INJECT: this stream leaves with one bit flipped (testing only): a copy in the
+         * staging buffer, so that a forwarding rank's own stream stays intact */
+        eccl_result_t rc = grow(c, &n->ds, &n->scap, bytes);
+        if (rc) return rc;
+        unsigned char byte = 0;
+        CUDA_OR(c, cudaMemcpyAsync(n->ds, d_buf, bytes, cudaMemcpyDeviceToDevice, n->st));
+        CUDA_OR(c, cudaMemcpyAsync(&byte, (unsigned char *)n->ds + bytes / 2, 1, cudaMemcpyDeviceToHost, n->st));
+        CUDA_OR(c, cudaStreamSynchronize(n->st));
+        byte ^= 0x10;
+        CUDA_OR(c, cudaMemcpyAsync((unsigned char *)n->ds + bytes / 2, &byte, 1, cudaMemcpyHostToDevice, n->st));
+        CUDA_OR(c, cudaStreamSynchronize(n->st)); /* `byte` lives on this stack frame */
+        src = n->ds;
+    }
+    NCCL_OR(c, ncclGroupStart());
+    for (int i = 0; i < ndest; i++) NCCL_OR(c, ncclSend(src, bytes, ncclUint8, dests[i], n->comm, n->st));
+    NCCL_OR(c, ncclGroupEnd());
+    CUDA_OR(c, cudaStreamSynchronize(n->st));
+    return ECCL_SUCCESS;
+}
+
+static eccl_result_t nccl_dev_recv(eccl_comm_t c, void *d_buf, size_t cap, size_t *got, int src)
+{
+    struct eccl_nccl *n = c->tr.nccl;
+    *got = 0;
+    if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
+    uint64_t sz = 0;
+    MPI_Status stat;
+    if (MPI_Recv(&sz, 1, MPI_UINT64_T, src, SIZE_TAG, c->comm, &stat) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "NCCL transport: receiving a stream's size failed");
+    if (sz > cap) return ECCL_ERR_CORRUPT; /* (nothing follows: the sender checks the same cap) */
+    if (sz) {
+        NCCL_OR(c, ncclGroupStart());
+        NCCL_OR(c, ncclRecv(d_buf, (size_t)sz, ncclUint8, src, n->comm, n->st));
+        NCCL_OR(c, ncclGroupEnd());
+        CUDA_OR(c, cudaStreamSynchronize(n->st));
+    }
+    *got = (size_t)sz;
+    return ECCL_SUCCESS;
+}
+
 static int nccl_type(eccl_dtype_t dt, size_t *mult)
 {
     const eccl_dtype_traits_t *t = eccl_dtype_traits(dt);
@@ -356,6 +415,20 @@ static eccl_result_t nccl_exchange(eccl_comm_t c, const void *sbuf, size_t sbyte
     (void)sbuf, (void)sbytes, (void)dest, (void)rbuf, (void)rcap, (void)rgot, (void)src, (void)tag;
     return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
 }
+
+static eccl_result_t nccl_dev_send(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests,
+                                   int ndest)
+{
+    (void)d_buf, (void)bytes, (void)cap, (void)dests, (void)ndest;
+    return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
+}
+
+static eccl_result_t nccl_dev_recv(eccl_comm_t c, void *d_buf, size_t cap, size_t *got, int src)
+{
+    (void)d_buf, (void)cap, (void)src;
+    *got = 0;
+    return eccl_comm_error(c, ECCL_ERR_UNSUPPORTED, "this eccl was built without NCCL");
+}
 #endif
 
 /* ---- the NCCL transport's table: blocking pairs only (no ECCL_TR_POSTS) ---- */
@@ -409,5 +482,7 @@ const eccl_transport_t eccl_tr_nccl_table = {
     .wait = nccl_wait,
     .cancel = nccl_cancel,
     .exchange = nccl_exchange,
+    .dev_send = nccl_dev_send,
+    .dev_recv = nccl_dev_recv,
     .model = nccl_model,
 };

@@ -39,7 +39,7 @@ typedef struct eccl_req {
  * needed after an error. A request with n = 0 is complete. Every operation is local to the
  * calling rank except where its comment says collective.
  *
- * To add a transport (e.g. CUDA-aware MPI moving device-resident streams): one file defining an
+ * To add a transport (e.g. CUDA-aware MPI moving device-resident streams, dev_send/dev_recv): one file defining an
  * eccl_transport_t, one row in registry.c, its state in core/comm.h's eccl_comm_tr_t; the
  * dispatcher's choice in select.c (doc/ARCHITECTURE.md). */
 
@@ -78,6 +78,16 @@ typedef struct eccl_transport {
      * size. A larger message is ECCL_ERR_CORRUPT (with *rgot = what was kept). */
     eccl_result_t (*exchange)(eccl_comm_t c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rcap,
                               size_t *rgot, int src, int tag);
+    /* Device-resident streams (NULL where the transport cannot move device memory; the primitives
+     * then stage streams through host memory): blocking, complete on return.
+     * dev_send: one stream of `bytes` bytes at device address d_buf to each of the ndest ranks
+     * dests[]. `cap` is the largest stream the call can make (the same on every rank of the call);
+     * a larger `bytes` is announced to the receivers but not sent (ECCL_ERR_INTERNAL here).
+     * dev_recv: one stream from src into device memory d_buf of `cap` bytes; *got is its size. A
+     * stream announced larger than cap is not received: ECCL_ERR_CORRUPT, *got = 0 (the sender
+     * moves nothing either, so no rank waits for the other). */
+    eccl_result_t (*dev_send)(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests, int ndest);
+    eccl_result_t (*dev_recv)(eccl_comm_t c, void *d_buf, size_t cap, size_t *got, int src);
     /* The cost model's figures for a call whose streams this transport carries: `gpu`, every rank
      * runs device-resident (the GPU codec's figures), w64: the 64-bit kernels (core/model.h). */
     const eccl_model_t *(*model)(eccl_comm_t c, int gpu, int w64);

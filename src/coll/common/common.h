@@ -29,6 +29,9 @@ double eccl_coll_ring_pipelined_cost(const eccl_model_t *m, const eccl_call_t *c
 /* Broadcast the stream in *s from root along a binomial tree; receivers get it in *s (whose
  * capacity must hold it). bcast binomial, allreduce reduce_bcast. */
 eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s);
+/* The same for a device-resident stream (eccl_prim_dev_streams(c)): the root's *s is sent, the
+ * others receive it into *s (each rank forwards it to its children untouched, in one NCCL group). */
+eccl_result_t eccl_coll_bcast_dev_stream(eccl_call_t *c, int root, eccl_dstream_t *s);
 /* Binomial reduce of the count elements at data toward root, streams combined homomorphically;
  * the root's *result holds the stream of the reduced buffer. reduce binomial, allreduce
  * reduce_bcast. */

@@ -33,6 +33,23 @@ eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s)
     return rc;
 }
 
+eccl_result_t eccl_coll_bcast_dev_stream(eccl_call_t *c, int root, eccl_dstream_t *s)
+{
+    int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
+    while (mask < p) {
+        if (vr & mask) {
+            eccl_result_t rc = eccl_prim_dev_recv(c, (vr - mask + root) % p, s);
+            if (rc) return rc;
+            break;
+        }
+        mask <<= 1;
+    }
+    int kids[32], n = 0;
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < p) kids[n++] = (vr + mask + root) % p;
+    return n ? eccl_prim_dev_send(c, s, kids, n) : ECCL_SUCCESS;
+}
+
 /* Reduce every rank's `data` to a stream at `root`: on return the root's *result points at it
  * (a buffer of the pool). */
 eccl_result_t eccl_coll_reduce_stream(eccl_call_t *c, const void *data, int root, eccl_cbuf_t *result)
