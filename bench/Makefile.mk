@@ -39,7 +39,7 @@ endif
 # stream-enqueued, NCCL, MPI on host buffers)
 if HAVE_CUBLAS
 noinst_PROGRAMS += bench/bench_overlap_gpu
-bench_bench_overlap_gpu_SOURCES = bench/bench_overlap_gpu.c
+bench_bench_overlap_gpu_SOURCES = bench/bench_overlap_gpu.c bench/timing.h
 bench_bench_overlap_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_overlap_gpu_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUBLAS_LIBS) $(CUDA_LIBS) -lm
 endif
@@ -47,5 +47,5 @@ endif
 # bench_overlap: a nonblocking allreduce behind host computation, eccl_iallreduce vs MPI_Iallreduce
 # (host buffers, or --device).
 noinst_PROGRAMS += bench/bench_overlap
-bench_bench_overlap_SOURCES = bench/bench_overlap.c
+bench_bench_overlap_SOURCES = bench/bench_overlap.c bench/timing.h
 bench_bench_overlap_LDADD = libeccl.la -lm

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/timing.h"
 #include "eccl.h"
 #include "eccl_cuda.h"
 
@@ -68,24 +69,6 @@ static void compute(long reps)
             }
 }
 
-static double slowest(double t)
-{
-    double m = 0;
-    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return m;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp);
-    return t[n / 2];
-}
-
 typedef struct {
     int eccl;        /* eccl_iallreduce (1) or MPI_Iallreduce (0) */
     const void *send;
@@ -126,9 +109,9 @@ static void measure(coll_t *c, long reps, int iters, double out[3])
             if (what != 1) post(c);
             if (what != 0) compute(reps);
             if (what != 1) wait(c);
-            t[it] = slowest(MPI_Wtime() - t0);
+            t[it] = bench_slowest(MPI_Wtime() - t0);
         }
-        out[what] = median(t, iters);
+        out[what] = bench_median(t, iters);
     }
     free(t);
 }
@@ -195,7 +178,7 @@ int main(int argc, char **argv)
         wait(&cm);
         double t1 = MPI_Wtime();
         compute(4);
-        double unit = slowest((MPI_Wtime() - t1) / 4);
+        double unit = bench_slowest((MPI_Wtime() - t1) / 4);
         double tc[3];
         measure(&ce, 1, 1, tc);
         long reps = (long)(tc[0] / unit + 0.5);
@@ -211,7 +194,7 @@ int main(int argc, char **argv)
             double d = fabs((double)he[i] - (double)hm[i]);
             if (!(d <= worst)) worst = d; /* (NaN wins) */
         }
-        worst = slowest(worst);
+        worst = bench_slowest(worst);
         eccl_stats_t st;
         eccl_comm_last_stats(ec, &st);
         if (rank == 0) {

@@ -32,6 +32,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include "bench/timing.h"
 #include "eccl.h"
 #include "eccl_cuda.h"
 
@@ -61,23 +62,6 @@ static void gemms(long reps)
     for (long r = 0; r < reps; r++)
         if (cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, g, g, g, &one, ga, g, gb, g, r ? &one : &zero, gc, g))
             die("cublasDgemm failed");
-}
-
-static double slowest(double t)
-{
-    double m = 0;
-    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return m;
-}
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp);
-    return t[n / 2];
 }
 
 enum { V_MPI, V_NB, V_ASYNC, V_NCCL, NV };
@@ -136,9 +120,9 @@ static void measure(coll_t *c, long reps, int iters, double out[3])
             if (what != 0) gemms(reps);
             if (what != 1) wait(c);
             if (what != 0) ck(cudaStreamSynchronize(gst), "cudaStreamSynchronize");
-            t[it] = slowest(MPI_Wtime() - t0);
+            t[it] = bench_slowest(MPI_Wtime() - t0);
         }
-        out[what] = median(t, iters);
+        out[what] = bench_median(t, iters);
     }
     free(t);
 }
@@ -236,7 +220,7 @@ int main(int argc, char **argv)
         double t1 = MPI_Wtime();
         gemms(4);
         ck(cudaStreamSynchronize(gst), "cudaStreamSynchronize");
-        double unit = slowest((MPI_Wtime() - t1) / 4);
+        double unit = bench_slowest((MPI_Wtime() - t1) / 4);
         double tc[3];
         measure(&cs[V_NB], 0, 1, tc);
         long reps = (long)(tc[0] / unit + 0.5);
@@ -259,7 +243,7 @@ int main(int argc, char **argv)
                 alg = st.algorithm;
                 ratio = st.ratio;
             }
-            worst = slowest(worst);
+            worst = bench_slowest(worst);
             if (rank == 0) {
                 if (v == V_MPI)
                     printf("%6zu %-6s %9.2f %9.2f %9.2f %7.2f MPI_Iallreduce, host buffers, uncompressed; %ld DGEMMs\n",
