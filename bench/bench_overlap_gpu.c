@@ -142,8 +142,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--mib") && v) {
-            nmib = 0;
-            for (char *s = argv[++i], *e; *s && nmib < 16; s = *e ? e + 1 : e) mibs[nmib++] = strtoull(s, &e, 10);
+            nmib = bench_mib_list(argv[++i], mibs, 16);
         } else if (!strcmp(a, "--iters") && v) {
             iters = atoi(argv[++i]);
         } else if (!strcmp(a, "--bound") && v) {
