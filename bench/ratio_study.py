@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""ratio_study.py - where eccl's compression ratio goes on real fields (issue 21, item 1).
+
+A model of the format-1 block coder (doc/format.md: quantum D, 1-D Lorenzo deltas, blocks of 32
+values, one code byte, F bit-planes of 32 bits, a 32-bit sign map unless the block is monotone)
+and of alternative encodings, all applied to the same quantized values, so that the rows differ
+only by the encoding. The v1 row reproduces the ratios eccl measures (bench_codec,
+bench_cuda_codec) to two decimals; the others are what a format 2 could get. Sizes ignore the
+header and the tile index (below 0.1%).
+
+    /usr/bin/python3 bench/ratio_study.py        (Debian: apt-get install python3-numpy python3-netcdf4)
+
+The fields are those of issue 21's table, from Debian's libncarg-data (ECCL_NCARG_DIR overrides
+/usr/share/ncarg/data/cdf). Not a test, not built: a measurement quoted in doc/performance.md.
+"""
+import os
+import struct
+import numpy as np
+import netCDF4
+
+NC = os.environ.get('ECCL_NCARG_DIR', '/usr/share/ncarg/data/cdf') + '/'
+
+def quantum(eb):
+    b = struct.unpack('<Q', struct.pack('<d', 2 * eb))[0] & ~((1 << 44) - 1)
+    return struct.unpack('<d', struct.pack('<Q', b))[0]
+
+def bitlen(a):
+    # bits of |a| (0 for 0), elementwise, int64
+    a = np.abs(a).astype(np.uint64)
+    out = np.zeros(a.shape, np.int64)
+    v = a.copy()
+    while True:
+        nz = v > 0
+        if not nz.any(): break
+        out += nz
+        v >>= np.uint64(1)
+    return out
+
+def blocks(d, B):
+    n = len(d) // B * B
+    return d[:n].reshape(-1, B)
+
+def v1_bytes(d, B=32):
+    """per block: 1 code byte, F planes of B bits, a sign map of B bits unless monotone"""
+    b = blocks(d, B)
+    F = bitlen(b).max(axis=1)
+    mono = (b >= 0).all(axis=1) | (b <= 0).all(axis=1)
+    bits = F * B + np.where(mono | (F == 0), 0, B) + 8
+    return bits.sum() / 8
+
+def subblock_bytes(d, B=32, S=8):
+    """per block: code byte + sign map; each sub-block of S values its own width (5 bits)"""
+    b = blocks(d, B)
+    sb = b.reshape(b.shape[0], B // S, S)
+    F = bitlen(sb).max(axis=2)
+    mono = (b >= 0).all(axis=1) | (b <= 0).all(axis=1)
+    Fb = F.max(axis=1)
+    bits = (F * S).sum(axis=1) + 5 * (B // S) + np.where(mono | (Fb == 0), 0, B) + 8
+    return bits.sum() / 8
+
+def zero_byte_elim(d, B=32):
+    """PFPL-like after the v1 planes: every plane byte (8 values' bit) that is zero is dropped,
+    a bitmap of one bit per plane byte says which"""
+    b = blocks(d, B)
+    F = bitlen(b).max(axis=1)
+    mag = np.abs(b).astype(np.uint64)
+    total = 0
+    for p in range(int(F.max()) if len(F) else 0):
+        bit = ((mag >> np.uint64(p)) & np.uint64(1)).astype(np.uint8)  # (nb, 32)
+        byt = bit.reshape(bit.shape[0], B // 8, 8).any(axis=2)          # nonzero plane bytes
+        have = F > p
+        total += (byt.sum(axis=1) * 8 + (B // 8))[have].sum()            # kept bytes + bitmap
+    mono = (b >= 0).all(axis=1) | (b <= 0).all(axis=1)
+    total += (np.where(mono | (F == 0), 0, B) + 8).sum()
+    return total / 8
+
+def negabinary_zbe(d, B=32):
+    """zero-byte elimination on negabinary (no sign map): PFPL's representation"""
+    b = blocks(d, B).astype(np.int64)
+    mask = np.int64(0x5555555555555555)
+    nb_ = ((b + mask) ^ mask).astype(np.uint64)
+    F = bitlen(np.bitwise_or.reduce(nb_, axis=1).astype(np.int64) & np.int64(0x7fffffffffffffff))
+    total = 0
+    for p in range(int(F.max()) if len(F) else 0):
+        bit = ((nb_ >> np.uint64(p)) & np.uint64(1)).astype(np.uint8)
+        byt = bit.reshape(bit.shape[0], B // 8, 8).any(axis=2)
+        have = F > p
+        total += (byt.sum(axis=1) * 8 + (B // 8))[have].sum()
+    total += (8 * np.ones(len(F))).sum()
+    return total / 8
+
+def sparse_choice(d, B=32):
+    """per block the cheaper of the v1 planes and a sparse form: a B-bit map of nonzero deltas,
+    then each nonzero one in F bits plus a sign bit"""
+    b = blocks(d, B)
+    F = bitlen(b).max(axis=1)
+    mono = (b >= 0).all(axis=1) | (b <= 0).all(axis=1)
+    dense = F * B + np.where(mono | (F == 0), 0, B) + 8
+    nnz = (b != 0).sum(axis=1)
+    sparse = B + nnz * (F + np.where(mono, 0, 1)) + 8
+    return np.minimum(dense, sparse).sum() / 8, (sparse < dense).mean()
+
+def entropy_bytes(d):
+    _, c = np.unique(d, return_counts=True)
+    p = c / c.sum()
+    return -(c * np.log2(p)).sum() / 8
+
+def study(name, x, eb, W):
+    x = x.astype(np.float64)
+    D = quantum(eb)
+    q = np.rint(x / D).astype(np.int64)
+    ok = np.abs(q * D - x) <= eb
+    raw = x.size * W
+    rows = []
+    # 1-D Lorenzo in memory order (as v1; tiles of 8192 restart: ignored, < 0.1%)
+    flat = q.ravel()
+    d1 = np.diff(flat, prepend=flat[:1])
+    rows.append(('v1 model (1-D Lorenzo, 32-value blocks)', v1_bytes(d1)))
+    g = np.gcd.reduce(np.abs(d1[d1 != 0])) if (d1 != 0).any() else 1
+    rows.append(('  deltas share a factor %d: divided out' % g, v1_bytes(d1 // g) if g > 1 else v1_bytes(d1)))
+    rows.append(('  sub-blocks of 8, own widths', subblock_bytes(d1)))
+    rows.append(('  zero plane bytes dropped (bitmap)', zero_byte_elim(d1)))
+    rows.append(('  negabinary + zero bytes dropped (PFPL-like)', negabinary_zbe(d1)))
+    sp, frac = sparse_choice(d1)
+    rows.append(('  v1 or a sparse block (%.0f%% sparse)' % (100 * frac), sp))
+    if q.ndim >= 2:
+        q2 = q.reshape(-1, q.shape[-2], q.shape[-1])
+        d2 = q2.copy()
+        d2[:, 1:, 1:] = q2[:, 1:, 1:] - q2[:, :-1, 1:] - q2[:, 1:, :-1] + q2[:, :-1, :-1]
+        d2[:, 0, 1:] = q2[:, 0, 1:] - q2[:, 0, :-1]
+        d2[:, 1:, 0] = q2[:, 1:, 0] - q2[:, :-1, 0]
+        d2 = d2.ravel()
+        rows.append(('2-D Lorenzo, v1 blocks', v1_bytes(d2)))
+        rows.append(('2-D Lorenzo, zero plane bytes dropped', zero_byte_elim(d2)))
+        rows.append(('2-D Lorenzo, sub-blocks of 8', subblock_bytes(d2)))
+        sp2, frac2 = sparse_choice(d2)
+        rows.append(('2-D Lorenzo, v1 or sparse (%.0f%% sparse)' % (100 * frac2), sp2))
+        rows.append(('order-0 entropy of the 2-D deltas', entropy_bytes(d2)))
+    rows.append(('order-0 entropy of the 1-D deltas', entropy_bytes(d1)))
+    print('\n%s: %d values, ABS %g, quantum %.4g, quantizable %.4f%%, zero 1-D deltas %.1f%%'
+          % (name, x.size, eb, D, 100 * ok.mean(), 100 * (d1 == 0).mean()))
+    for label, by in rows:
+        print('  %-48s ratio %6.2f  (%5.2f bits/value)' % (label, raw / by, 8 * by / x.size))
+
+def field(f, v):
+    a = netCDF4.Dataset(NC + f).variables[v][:]
+    return np.asarray(np.ma.filled(a, np.nan))
+
+if __name__ == '__main__':
+    t = field('trinidad.nc', 'data')
+    h = field('hgt.nc', 'HGT')
+    T = field('vinth2p.nc', 'T')
+    for eb in (1e-4, 1e-2):
+        study('trinidad data (float32)', t, eb, 4)
+    study('hgt HGT (float32)', h, 1e-4, 4)
+    study('vinth2p T as float64', T, 1e-6, 8)
