@@ -1,6 +1,7 @@
 /*
  * prims.c - the compressed primitives (prims.h): codec calls timed as codec, transport calls
- * timed as network, buffers from the communicator's pool. Streams always live in host memory;
+ * timed as network, buffers from the communicator's pool. Streams live in host memory (except in
+ * the device-stream primitives, which keep them in the GPU context's buffers: prims.h);
  * the data the codec reads and writes is host memory, or device memory when the call runs
  * device-resident (c->dev.here): then the GPU codec of the communicator works on it and only the
  * compressed streams cross PCIe (cuda/device.h). Both codecs make the same bytes, so ranks whose
