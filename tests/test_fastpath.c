@@ -97,9 +97,10 @@ int main(void)
         for (int pat = 0; pat < TU_NPATTERNS; pat++) {
             tu_fill(x, reals, is64, pat, 7 + d);
             for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++) {
-                for (int rel = 0; rel < 2; rel++) {
-                    eccl_bound_t b = {rel ? ECCL_MODE_REL : ECCL_MODE_ABS, bounds[bi],
-                                      rel ? ECCL_RANGE_FROM_DATA : 0.0};
+                for (int rel = 0; rel < 3; rel++) { /* ABS, REL, and (once) LOSSLESS: RAW blocks only */
+                    if (rel == 2 && bi) continue;
+                    eccl_bound_t b = {rel == 2 ? ECCL_MODE_LOSSLESS : rel ? ECCL_MODE_REL : ECCL_MODE_ABS,
+                                      rel == 2 ? 0.0 : bounds[bi], rel == 1 ? ECCL_RANGE_FROM_DATA : 0.0};
                     size_t n1 = compress_with(1, x, count, dt, &b, s1, cap);
                     size_t n2 = compress_with(0, x, count, dt, &b, s2, cap);
                     TU_CHECK(n1 == n2 && memcmp(s1, s2, n1) == 0,

@@ -131,11 +131,16 @@ static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsig
         unsigned code;
         int r = eccl_fmt_block_len(c->n, b), size = ECCL_FAST_DECLINE;
         const unsigned char *xb = c->x + (b << 5) * W;
-        if (c->fast && r == 32) {
+        if (c->fast && c->qp.quant && r == 32) {
             size = c->qp.is64 ? eccl_fast_encode_f64(&c->qp, (const double *)xb, &pr, payload + off, &code)
                               : eccl_fast_encode_f32(&c->qp, (const float *)xb, &pr, payload + off, &code);
         }
-        if (size < 0) size = eccl_block_encode(&c->qp, xb, r, &pr, payload + off, &code);
+        if (size < 0 && (size = eccl_block_encode_quantized(&c->qp, xb, r, &pr, payload + off, &code)) < 0) {
+            /* a RAW block */
+            if (c->fast && r == 32 && !c->qp.is64)
+                size = eccl_fast_encode_raw32((const uint32_t *)(const void *)xb, c->qp.lag, payload + off, &code);
+            if (size < 0) size = eccl_block_encode_exact(&c->qp, xb, r, payload + off, &code);
+        }
         off += size;
         codes[b - b0] = (unsigned char)code;
     }
@@ -174,7 +179,7 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
     eccl_qparams_init(&c.qp, dtype, d.mode, d.eb);
     c.x = (const unsigned char *)data;
     c.n = (uint64_t)count * eccl_dtype_reals(dtype);
-    c.fast = c.qp.quant && eccl_codec_use_fast(path);
+    c.fast = eccl_codec_use_fast(path);
     return eccl_stream_write(&d, compress_tile, &c, out, out_capacity, out_size);
 }
 

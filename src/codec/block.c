@@ -147,8 +147,8 @@ static inline uint64_t load_bits(const void *x, int i, int is64)
     return u;
 }
 
-int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
-                      unsigned char *out, unsigned *code)
+int eccl_block_encode_quantized(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
+                                unsigned char *out, unsigned *code)
 {
     if (p->quant) {
         int64_t q[32];
@@ -160,10 +160,22 @@ int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t
             }
         }
     }
+    pr->have = 0;
+    return -1;
+}
+
+int eccl_block_encode_exact(const eccl_qparams_t *p, const void *x, int r, unsigned char *out, unsigned *code)
+{
     uint64_t v[32];
     for (int i = 0; i < r; i++) v[i] = load_bits(x, i, p->is64);
-    pr->have = 0;
     return eccl_block_encode_raw(p, v, r, out, code);
+}
+
+int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
+                      unsigned char *out, unsigned *code)
+{
+    int size = eccl_block_encode_quantized(p, x, r, pr, out, code);
+    return size >= 0 ? size : eccl_block_encode_exact(p, x, r, out, code);
 }
 
 /* Read the optional sign map and F planes into mag[]/neg, checking the canonical form of

@@ -127,6 +127,47 @@ ECCL_AVX2 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *qin, 
     return c->size;
 }
 
+ECCL_AVX2 int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code)
+{
+    /* keys (order-preserving: eccl_fmt_key32), then |key[i] - key[prev]| and the sign map of
+     * key[i] < key[prev], prev = i - lag (i - 1 below lag), nothing for value 0 */
+    uint32_t kb[40] __attribute__((aligned(32)));
+    uint32_t *key = kb + 8;
+    const __m256i top = _mm256_set1_epi32((int)0x80000000u);
+    __m256i x[4];
+    for (int k = 0; k < 4; k++) {
+        x[k] = _mm256_loadu_si256((const __m256i *)(v + 8 * k));
+        __m256i flip = _mm256_or_si256(_mm256_srai_epi32(x[k], 31), top);
+        _mm256_store_si256((__m256i *)(key + 8 * k), _mm256_xor_si256(x[k], flip));
+    }
+    key[-2] = key[-1] = key[0]; /* value 0 has no difference; value 1 is predicted from value 0 */
+    __m256i mag[4], acc = _mm256_setzero_si256();
+    uint32_t sign = 0;
+    for (int k = 0; k < 4; k++) {
+        __m256i a = _mm256_load_si256((const __m256i *)(key + 8 * k));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(key + 8 * k - lag));
+        mag[k] = _mm256_sub_epi32(_mm256_max_epu32(a, b), _mm256_min_epu32(a, b));
+        acc = _mm256_or_si256(acc, mag[k]);
+        __m256i lt = _mm256_cmpgt_epi32(_mm256_xor_si256(b, top), _mm256_xor_si256(a, top)); /* a < b */
+        sign |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(lt)) << (8 * k);
+    }
+    __m128i o = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0x4E));
+    o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xB1));
+    uint32_t all = (uint32_t)_mm_cvtsi128_si32(o);
+    int F = all ? 32 - __builtin_clz(all) : 0;
+    int size = 4 + (F > 0 ? 4 + 4 * F : 0);
+    if (size < 128) {
+        _mm_storeu_si32(out, _mm256_castsi256_si128(x[0])); /* value 0's encoding */
+        if (F > 0) write_planes32(out + 4, mag, sign, F, 1);
+        *code = eccl_fmt_raw_code((unsigned)F);
+        return size;
+    }
+    for (int k = 0; k < 4; k++) _mm256_storeu_si256((__m256i *)(out + 32 * k), x[k]);
+    *code = 0xFFu;
+    return 128;
+}
+
 ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
                                    unsigned char *out, unsigned *code)
 {
@@ -288,6 +329,11 @@ ECCL_AVX2 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double
 
 #else /* no x86 fast path: same symbols, never selected (eccl_fast_available() is 0) */
 int eccl_fast_available(void) { return 0; }
+int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code)
+{
+    (void)v, (void)lag, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code)
 {

@@ -70,6 +70,12 @@ int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, uns
  * size. */
 int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
                       unsigned char *out, unsigned *code);
+/* Its two steps. Step 1: the QUANT block when every value quantizes and it fits (the payload
+ * size, pr updated), else -1 (pr cleared: the block is RAW). Step 2: the RAW block of the r
+ * values at x (their exact encodings). */
+int eccl_block_encode_quantized(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
+                                unsigned char *out, unsigned *code);
+int eccl_block_encode_exact(const eccl_qparams_t *p, const void *x, int r, unsigned char *out, unsigned *code);
 /* Decode a block of r values into x, updating pr. The payload holds eccl_fmt_block_size(code)
  * bytes (checked by the caller). Returns 0, or -1 when the block is not in canonical form. */
 int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,

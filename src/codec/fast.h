@@ -25,6 +25,10 @@ int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *
                          unsigned char *out, unsigned *code);
 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, float *x);
+/* The RAW block (section 8 step 2) of 32 float32 encodings at v, prediction distance lag (1, or
+ * 2 for complex64): the bytes of eccl_block_encode_raw; returns the payload size (never declines
+ * where the fast paths are available). */
+int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code);
 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, double *x);
 /* The two halves of eccl_fast_encode_f32, for the homomorphic operations (full blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
