@@ -75,6 +75,44 @@ static void fix_checksum(unsigned char *s, size_t size)
     memcpy(s + 56, &sum, 8);
 }
 
+/* RAW CODED blocks whose keys sit at the ends of their range (NaN payloads: negative NaNs have
+ * keys near 0, positive ones near 2^32): every sign-map bit flipped in turn and every plane bit
+ * set in turn drive a key out of [0, 2^32) (or not); the fast decoder must give the reference's
+ * verdict and values each time. One block of 32 float32 (or 16 complex64) values. */
+static void raw_edges(void)
+{
+    const uint32_t bases[2] = {0xFFFFFFF0u, 0x7FFFFFF0u};
+    for (int dc = 0; dc < 2; dc++) {
+        eccl_dtype_t dt = dc ? ECCL_COMPLEX64 : ECCL_FLOAT32;
+        size_t count = dc ? 16 : 32, cap = eccl_compress_bound(count, dt);
+        for (int e = 0; e < 2; e++) {
+            uint32_t x[32], y1[32], y2[32];
+            for (int i = 0; i < 32; i++) x[i] = bases[e] | (uint32_t)((i * 7) % 16);
+            unsigned char *s = tu_malloc(cap), *t = tu_malloc(cap);
+            eccl_bound_t b = {ECCL_MODE_LOSSLESS, 0, 0};
+            size_t n = compress_with(0, x, count, dt, &b, s, cap);
+            const size_t P = 80; /* header, one tile index entry, one code, aligned */
+            TU_CHECK(n > P + 8 && (s[72] >> 6) == 3 && s[72] != 0xFF, "expected one RAW CODED block (code %#x)", s[72]);
+            int F = s[72] & 63;
+            for (int bit = 0; bit < 32 * (1 + F); bit++) { /* the sign map, then the planes */
+                memcpy(t, s, n);
+                t[P + 4 + bit / 8] ^= (unsigned char)(1u << (bit % 8));
+                fix_checksum(t, n);
+                eccl_result_t r1 = decompress_with(1, t, n, y1, count, dt);
+                eccl_result_t r2 = decompress_with(0, t, n, y2, count, dt);
+                TU_CHECK(r1 == r2, "RAW edge %s base %#x bit %d: verdicts differ (%d vs %d)", eccl_dtype_name(dt),
+                         bases[e], bit, r1, r2);
+                if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS)
+                    TU_CHECK(memcmp(y1, y2, sizeof y1) == 0, "RAW edge %s bit %d: values differ", eccl_dtype_name(dt), bit);
+            }
+            TU_CHECK(decompress_with(0, s, n, y1, count, dt) == ECCL_SUCCESS && memcmp(y1, x, sizeof x) == 0,
+                     "RAW edge %s: the intact stream does not give the input back", eccl_dtype_name(dt));
+            free(s);
+            free(t);
+        }
+    }
+}
+
 int main(void)
 {
     if (!eccl_fast_available()) {
@@ -150,5 +188,6 @@ int main(void)
         free(o1);
         free(o2);
     }
+    raw_edges();
     return tu_finish("test_fastpath");
 }

@@ -201,7 +201,8 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
         unsigned code = s->codes[b];
         int r = eccl_fmt_block_len(s->n, b), rc = ECCL_FAST_DECLINE;
         unsigned char *xb = x + (b << 5) * W;
-        if (c->fast && r == 32) {
+        if (c->fast && r == 32 && (s->qp.quant || eccl_fmt_code_is_raw(code))) {
+            /* (a QUANT code in a LOSSLESS stream is for the reference path to reject) */
             eccl_pred_t keep = pr;
             rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, code, pl, &pr, (double *)xb)
                             : eccl_fast_decode_f32(&s->qp, code, pl, &pr, (float *)xb);
@@ -227,7 +228,7 @@ eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void 
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
     if (rc) return rc;
     if (s.dtype != dtype || s.count != count) return ECCL_ERR_MISMATCH;
-    decompress_ctx_t c = {(unsigned char *)data, s.qp.quant && eccl_codec_use_fast(path)};
+    decompress_ctx_t c = {(unsigned char *)data, eccl_codec_use_fast(path)};
     return eccl_stream_for_tiles(&s, decompress_tile, &c);
 }
 

@@ -247,9 +247,71 @@ ECCL_AVX2 int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const u
     return 0;
 }
 
+/* A RAW block of 32 float32 encodings (read_raw of block.c): 0, -1 (not canonical: the reference
+ * path confirms), ECCL_FAST_DECLINE (more planes than a float32 has). */
+ECCL_AVX2 static int read_raw32(unsigned code, int lag, const unsigned char *in, uint32_t *v)
+{
+    if (code == 0xFFu) { /* VERBATIM */
+        for (int k = 0; k < 4; k++)
+            _mm256_storeu_si256((__m256i *)(v + 8 * k), _mm256_loadu_si256((const __m256i *)(in + 32 * k)));
+        return 0;
+    }
+    int F = (int)(code & 63u);
+    if (F > 32) return ECCL_FAST_DECLINE;
+    uint32_t mag[32] __attribute__((aligned(32))), neg = 0;
+    __m256i m[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    if (F > 0) {
+        const __m256i one = _mm256_set1_epi32(1), idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        uint32_t nz = 0, w = 0;
+        neg = eccl_ld32(in + 4);
+        for (int j = 0; j < F; j++) {
+            w = eccl_ld32(in + 8 + 4 * j);
+            nz |= w;
+            const __m256i wv = _mm256_set1_epi32((int)w);
+            const __m128i sh = _mm_cvtsi32_si128(j);
+            for (int k = 0; k < 4; k++) {
+                __m256i bit = _mm256_and_si256(_mm256_srlv_epi32(wv, _mm256_add_epi32(idx, _mm256_set1_epi32(8 * k))), one);
+                m[k] = _mm256_or_si256(m[k], _mm256_sll_epi32(bit, sh));
+            }
+        }
+        /* canonical: value 0 has no difference, the top plane is not empty, signs only where a
+         * difference is */
+        if ((nz & 1u) || w == 0 || (neg & ~nz)) return -1;
+    }
+    for (int k = 0; k < 4; k++) _mm256_store_si256((__m256i *)(mag + 8 * k), m[k]);
+    /* keys from value 0's, each from its predecessor's (i - lag; value 1 from value 0); a key
+     * leaving [0, 2^32) is not canonical */
+    uint32_t key[32] __attribute__((aligned(32)));
+    v[0] = eccl_ld32(in);
+    key[0] = eccl_fmt_key32(v[0]);
+    uint64_t bad = 0;
+    for (int i = 1; i < 32; i++) {
+        int64_t b = key[i >= lag ? i - lag : i - 1], d = (int64_t)mag[i];
+        int64_t kv = (neg >> i) & 1u ? b - d : b + d;
+        bad |= (uint64_t)kv >> 32;
+        key[i] = (uint32_t)kv;
+    }
+    if (bad) return -1;
+    const __m256i top = _mm256_set1_epi32((int)0x80000000u);
+    for (int k = 0; k < 4; k++) { /* eccl_fmt_unkey32 */
+        __m256i kk = _mm256_load_si256((const __m256i *)(key + 8 * k));
+        __m256i flip = _mm256_or_si256(_mm256_xor_si256(_mm256_srai_epi32(kk, 31), _mm256_set1_epi32(-1)), top);
+        __m256i out = _mm256_xor_si256(kk, flip);
+        if (k == 0) out = _mm256_insert_epi32(out, (int)v[0], 0);
+        _mm256_storeu_si256((__m256i *)(v + 8 * k), out);
+    }
+    return 0;
+}
+
 ECCL_AVX2 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                                    eccl_pred_t *pr, float *x)
 {
+    if (eccl_fmt_code_is_raw(code)) {
+        if (p->is64) return ECCL_FAST_DECLINE;
+        int rc = read_raw32(code, p->lag, in, (uint32_t *)(void *)x);
+        if (!rc) pr->have = 0;
+        return rc;
+    }
     __m256i d[4];
     int rc = read_q32(p, code, in, pr, d);
     if (rc) return rc;
