@@ -135,7 +135,9 @@ static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsig
             size = c->qp.is64 ? eccl_fast_encode_f64(&c->qp, (const double *)xb, &pr, payload + off, &code)
                               : eccl_fast_encode_f32(&c->qp, (const float *)xb, &pr, payload + off, &code);
         }
-        if (size < 0 && (size = eccl_block_encode_quantized(&c->qp, xb, r, &pr, payload + off, &code)) < 0) {
+        if (size == ECCL_FAST_RAW) pr.have = 0; /* (no value-by-value quantization to redo) */
+        else if (size < 0) size = eccl_block_encode_quantized(&c->qp, xb, r, &pr, payload + off, &code);
+        if (size < 0) {
             /* a RAW block */
             if (c->fast && r == 32 && !c->qp.is64)
                 size = eccl_fast_encode_raw32((const uint32_t *)(const void *)xb, c->qp.lag, payload + off, &code);

@@ -65,12 +65,15 @@ ECCL_AVX2 static inline int write_planes32(unsigned char *out, const __m256i *ma
     return o + 4 * F;
 }
 
-ECCL_AVX2 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
+/* eccl_fast_quantize_f32, and in *out 1 when some value is certainly not quantizable: its |q| is
+ * above qmax, or it is NaN or infinite (the reference's clamped integer is then above qmax too, so
+ * the block is RAW whatever the error checks say). */
+ECCL_AVX2 static int quantize32(const eccl_qparams_t *p, const float *x, int32_t *q, int *out)
 {
     const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), EB = _mm256_set1_pd(p->eb);
     const __m256d QM = _mm256_set1_pd((double)p->qmax);
     const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
-    __m256d good = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    __m256d good = _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), inr = good;
     for (int k = 0; k < 8; k++) {
         __m256d xd = _mm256_cvtps_pd(_mm_loadu_ps(x + 4 * k));
         __m256d qd = _mm256_round_pd(_mm256_mul_pd(xd, R), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -81,9 +84,17 @@ ECCL_AVX2 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, in
                                    _mm256_and_pd(_mm256_cmp_pd(s1, EB, _CMP_LT_OQ),
                                                  _mm256_cmp_pd(s2, EB, _CMP_LT_OQ)));
         good = _mm256_and_pd(good, ok);
+        inr = _mm256_and_pd(inr, _mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_LE_OQ));
         _mm_storeu_si128((__m128i *)(q + 4 * k), _mm256_cvtpd_epi32(qd));
     }
+    *out = _mm256_movemask_pd(inr) != 0xF;
     return _mm256_movemask_pd(good) == 0xF;
+}
+
+ECCL_AVX2 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
+{
+    int out;
+    return quantize32(p, x, q, &out);
 }
 
 ECCL_AVX2 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *qin, eccl_pred_t *pr,
@@ -172,7 +183,8 @@ ECCL_AVX2 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl
                                    unsigned char *out, unsigned *code)
 {
     int32_t q[32];
-    if (!eccl_fast_quantize_f32(p, x, q)) return ECCL_FAST_DECLINE;
+    int never = 0;
+    if (!quantize32(p, x, q, &never)) return never ? ECCL_FAST_RAW : ECCL_FAST_DECLINE;
     return eccl_fast_encode_q32(p, q, pr, out, code);
 }
 

@@ -10,13 +10,15 @@
 #define ECCL_HAVE_X86_FAST 0
 #endif
 
-enum { ECCL_FAST_DECLINE = -2 };
+enum { ECCL_FAST_DECLINE = -2, ECCL_FAST_RAW = -3 };
 
 /* 1 when this CPU can run the fast paths (checked per call: it is a load and a test). The
  * environment variable ECCL_CODEC_REFERENCE=1 forces the reference path (tests and debugging). */
 int eccl_fast_available(void);
 
-/* Full blocks (r = 32) only. Encode: returns the payload size, or ECCL_FAST_DECLINE (pr untouched).
+/* Full blocks (r = 32) only. Encode: returns the payload size, or ECCL_FAST_DECLINE (pr untouched),
+ * or (float32) ECCL_FAST_RAW: some value does not quantize in any case, the block is RAW (section
+ * 8 step 2; the caller clears pr, as the reference does).
  * Decode: returns 0, -1 (not canonical: the caller asks the reference path to confirm), or
  * ECCL_FAST_DECLINE (RAW block). */
 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
