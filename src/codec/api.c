@@ -139,8 +139,9 @@ static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsig
         else if (size < 0) size = eccl_block_encode_quantized(&c->qp, xb, r, &pr, payload + off, &code);
         if (size < 0) {
             /* a RAW block */
-            if (c->fast && r == 32 && !c->qp.is64)
-                size = eccl_fast_encode_raw32((const uint32_t *)(const void *)xb, c->qp.lag, payload + off, &code);
+            if (c->fast && r == 32)
+                size = c->qp.is64 ? eccl_fast_encode_raw64((const uint64_t *)(const void *)xb, c->qp.lag, payload + off, &code)
+                                  : eccl_fast_encode_raw32((const uint32_t *)(const void *)xb, c->qp.lag, payload + off, &code);
             if (size < 0) size = eccl_block_encode_exact(&c->qp, xb, r, payload + off, &code);
         }
         off += size;

@@ -408,6 +408,11 @@ int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsig
     (void)v, (void)lag, (void)out, (void)code;
     return ECCL_FAST_DECLINE;
 }
+int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *out, unsigned *code)
+{
+    (void)v, (void)lag, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code)
 {

@@ -134,6 +134,57 @@ ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, ecc
     return eccl_fast_encode_q64(p, q, pr, out, code);
 }
 
+ECCL_AVX2 int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *out, unsigned *code)
+{
+    /* keys (eccl_fmt_key64), |key[i] - key[prev]| and the sign map of key[i] < key[prev] (unsigned),
+     * prev = i - lag (i - 1 below lag), nothing for value 0 */
+    uint64_t kb[36] __attribute__((aligned(32)));
+    uint64_t *key = kb + 4;
+    const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ull), zero = _mm256_setzero_si256();
+    __m256i x[8];
+    for (int k = 0; k < 8; k++) {
+        x[k] = _mm256_loadu_si256((const __m256i *)(v + 4 * k));
+        __m256i flip = _mm256_or_si256(_mm256_cmpgt_epi64(zero, x[k]), top);
+        _mm256_store_si256((__m256i *)(key + 4 * k), _mm256_xor_si256(x[k], flip));
+    }
+    key[-2] = key[-1] = key[0]; /* value 0 has no difference; value 1 is predicted from value 0 */
+    __m256i mag[8], acc = zero;
+    uint32_t sign = 0;
+    for (int k = 0; k < 8; k++) {
+        __m256i a = _mm256_load_si256((const __m256i *)(key + 4 * k));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(key + 4 * k - lag));
+        __m256i lt = _mm256_cmpgt_epi64(_mm256_xor_si256(b, top), _mm256_xor_si256(a, top)); /* a < b */
+        __m256i d = _mm256_sub_epi64(a, b);
+        mag[k] = _mm256_sub_epi64(_mm256_xor_si256(d, lt), lt); /* b - a where a < b */
+        acc = _mm256_or_si256(acc, mag[k]);
+        sign |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(lt)) << (4 * k);
+    }
+    __m128i o = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0x4E));
+    uint64_t all = (uint64_t)_mm_cvtsi128_si64(o);
+    int F = all ? 64 - __builtin_clzll(all) : 0;
+    int size = 8 + (F > 0 ? 4 + 4 * F : 0);
+    if (F <= 62 && size < 256) {
+        _mm_storeu_si64(out, _mm256_castsi256_si128(x[0])); /* value 0's encoding */
+        if (F > 0) {
+            eccl_st32(out + 8, sign);
+            for (int j = 0; j < F; j++) {
+                uint32_t w = 0;
+                for (int k = 0; k < 8; k++) {
+                    __m256i bt = _mm256_sll_epi64(mag[k], _mm_cvtsi32_si128(63 - j));
+                    w |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bt)) << (4 * k);
+                }
+                eccl_st32(out + 12 + 4 * j, w);
+            }
+        }
+        *code = eccl_fmt_raw_code((unsigned)F);
+        return size;
+    }
+    for (int k = 0; k < 8; k++) _mm256_storeu_si256((__m256i *)(out + 32 * k), x[k]);
+    *code = 0xFFu;
+    return 256;
+}
+
 ECCL_AVX2 static inline __m256i scan64(__m256i x, int lag, __m256i carry)
 {
     if (lag == 1) {

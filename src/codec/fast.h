@@ -31,6 +31,8 @@ int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned 
  * 2 for complex64): the bytes of eccl_block_encode_raw; returns the payload size (never declines
  * where the fast paths are available). */
 int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code);
+/* The same for 32 float64 encodings (lag 2: complex128). */
+int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *out, unsigned *code);
 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, double *x);
 /* The two halves of eccl_fast_encode_f32, for the homomorphic operations (full blocks): quantize 32 values (1, or 0 when the reference path must decide), and encode 32
