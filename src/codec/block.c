@@ -171,13 +171,6 @@ int eccl_block_encode_exact(const eccl_qparams_t *p, const void *x, int r, unsig
     return eccl_block_encode_raw(p, v, r, out, code);
 }
 
-int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
-                      unsigned char *out, unsigned *code)
-{
-    int size = eccl_block_encode_quantized(p, x, r, pr, out, code);
-    return size >= 0 ? size : eccl_block_encode_exact(p, x, r, out, code);
-}
-
 /* Read the optional sign map and F planes into mag[]/neg, checking the canonical form of
  * section 6.1: reserved bits (positions >= r, and `zero_first` position 0) clear, F minimal,
  * and the sign mode s consistent with the signs. Returns -1 on a violation. */

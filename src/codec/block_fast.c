@@ -270,26 +270,12 @@ ECCL_AVX2 static int read_raw32(unsigned code, int lag, const unsigned char *in,
     }
     int F = (int)(code & 63u);
     if (F > 32) return ECCL_FAST_DECLINE;
-    uint32_t mag[32] __attribute__((aligned(32))), neg = 0;
-    __m256i m[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-    if (F > 0) {
-        const __m256i one = _mm256_set1_epi32(1), idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        uint32_t nz = 0, w = 0;
-        neg = eccl_ld32(in + 4);
-        for (int j = 0; j < F; j++) {
-            w = eccl_ld32(in + 8 + 4 * j);
-            nz |= w;
-            const __m256i wv = _mm256_set1_epi32((int)w);
-            const __m128i sh = _mm_cvtsi32_si128(j);
-            for (int k = 0; k < 4; k++) {
-                __m256i bit = _mm256_and_si256(_mm256_srlv_epi32(wv, _mm256_add_epi32(idx, _mm256_set1_epi32(8 * k))), one);
-                m[k] = _mm256_or_si256(m[k], _mm256_sll_epi32(bit, sh));
-            }
-        }
-        /* canonical: value 0 has no difference, the top plane is not empty, signs only where a
-         * difference is */
-        if ((nz & 1u) || w == 0 || (neg & ~nz)) return -1;
-    }
+    uint32_t mag[32] __attribute__((aligned(32))), neg = F > 0 ? eccl_ld32(in + 4) : 0u, nz = 0, w = 0;
+    __m256i m[4];
+    planes_to_mag32(in + 8, F, m, &nz, &w);
+    /* canonical: value 0 has no difference, the top plane is not empty, signs only where a
+     * difference is */
+    if (F > 0 && ((nz & 1u) || w == 0 || (neg & ~nz))) return -1;
     for (int k = 0; k < 4; k++) _mm256_store_si256((__m256i *)(mag + 8 * k), m[k]);
     /* keys from value 0's, each from its predecessor's (i - lag; value 1 from value 0); a key
      * leaving [0, 2^32) is not canonical */

@@ -50,6 +50,19 @@ ECCL_AVX2 static inline void stats64(d64_t *o, const __m256i *d)
     o->all = (uint64_t)_mm_cvtsi128_si64(a);
 }
 
+/* The F planes of 32 magnitudes held in eight registers of 4, at out (32-bit words). */
+ECCL_AVX2 static inline void write_planes64(unsigned char *out, const __m256i *mag, int F)
+{
+    for (int j = 0; j < F; j++) {
+        uint32_t w = 0;
+        for (int k = 0; k < 8; k++) {
+            __m256i b = _mm256_sll_epi64(mag[k], _mm_cvtsi32_si128(63 - j));
+            w |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(b)) << (4 * k);
+        }
+        eccl_st32(out + 4 * j, w);
+    }
+}
+
 ECCL_AVX2 int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)
 {
     const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), EB = _mm256_set1_pd(p->eb);
@@ -109,14 +122,7 @@ ECCL_AVX2 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *qin, 
             eccl_st32(out + o, d->neg);
             o += 4;
         }
-        for (int j = 0; j < c->F; j++) {
-            uint32_t w = 0;
-            for (int k = 0; k < 8; k++) {
-                __m256i b = _mm256_sll_epi64(d->mag[k], _mm_cvtsi32_si128(63 - j));
-                w |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(b)) << (4 * k);
-            }
-            eccl_st32(out + o + 4 * j, w);
-        }
+        write_planes64(out + o, d->mag, c->F);
     }
     *code = eccl_fmt_quant_code((unsigned)c->s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
                                 (unsigned)c->fc);
@@ -168,14 +174,7 @@ ECCL_AVX2 int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *
         _mm_storeu_si64(out, _mm256_castsi256_si128(x[0])); /* value 0's encoding */
         if (F > 0) {
             eccl_st32(out + 8, sign);
-            for (int j = 0; j < F; j++) {
-                uint32_t w = 0;
-                for (int k = 0; k < 8; k++) {
-                    __m256i bt = _mm256_sll_epi64(mag[k], _mm_cvtsi32_si128(63 - j));
-                    w |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bt)) << (4 * k);
-                }
-                eccl_st32(out + 12 + 4 * j, w);
-            }
+            write_planes64(out + 12, mag, F);
         }
         *code = eccl_fmt_raw_code((unsigned)F);
         return size;

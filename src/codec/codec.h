@@ -66,13 +66,10 @@ int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, co
 /* Encode exact values (encodings in v[]) as a RAW block; returns the payload size. */
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
                           unsigned *code);
-/* Section 8 for r input values at x, updating the tile's predictor state; returns the payload
- * size. */
-int eccl_block_encode(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
-                      unsigned char *out, unsigned *code);
-/* Its two steps. Step 1: the QUANT block when every value quantizes and it fits (the payload
- * size, pr updated), else -1 (pr cleared: the block is RAW). Step 2: the RAW block of the r
- * values at x (their exact encodings). */
+/* Section 8 for r input values at x, in its two steps (src/codec/api.c runs them, with the AVX2
+ * twins where they apply). Step 1: the QUANT block when every value quantizes and it fits (the
+ * payload size, the tile's predictor state pr updated), else -1 (pr cleared: the block is RAW).
+ * Step 2: the RAW block of the r values at x (their exact encodings); returns the payload size. */
 int eccl_block_encode_quantized(const eccl_qparams_t *p, const void *x, int r, eccl_pred_t *pr,
                                 unsigned char *out, unsigned *code);
 int eccl_block_encode_exact(const eccl_qparams_t *p, const void *x, int r, unsigned char *out, unsigned *code);

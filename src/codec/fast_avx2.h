@@ -11,6 +11,36 @@
 typedef eccl_fmt_choice_t choice_t;
 #define choose eccl_fmt_choose
 
+/* The F planes at `in` (32-bit words, bit i of plane j = bit j of value i) -> the 32 magnitudes in
+ * four registers of 8 (m[k] holds values 8k..8k+7); *nz: the OR of the planes, *last: the top
+ * plane (0 when F = 0). */
+ECCL_AVX2 static inline void planes_to_mag32(const unsigned char *in, int F, __m256i *m, uint32_t *nz,
+                                             uint32_t *last)
+{
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i idx0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    const __m256i idx1 = _mm256_add_epi32(idx0, eight), idx2 = _mm256_add_epi32(idx1, eight);
+    const __m256i idx3 = _mm256_add_epi32(idx2, eight);
+    __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0;
+    uint32_t or_ = 0, w = 0;
+    for (int j = 0; j < F; j++) {
+        w = eccl_ld32(in + 4 * j);
+        or_ |= w;
+        const __m256i wv = _mm256_set1_epi32((int)w);
+        const __m128i sh = _mm_cvtsi32_si128(j);
+        m0 = _mm256_or_si256(m0, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx0), one), sh));
+        m1 = _mm256_or_si256(m1, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx1), one), sh));
+        m2 = _mm256_or_si256(m2, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx2), one), sh));
+        m3 = _mm256_or_si256(m3, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx3), one), sh));
+    }
+    m[0] = m0;
+    m[1] = m1;
+    m[2] = m2;
+    m[3] = m3;
+    *nz = or_;
+    *last = w;
+}
+
 /* Planes -> signed deltas in four registers; checks the canonical form (block.c read_planes).
  * Returns 0 or -1. */
 ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc, unsigned s, int zero_first,
@@ -20,23 +50,15 @@ ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc
     const __m256i idx0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
     const __m256i idx1 = _mm256_add_epi32(idx0, eight), idx2 = _mm256_add_epi32(idx1, eight);
     const __m256i idx3 = _mm256_add_epi32(idx2, eight);
-    __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0;
     uint32_t valid = zero_first ? ~1u : ~0u, sm = 0, nz = 0, w = 0;
     int o = 0;
     if (s == ECCL_FMT_SIGN_MAP) {
         sm = eccl_ld32(in);
         o = 4;
     }
-    for (int j = 0; j < F; j++) {
-        w = eccl_ld32(in + o + 4 * j);
-        nz |= w;
-        const __m256i wv = _mm256_set1_epi32((int)w);
-        const __m128i sh = _mm_cvtsi32_si128(j);
-        m0 = _mm256_or_si256(m0, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx0), one), sh));
-        m1 = _mm256_or_si256(m1, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx1), one), sh));
-        m2 = _mm256_or_si256(m2, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx2), one), sh));
-        m3 = _mm256_or_si256(m3, _mm256_sll_epi32(_mm256_and_si256(_mm256_srlv_epi32(wv, idx3), one), sh));
-    }
+    __m256i mv[4];
+    planes_to_mag32(in + o, F, mv, &nz, &w);
+    const __m256i m0 = mv[0], m1 = mv[1], m2 = mv[2], m3 = mv[3];
     /* F is minimal: the top plane is never empty (f32 fc = 31 means exactly 31 planes; the f64
      * callers come here only with F = fc <= 30) */
     if ((nz & ~valid) || w == 0) return -1;

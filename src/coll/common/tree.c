@@ -4,28 +4,34 @@
 
 #include "coll/common/common.h"
 
-/* Broadcast the stream in *s from root along a binomial tree; receivers get it in *s (whose
- * capacity must hold it). Forwarding overlaps: sends to children are posted together. */
-eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s)
+/* This rank's place in the binomial tree rooted at root: its parent (-1 at the root) and its
+ * children in sending order (largest subtree first); returns how many children. */
+static int tree_links(const eccl_call_t *c, int root, int *parent, int kids[32])
 {
-    int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
-    eccl_result_t rc = ECCL_SUCCESS;
+    int p = c->size, vr = (c->rank - root + p) % p, mask = 1, n = 0;
+    *parent = -1;
     while (mask < p) {
         if (vr & mask) {
-            rc = eccl_prim_recv_stream(c, (vr - mask + root) % p, s);
-            if (rc) return rc;
+            *parent = (vr - mask + root) % p;
             break;
         }
         mask <<= 1;
     }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < p) kids[n++] = (vr + mask + root) % p;
+    return n;
+}
+
+/* Broadcast the stream in *s from root along a binomial tree; receivers get it in *s (whose
+ * capacity must hold it). Forwarding overlaps: sends to children are posted together. */
+eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s)
+{
+    int parent, kids[32], n = tree_links(c, root, &parent, kids);
+    eccl_result_t rc = parent >= 0 ? eccl_prim_recv_stream(c, parent, s) : ECCL_SUCCESS;
+    if (rc) return rc;
     eccl_req_t req[32];
     int nreq = 0;
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (vr + mask < p) {
-            rc = eccl_prim_isend(c, s->buf, s->size, (vr + mask + root) % p, &req[nreq++]);
-            if (rc) break;
-        }
-    }
+    for (int k = 0; k < n && !rc; k++) rc = eccl_prim_isend(c, s->buf, s->size, kids[k], &req[nreq++]);
     for (int k = 0; k < nreq; k++) {
         eccl_result_t r2 = eccl_prim_wait(c, &req[k]);
         rc = rc ? rc : r2;
@@ -35,18 +41,9 @@ eccl_result_t eccl_coll_bcast_stream(eccl_call_t *c, int root, eccl_cbuf_t *s)
 
 eccl_result_t eccl_coll_bcast_dev_stream(eccl_call_t *c, int root, eccl_dstream_t *s)
 {
-    int p = c->size, vr = (c->rank - root + p) % p, mask = 1;
-    while (mask < p) {
-        if (vr & mask) {
-            eccl_result_t rc = eccl_prim_dev_recv(c, (vr - mask + root) % p, s);
-            if (rc) return rc;
-            break;
-        }
-        mask <<= 1;
-    }
-    int kids[32], n = 0;
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (vr + mask < p) kids[n++] = (vr + mask + root) % p;
+    int parent, kids[32], n = tree_links(c, root, &parent, kids);
+    eccl_result_t rc = parent >= 0 ? eccl_prim_dev_recv(c, parent, s) : ECCL_SUCCESS;
+    if (rc) return rc;
     return n ? eccl_prim_dev_send(c, s, kids, n) : ECCL_SUCCESS;
 }
 
