@@ -113,6 +113,135 @@ static void raw_edges(void)
     }
 }
 
+/* ---- float64 and complex128 RAW blocks ---- */
+enum { R64_N = 32 * 4 + 6 }; /* five blocks, the last one short (6 reals) */
+static struct {
+    long blocks, low, high, zero, verbatim, flips;
+} r64; /* what the cases below covered: full CODED blocks with F <= 32, F > 32, F = 0, VERBATIM */
+
+/* One full RAW block on its own: the fast decoder accepts exactly the blocks the reference accepts
+ * (it never leaves one to the reference path either), with the reference's values. */
+static void raw64_block(const eccl_qparams_t *qp, unsigned code, const unsigned char *pl, const char *what,
+                        long bit)
+{
+    uint64_t y1[32], y2[32];
+    eccl_pred_t p1 = {1, {5, 7}}, p2 = p1;
+    int rf = eccl_fast_decode_f64(qp, code, pl, &p1, (double *)(void *)y1);
+    int rr = eccl_block_decode(qp, code, pl, 32, &p2, y2);
+    TU_CHECK(rf == rr && (rr != 0 || (memcmp(y1, y2, sizeof y1) == 0 && p1.have == 0)),
+             "RAW64 %s code %#x bit %ld: fast block decode %d vs reference %d", what, code, bit, rf, rr);
+}
+
+/* Decode the (possibly corrupted) stream t on both paths, and its block k (at off) alone when it is
+ * full (r = 32). */
+static void raw64_compare(const unsigned char *t, size_t n, size_t count, eccl_dtype_t dt, const eccl_qparams_t *qp,
+                          size_t k, size_t off, int r, const char *what, long bit)
+{
+    uint64_t y1[R64_N], y2[R64_N];
+    eccl_result_t r1 = decompress_with(1, t, n, y1, count, dt), r2 = decompress_with(0, t, n, y2, count, dt);
+    TU_CHECK(r1 == r2 && (r1 != ECCL_SUCCESS || memcmp(y1, y2, sizeof y1) == 0),
+             "RAW64 %s %s bit %ld: verdicts %d vs %d (or values differ)", what, eccl_dtype_name(dt), bit, r1, r2);
+    if (r == 32) raw64_block(qp, t[72 + k], t + off, what, bit);
+}
+
+/* x: R64_N float64 encodings, as float64 and as complex128 (lag 2), LOSSLESS: both paths write the
+ * same stream and decode it to x; then every bit of every RAW CODED block (value 0's encoding, the
+ * sign map, the planes) is flipped in turn, and random bits anywhere in the payload: same verdict,
+ * same values, block by block and for the whole stream. */
+static void raw64_case(const uint64_t *x, const char *what, tu_rng *rng)
+{
+    for (int dc = 0; dc < 2; dc++) {
+        eccl_dtype_t dt = dc ? ECCL_COMPLEX128 : ECCL_FLOAT64;
+        size_t count = dc ? R64_N / 2 : R64_N, cap = eccl_compress_bound(count, dt);
+        unsigned char *s = tu_malloc(cap), *s2 = tu_malloc(cap), *t = tu_malloc(cap);
+        uint64_t y[R64_N];
+        eccl_bound_t b = {ECCL_MODE_LOSSLESS, 0, 0};
+        eccl_qparams_t qp;
+        eccl_qparams_init(&qp, dt, ECCL_MODE_LOSSLESS, 0.0);
+        size_t n = compress_with(0, x, count, dt, &b, s, cap), n2 = compress_with(1, x, count, dt, &b, s2, cap);
+        TU_CHECK(n == n2 && memcmp(s, s2, n) == 0, "RAW64 %s %s: fast and reference streams differ", what,
+                 eccl_dtype_name(dt));
+        for (int ref = 0; ref < 2; ref++)
+            TU_CHECK(decompress_with(ref, s, n, y, count, dt) == ECCL_SUCCESS && memcmp(y, x, sizeof y) == 0,
+                     "RAW64 %s %s: the stream does not give the input back (reference path %d)", what,
+                     eccl_dtype_name(dt), ref);
+        const size_t P = 80, nb = (R64_N + 31) / 32; /* header, one tile index entry, 5 codes, aligned */
+        size_t off = P;
+        for (size_t k = 0; k < nb; k++) {
+            unsigned code = s[72 + k];
+            int r = k + 1 < nb ? 32 : R64_N - 32 * (int)(nb - 1), F = (int)(code & 63u);
+            size_t size = code == 0xFFu ? (size_t)r * 8 : 8u + (F ? 4u + 4u * (unsigned)F : 0u);
+            TU_CHECK((code >> 6) == 3, "RAW64 %s: block %zu is not RAW (code %#x)", what, k, code);
+            if (r == 32) {
+                r64.blocks++;
+                r64.verbatim += code == 0xFFu;
+                r64.zero += code == 0xC0u;
+                r64.low += code != 0xFFu && F > 0 && F <= 32;
+                r64.high += code != 0xFFu && F > 32;
+                raw64_block(&qp, code, s + off, what, -1);
+            }
+            for (long bit = 0; code != 0xFFu && bit < 8 * (long)size; bit++) {
+                memcpy(t, s, n);
+                t[off + (size_t)bit / 8] ^= (unsigned char)(1u << (bit % 8));
+                fix_checksum(t, n);
+                raw64_compare(t, n, count, dt, &qp, k, off, r, what, bit);
+                r64.flips++;
+            }
+            off += size;
+        }
+        for (int trial = 0; trial < 300; trial++) { /* 1-3 random bits anywhere in the payload */
+            memcpy(t, s, n);
+            for (int j = 0, m = 1 + (int)(tu_next(rng) % 3); j < m; j++) {
+                size_t pos = P + tu_next(rng) % (off - P);
+                t[pos] ^= (unsigned char)(1u << (tu_next(rng) % 8));
+            }
+            fix_checksum(t, n);
+            raw64_compare(t, n, count, dt, &qp, 0, P, 0, what, -2 - trial);
+        }
+        free(s);
+        free(s2);
+        free(t);
+    }
+}
+
+/* Keys at both ends of [0, 2^64) (NaN payloads: negative NaNs have keys near 0, positive ones near
+ * 2^64; both ends themselves included), across the middle (signed zeros, subnormals), next to the
+ * infinities, spreads of 33 to 60 bits (planes above 32), one top-plane bit, smooth and random data. */
+static void raw64_edges(void)
+{
+    tu_rng rng = {1234};
+    uint64_t x[R64_N];
+    for (int c = 0; c < 8; c++) {
+        for (int i = 0; i < R64_N; i++) {
+            int blk = i / 32, j = i % 32;
+            uint64_t u = tu_next(&rng), wide = u >> (4 + 9 * (blk % 4)); /* 60, 51, 42, 33 bits */
+            switch (c) {
+            case 0: x[i] = 0x7FFFFFFFFFFFFFF0ull | (uint64_t)((i * 7) % 16); break;
+            case 1: x[i] = 0xFFFFFFFFFFFFFFF0ull | (uint64_t)((i * 7) % 16); break;
+            case 2: x[i] = 0x7FFFFFFFFFFFFFFFull - wide; break; /* keys 2^64 - 1 - wide */
+            case 3: x[i] = 0xFFFFFFFFFFFFFFFFull - wide; break; /* keys wide */
+            case 4: /* +-0, +-subnormals; -0.0 throughout; next to +inf; next to -inf */
+                x[i] = blk == 1   ? 0x8000000000000000ull
+                       : blk == 2 ? 0x7FEFFFFFFFFFFFFDull + u % 5
+                       : blk == 3 ? 0xFFEFFFFFFFFFFFFDull + u % 5
+                                  : ((u & 1) << 63) | (u >> 1) % 4;
+                break;
+            case 5: x[i] = eccl_f64_as_u64(1e3 * sin(0.01 * i)); break;
+            case 6: x[i] = ~(uint64_t)(blk * 64 + j + (j == 31 ? 1ull << 40 : 0)); break;
+            default: x[i] = blk == 2 ? u >> 3 : u; break; /* random (VERBATIM), random positives */
+            }
+        }
+        static const char *names[] = {"top", "bottom", "top wide", "bottom wide", "middle and infinities",
+                                      "smooth", "one top bit", "random"};
+        raw64_case(x, names[c], &rng);
+    }
+    TU_CHECK(r64.low > 0 && r64.high > 0 && r64.zero > 0 && r64.verbatim > 0,
+             "RAW64 coverage: %ld full blocks, %ld with F <= 32, %ld with F > 32, %ld F = 0, %ld VERBATIM",
+             r64.blocks, r64.low, r64.high, r64.zero, r64.verbatim);
+    printf("RAW64: %ld full blocks (%ld with 1..32 planes, %ld with 33..60, %ld with none, %ld VERBATIM), "
+           "%ld single-bit flips\n", r64.blocks, r64.low, r64.high, r64.zero, r64.verbatim, r64.flips);
+}
+
 int main(void)
 {
     if (!eccl_fast_available()) {
@@ -189,5 +318,6 @@ int main(void)
         free(o2);
     }
     raw_edges();
+    raw64_edges();
     return tu_finish("test_fastpath");
 }

@@ -196,6 +196,70 @@ ECCL_AVX2 static inline __m256i scan64(__m256i x, int lag, __m256i carry)
     return _mm256_add_epi64(x, carry);
 }
 
+/* The F <= 62 planes at `in` -> the 32 magnitudes in eight registers of 4 (mag[k] holds values
+ * 4k..4k+3): planes_to_mag32 on planes 0..31 and on planes 32..F-1, interleaved. *nz: the OR of
+ * the planes, *last: the top plane (0 when F = 0). */
+ECCL_AVX2 static inline void planes_to_mag64(const unsigned char *in, int F, __m256i *mag, uint32_t *nz,
+                                             uint32_t *last)
+{
+    __m256i lo[4], hi[4];
+    uint32_t nzhi = 0;
+    planes_to_mag32(in, F < 32 ? F : 32, lo, nz, last);
+    if (F > 32) {
+        planes_to_mag32(in + 128, F - 32, hi, &nzhi, last);
+        *nz |= nzhi;
+    } else {
+        hi[0] = hi[1] = hi[2] = hi[3] = _mm256_setzero_si256();
+    }
+    for (int k = 0; k < 4; k++) { /* (low, high) word pairs: values 8k..8k+7 */
+        __m256i a = _mm256_unpacklo_epi32(lo[k], hi[k]), b = _mm256_unpackhi_epi32(lo[k], hi[k]);
+        mag[2 * k] = _mm256_permute2x128_si256(a, b, 0x20);
+        mag[2 * k + 1] = _mm256_permute2x128_si256(a, b, 0x31);
+    }
+}
+
+/* A RAW block of 32 float64 encodings (read_raw of block.c; the twin of block_fast.c's read_raw32):
+ * 0, or -1 (not canonical: the reference path confirms; v may have been written). */
+ECCL_AVX2 static int read_raw64(unsigned code, int lag, const unsigned char *in, uint64_t *v)
+{
+    if (code == 0xFFu) { /* VERBATIM */
+        for (int k = 0; k < 8; k++)
+            _mm256_storeu_si256((__m256i *)(v + 4 * k), _mm256_loadu_si256((const __m256i *)(in + 32 * k)));
+        return 0;
+    }
+    int F = (int)(code & 63u); /* <= 62: 63 is VERBATIM (and a full block's size allows 60) */
+    uint32_t neg = F > 0 ? eccl_ld32(in + 8) : 0u, nz = 0, w = 0;
+    __m256i mag[8];
+    planes_to_mag64(in + 12, F, mag, &nz, &w);
+    /* canonical: value 0 has no difference, the top plane is not empty, signs only where a
+     * difference is */
+    if (F > 0 && ((nz & 1u) || w == 0 || (neg & ~nz))) return -1;
+    /* keys: prefix sums with stride lag of the signed differences (|d_i| < 2^62, d_0 = 0) from value
+     * 0's key, which is also the predecessor of values 0 and 1; taken modulo 2^64. The first key to
+     * leave [0, 2^64) has an exact predecessor, so it shows as a key above its predecessor after a
+     * negative difference, or below it after a positive one; before it, every key is exact. */
+    const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256(), ones = _mm256_set1_epi64x(-1);
+    const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    const __m256i nv = _mm256_set1_epi64x((long long)neg);
+    __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3), bad = zero;
+    __m256i carry = _mm256_set1_epi64x((long long)eccl_fmt_key64(eccl_ld64(in)));
+    for (int k = 0; k < 8; k++) {
+        __m256i sgn = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srlv_epi64(nv, idx), one));
+        __m256i key = scan64(_mm256_sub_epi64(_mm256_xor_si256(mag[k], sgn), sgn), lag, carry);
+        __m256i prev = lag == 1 ? _mm256_blend_epi32(_mm256_permute4x64_epi64(key, 0x90), carry, 0x03)
+                                : _mm256_permute2x128_si256(carry, key, 0x20);
+        __m256i ku = _mm256_xor_si256(key, top), pu = _mm256_xor_si256(prev, top); /* unsigned order */
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_and_si256(sgn, _mm256_cmpgt_epi64(ku, pu)),
+                                                   _mm256_andnot_si256(sgn, _mm256_cmpgt_epi64(pu, ku))));
+        carry = lag == 1 ? _mm256_permute4x64_epi64(key, 0xFF) : _mm256_permute4x64_epi64(key, 0xEE);
+        /* eccl_fmt_unkey64: the top bit set -> clear it, else invert all */
+        __m256i flip = _mm256_or_si256(_mm256_xor_si256(_mm256_cmpgt_epi64(zero, key), ones), top);
+        _mm256_storeu_si256((__m256i *)(v + 4 * k), _mm256_xor_si256(key, flip));
+        idx = _mm256_add_epi64(idx, _mm256_set1_epi64x(4));
+    }
+    return _mm256_testz_si256(bad, bad) ? 0 : -1;
+}
+
 ECCL_AVX2 static int read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                               eccl_pred_t *pr, __m256i *d)
 {
@@ -256,6 +320,12 @@ ECCL_AVX2 int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const u
 ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                                    eccl_pred_t *pr, double *x)
 {
+    if (eccl_fmt_code_is_raw(code)) {
+        if (!p->is64) return ECCL_FAST_DECLINE;
+        int rc = read_raw64(code, p->lag, in, (uint64_t *)(void *)x);
+        if (!rc) pr->have = 0;
+        return rc;
+    }
     __m256i d[8];
     int rc = read_q64(p, code, in, pr, d);
     if (rc) return rc;

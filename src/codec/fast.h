@@ -19,8 +19,9 @@ int eccl_fast_available(void);
 /* Full blocks (r = 32) only. Encode: returns the payload size, or ECCL_FAST_DECLINE (pr untouched),
  * or (float32) ECCL_FAST_RAW: some value does not quantize in any case, the block is RAW (section
  * 8 step 2; the caller clears pr, as the reference does).
- * Decode: returns 0, -1 (not canonical: the caller asks the reference path to confirm), or
- * ECCL_FAST_DECLINE (RAW block). */
+ * Decode (QUANT and RAW blocks): returns 0, -1 (not canonical: the caller asks the reference path
+ * to confirm), or ECCL_FAST_DECLINE (a block left to the reference path: float64 QUANT with 45
+ * planes). */
 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code);
 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
