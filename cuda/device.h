@@ -160,6 +160,17 @@ eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, siz
  * that the global range of a collective ignores this rank. */
 eccl_result_t eccl_dev_range(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
                              eccl_dtype_t dtype, double *lo, double *hi);
+/* The compressed size of sample windows of the count elements at (d_base, lay): nwin (1 ..
+ * ECCL_DEV_SAMPLE_MAX) windows of win elements each, window k starting at element starts[k]
+ * (starts[k] + win <= count), each compressed on the GPU as a stream of its own with `bound` (the
+ * bytes eccl_compress makes of the same window). *total: the sum of the nwin stream sizes. One
+ * host wait for all of them; no allocation after eccl_dev_reserve. A plain array's base must be
+ * aligned to one real of the dtype (else ECCL_ERR_INVALID_ARG: the caller samples another way). */
+#define ECCL_DEV_SAMPLE_MAX 4
+#define ECCL_DEV_SAMPLE_WIN_REALS 8192 /* window length (reals) eccl_dev_reserve leaves room for */
+eccl_result_t eccl_dev_sample(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                              eccl_dtype_t dtype, const eccl_bound_t *bound, const size_t *starts, int nwin,
+                              size_t win, size_t *total);
 /* Copy bytes between any host and device memory, on the context's stream; complete on return. */
 eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, size_t bytes);
 /* Copy count elements at (d_base, lay) to contiguous memory at dst (host or device), packed;

@@ -247,6 +247,15 @@ eccl_result_t eccl_dev_fill_nan(eccl_dev_ctx_t *ctx, void *d_base, const eccl_de
     return ECCL_ERR_UNSUPPORTED;
 }
 
+eccl_result_t eccl_dev_sample(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
+                              eccl_dtype_t dtype, const eccl_bound_t *bound, const size_t *starts, int nwin,
+                              size_t win, size_t *total)
+{
+    (void)ctx, (void)d_base, (void)lay, (void)count, (void)dtype, (void)bound, (void)starts, (void)nwin, (void)win;
+    (void)total;
+    return ECCL_ERR_UNSUPPORTED;
+}
+
 eccl_result_t eccl_dev_copy_from(eccl_dev_ctx_t *ctx, void *dst, const void *d_base, const eccl_dev_layout_t *lay,
                                  size_t count, size_t esize)
 {

@@ -306,6 +306,75 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
 
+// Bytes of d_out that eccl_dev_sample uses for nwin windows of win elements: each window's stream
+// (16-byte aligned), then the nwin sizes.
+static size_t sample_bytes(int nwin, size_t win, eccl_dtype_t dtype)
+{
+    size_t capw = (eccl_compress_bound(win, dtype) + 15) & ~(size_t)15;
+    return (size_t)nwin * (capw + sizeof(unsigned long long));
+}
+
+extern "C" eccl_result_t eccl_dev_sample(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
+                                         size_t count, eccl_dtype_t dtype, const eccl_bound_t *bound,
+                                         const size_t *starts, int nwin, size_t win, size_t *total)
+{
+    if (!c || !bound || !starts || !total || nwin < 1 || nwin > ECCL_DEV_SAMPLE_MAX || win == 0 || win > count ||
+        !d_base || eccl_compress_bound(win, dtype) == 0)
+        return ECCL_ERR_INVALID_ARG;
+    *total = 0;
+    for (int k = 0; k < nwin; k++)
+        if (starts[k] > count - win) return ECCL_ERR_INVALID_ARG;
+    const uint64_t k_re = reals_of(dtype);
+    eccl_view v;
+    if (lay) {
+        if (!view_of(lay, d_base, dtype, &v)) return ECCL_ERR_INVALID_ARG;
+    } else { // a plain array as one column: any window is a view of it (no aligned copy needed)
+        if ((uintptr_t)d_base % (is64_of(dtype) ? 8 : 4)) return ECCL_ERR_INVALID_ARG;
+        v = eccl_view{(uint64_t)count * k_re, (uint64_t)count * k_re, 0};
+    }
+    const size_t capw = (eccl_compress_bound(win, dtype) + 15) & ~(size_t)15;
+    eccl_result_t rc = grow(c, &c->d_out, &c->out_cap, sample_bytes(nwin, win, dtype));
+    if (rc) return rc;
+    unsigned char *out = (unsigned char *)c->d_out;
+    unsigned long long *d_sizes = (unsigned long long *)(out + (size_t)nwin * capw);
+    // Windows of whole tiles, evenly spaced in a plain array: one launch compresses them all, as
+    // the columns of a matrix view (a tile is a window, and tiles are coded independently, so the
+    // payload is that of the separate streams; only the header, index and codes differ, by a known
+    // amount). One launch waits once for room on a GPU that the caller's kernels keep busy.
+    const uint64_t wre = (uint64_t)win * k_re, stride = nwin > 1 ? starts[1] - starts[0] : 0;
+    int even = !lay && nwin > 1 && wre % ECCL_FMT_TILE_VALUES == 0 && stride >= win;
+    for (int k = 2; k < nwin && even; k++) even = starts[k] - starts[k - 1] == stride;
+    if (even && (size_t)nwin * capw >= eccl_compress_bound((size_t)nwin * win, dtype)) {
+        eccl_view w = eccl_view{wre, stride * k_re, (uint64_t)starts[0] * k_re};
+        rc = eccl_cuda_compress_view(c->codec, d_base, w, (size_t)nwin * win, dtype, bound, out,
+                                     eccl_compress_bound((size_t)nwin * win, dtype), &d_sizes[0], NULL, c->st);
+        if (rc) return rc;
+        unsigned long long h = 0;
+        CK(cudaMemcpyAsync(&h, d_sizes, sizeof h, cudaMemcpyDeviceToHost, c->st));
+        if ((rc = eccl_cuda_codec_wait(c->codec, c->st))) return rc;
+        const uint64_t one = eccl_fmt_payload_offset(eccl_fmt_nblocks(wre)),
+                       all = eccl_fmt_payload_offset(eccl_fmt_nblocks(wre * (uint64_t)nwin));
+        if (h < all) return ECCL_ERR_INTERNAL;
+        *total = (size_t)(h - all + (uint64_t)nwin * one);
+        return ECCL_SUCCESS;
+    }
+    for (int k = 0; k < nwin; k++) {
+        eccl_view w = v;
+        w.first += (uint64_t)starts[k] * k_re;
+        rc = eccl_cuda_compress_view(c->codec, d_base, w, win, dtype, bound, out + (size_t)k * capw, capw,
+                                     &d_sizes[k], NULL, c->st);
+        if (rc) return rc;
+    }
+    unsigned long long h[ECCL_DEV_SAMPLE_MAX];
+    CK(cudaMemcpyAsync(h, d_sizes, (size_t)nwin * sizeof *h, cudaMemcpyDeviceToHost, c->st));
+    if ((rc = eccl_cuda_codec_wait(c->codec, c->st))) return rc;
+    for (int k = 0; k < nwin; k++) {
+        if (h[k] > capw) return ECCL_ERR_INTERNAL;
+        *total += (size_t)h[k];
+    }
+    return ECCL_SUCCESS;
+}
+
 extern "C" eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *c, size_t count, eccl_dtype_t dtype)
 {
     size_t cap = eccl_compress_bound(count, dtype);
@@ -313,6 +382,11 @@ extern "C" eccl_result_t eccl_dev_reserve(eccl_dev_ctx_t *c, size_t count, eccl_
     // what grow() is asked for by compress / hom_reduce (d_out, also the range's scratch image),
     // stream_in (d_in), aligned_input and the misaligned decompression (d_tmp), and the codec
     size_t out = cap > sizeof(eccl_dev_scratch) ? cap : sizeof(eccl_dev_scratch);
+    // and by eccl_dev_sample: a single window of the whole call (small calls) or
+    // ECCL_DEV_SAMPLE_MAX windows of ECCL_DEV_SAMPLE_WIN_REALS reals
+    size_t win = ECCL_DEV_SAMPLE_WIN_REALS / reals_of(dtype), smp = sample_bytes(1, count ? count : 1, dtype);
+    if (count > win && sample_bytes(ECCL_DEV_SAMPLE_MAX, win, dtype) > smp) smp = sample_bytes(ECCL_DEV_SAMPLE_MAX, win, dtype);
+    if (smp > out) out = smp;
     eccl_result_t rc = grow(c, &c->d_out, &c->out_cap, out);
     if (!rc) rc = grow(c, &c->d_in, &c->in_cap, cap + 64);
     if (!rc && count) rc = grow(c, &c->d_tmp, &c->tmp_cap, count * esize_of(dtype));

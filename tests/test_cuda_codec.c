@@ -477,6 +477,86 @@ static void negative_zero_range(gpu_t *g)
     free(gs);
 }
 
+/* eccl_dev_sample (the ratio sample of device-resident calls) against eccl_compress on the same
+ * windows: the same total size, for plain arrays at any real-aligned address and for matrix
+ * layouts; bad arguments are refused. */
+static size_t host_windows(const unsigned char *x, eccl_dtype_t dt, const eccl_bound_t *b, const size_t *st, int nwin,
+                           size_t win)
+{
+    size_t cap = eccl_compress_bound(win, dt), total = 0, size = 0;
+    unsigned char *s = tu_malloc(cap);
+    for (int k = 0; k < nwin; k++) {
+        TU_RC(eccl_compress(x + st[k] * eccl_dtype_size(dt), win, dt, b, s, cap, &size), ECCL_SUCCESS);
+        total += size;
+    }
+    free(s);
+    return total;
+}
+
+static void sample_cases(void)
+{
+    eccl_dev_ctx_t *ctx = NULL;
+    if (eccl_dev_ctx_create(&ctx, 1) != ECCL_SUCCESS) {
+        TU_CHECK(0, "eccl_dev_ctx_create failed");
+        return;
+    }
+    const eccl_bound_t bounds[] = {ECCL_BOUND_ABS(1e-4), ECCL_BOUND_ABS(1e-9), {ECCL_MODE_LOSSLESS, 0, 0}};
+    const size_t counts[] = {1, 5000, 40000, 100003};
+    for (unsigned d = 0; d < 4; d++)
+        for (unsigned ci = 0; ci < 4; ci++)
+            for (unsigned bi = 0; bi < 3; bi++) {
+                eccl_dtype_t dt = dtypes[d];
+                int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
+                size_t esz = eccl_dtype_size(dt), k = dt >= ECCL_COMPLEX64 ? 2 : 1, n = counts[ci];
+                size_t win = 8192 / k, nwin = 4, st[4], total = 0;
+                if (n <= win * nwin) win = n, nwin = 1;
+                for (size_t w = 0; w < nwin; w++) st[w] = nwin == 1 ? 0 : (n - win) / (nwin - 1) * w;
+                unsigned char *x = tu_malloc(n * esz), *dA = NULL;
+                tu_fill(x, n * k, is64, (int)(ci + bi + d) % TU_NPATTERNS, n + 3);
+                size_t want = host_windows(x, dt, &bounds[bi], st, (int)nwin, win);
+                if (cudaMalloc((void **)&dA, n * esz + 64)) exit(99);
+                TU_RC(eccl_dev_reserve(ctx, n, dt), ECCL_SUCCESS);
+                /* a plain array at offsets 0, one real and 16 bytes from an allocation */
+                const size_t shifts[3] = {0, is64 ? 8 : 4, 16};
+                for (unsigned si = 0; si < 3; si++) {
+                    size_t sh = shifts[si];
+                    /* (cudaMemcpy from pageable memory may still be copying when it returns:
+                     * the data must be complete before a call, which runs on its own stream) */
+                    if (cudaMemcpy(dA + sh, x, n * esz, cudaMemcpyHostToDevice) || cudaDeviceSynchronize()) exit(99);
+                    TU_RC(eccl_dev_sample(ctx, dA + sh, NULL, n, dt, &bounds[bi], st, (int)nwin, win, &total),
+                          ECCL_SUCCESS);
+                    TU_CHECK(total == want, "eccl_dev_sample %s n %zu bound %u shift %zu: %zu bytes, the CPU %zu",
+                             eccl_dtype_name(dt), n, bi, sh, total, want);
+                }
+                /* the same values as the columns of a matrix (m rows, ld apart, from element first) */
+                size_t m = 333, ld = 350, first = 17, cols = (first + n + m - 1) / m;
+                unsigned char *full = tu_malloc(cols * ld * esz), *dM = NULL;
+                for (size_t i = 0; i < n; i++) {
+                    size_t e = first + i;
+                    memcpy(full + ((e / m) * ld + e % m) * esz, x + i * esz, esz);
+                }
+                if (cudaMalloc((void **)&dM, cols * ld * esz)) exit(99);
+                if (cudaMemcpy(dM, full, cols * ld * esz, cudaMemcpyHostToDevice) || cudaDeviceSynchronize()) exit(99);
+                eccl_dev_layout_t lay = {m, ld, first};
+                TU_RC(eccl_dev_sample(ctx, dM, &lay, n, dt, &bounds[bi], st, (int)nwin, win, &total), ECCL_SUCCESS);
+                TU_CHECK(total == want, "eccl_dev_sample %s n %zu bound %u, matrix: %zu bytes, the CPU %zu",
+                         eccl_dtype_name(dt), n, bi, total, want);
+                cudaFree(dM);
+                free(full);
+                /* refused: no window, too many, past the end, a base not aligned to a real */
+                TU_RC(eccl_dev_sample(ctx, dA, NULL, n, dt, &bounds[bi], st, 0, win, &total), ECCL_ERR_INVALID_ARG);
+                TU_RC(eccl_dev_sample(ctx, dA, NULL, n, dt, &bounds[bi], st, ECCL_DEV_SAMPLE_MAX + 1, win, &total),
+                      ECCL_ERR_INVALID_ARG);
+                size_t past[1] = {n - win + 1};
+                TU_RC(eccl_dev_sample(ctx, dA, NULL, n, dt, &bounds[bi], past, 1, win, &total), ECCL_ERR_INVALID_ARG);
+                TU_RC(eccl_dev_sample(ctx, dA + 2, NULL, n, dt, &bounds[bi], st, (int)nwin, win, &total),
+                      ECCL_ERR_INVALID_ARG);
+                cudaFree(dA);
+                free(x);
+            }
+    eccl_dev_ctx_free(ctx);
+}
+
 /* eccl's own streams (ECCL_GPU_PRIORITY): high = the device's greatest priority, else the default
  * one; non-blocking either way (the stream-enqueued calls rely on it: eccl_cuda.h) */
 static void stream_priorities(void)
@@ -527,6 +607,7 @@ int main(void)
     stream_priorities();
     size_cases(&g);
     negative_zero_range(&g);
+    sample_cases();
     for (unsigned d = 0; d < 4 && !getenv("ECCL_TEST_HOM_ONLY"); d++)
         for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
             for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)

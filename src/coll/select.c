@@ -95,14 +95,35 @@ static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
         nwin = 1;
     }
     size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
-    /* device data: each window is copied to the host after the stream buffer (the two codecs
-     * make the same bytes, so the host codec measures the ratio the GPU's would give) */
+    if (n == 0) return 1.0;
+    size_t starts[4];
+    for (size_t k = 0; k < nwin; k++) starts[k] = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k;
+    double t0 = eccl_wtime();
+#ifdef HAVE_CUDA
+    /* device data: the GPU codec compresses the windows where they are, one host wait for their
+     * sizes (the bytes eccl_compress would make of them: the same ratio everywhere) */
+    if (c->dev.here) {
+        eccl_dev_layout_t lb;
+        const eccl_dev_layout_t *lay;
+        const void *at = eccl_prim_at(c, data, &lb, &lay); /* (a matrix call: its columns) */
+        eccl_result_t rc = eccl_dev_sample(c->comm->gpu.ctx, at, lay, n, c->dtype, &c->mbound, starts,
+                                           (int)nwin, win, &comp);
+        if (rc == ECCL_SUCCESS) {
+            c->st->t_codec += eccl_wtime() - t0;
+            return comp ? (double)(win * nwin * c->esize) / (double)comp : 1.0;
+        }
+        ECCL_LOG(2, c->rank, "%s: ratio sample on the GPU failed (%s): windows copied to the host", eccl_coll_name(c->coll),
+                 eccl_strerror(rc));
+        comp = 0;
+    }
+#endif
+    /* (device data the GPU could not sample: each window is copied to the host after the stream
+     * buffer; the two codecs make the same bytes, so the host codec measures the same ratio) */
     size_t wbytes = c->dev.here ? win * c->esize : 0, off = (cap + 63) & ~(size_t)63;
     unsigned char *buf = eccl_pool_get(&c->comm->pool, ECCL_SLOT_SAMPLE, off + wbytes);
-    if (!buf || n == 0) return 1.0;
-    double t0 = eccl_wtime();
+    if (!buf) return 1.0;
     for (size_t k = 0; k < nwin; k++) {
-        size_t start = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k, size = 0;
+        size_t start = starts[k], size = 0;
         const unsigned char *w = (const unsigned char *)data + start * c->esize;
         if (c->dev.here) {
             eccl_dev_layout_t lb;
