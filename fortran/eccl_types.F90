@@ -61,6 +61,7 @@ module eccl_types
     real(c_double) :: t_stage = 0.0_c_double
     integer(c_int) :: device = 0
     integer(c_int) :: transport = 0
+    real(c_double) :: t_select = 0.0_c_double
   end type eccl_stats
 
   ! eccl_blacs_totals_t (eccl_scalapack.h): what the BLACS layer did on this process.

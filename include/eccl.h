@@ -305,6 +305,9 @@ typedef struct eccl_stats {
     int transport;             /* what carried the data: 0 = MPI, 1 = NCCL (streams, or NCCL's own
                                   collectives), 2 = device buffers handed to a CUDA-aware MPI as
                                   they are (eccl_cuda_comm_mpi_aware) */
+    double t_select;           /* seconds deciding how the call runs: the agreements among the ranks
+                                  (device, data: one small allreduce each) and the ratio sample,
+                                  which t_codec counts too; part of t_total */
 } eccl_stats_t;
 
 eccl_result_t eccl_comm_last_stats(eccl_comm_t comm, eccl_stats_t *stats);

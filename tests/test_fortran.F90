@@ -186,7 +186,7 @@ contains
     call check(s%nblocks == 21 .and. s%nblocks_zero == 22 .and. s%nblocks_quant == 23 .and. &
       s%nblocks_raw == 24, 'stream_info block counts')
 
-    csz = ftest_stats_layout(coff(1:6))
+    csz = ftest_stats_layout(coff(1:7))
     call check(csz == c_sizeof(st), 'sizeof(eccl_stats_t) == c_sizeof(eccl_stats)')
     p = c_loc(st)
     foff(1) = ftest_addr_diff(p, c_loc(st%compressed))
@@ -195,7 +195,8 @@ contains
     foff(4) = ftest_addr_diff(p, c_loc(st%t_stage))
     foff(5) = ftest_addr_diff(p, c_loc(st%device))
     foff(6) = ftest_addr_diff(p, c_loc(st%transport))
-    call check(all(foff(1:6) == coff(1:6)), 'eccl_stats field offsets')
+    foff(7) = ftest_addr_diff(p, c_loc(st%t_select))
+    call check(all(foff(1:7) == coff(1:7)), 'eccl_stats field offsets')
   end subroutine test_layout
 
   ! ---- strings, constants, bound constructors ----

@@ -85,8 +85,8 @@ int eccl_ftest_check_bound(const eccl_bound_t *b)
     return b->mode == ECCL_MODE_ABS && b->value == 0.125 && b->range == 7.0;
 }
 
-/* Returns sizeof(eccl_stats_t); off[0..5] = offsets of compressed, bytes_raw, reason, t_stage, device,
- * transport. */
+/* Returns sizeof(eccl_stats_t); off[0..6] = offsets of compressed, bytes_raw, reason, t_stage, device,
+ * transport, t_select. */
 int64_t eccl_ftest_stats_layout(int64_t *off)
 {
     off[0] = (int64_t)offsetof(eccl_stats_t, compressed);
@@ -95,5 +95,6 @@ int64_t eccl_ftest_stats_layout(int64_t *off)
     off[3] = (int64_t)offsetof(eccl_stats_t, t_stage);
     off[4] = (int64_t)offsetof(eccl_stats_t, device);
     off[5] = (int64_t)offsetof(eccl_stats_t, transport);
+    off[6] = (int64_t)offsetof(eccl_stats_t, t_select);
     return (int64_t)sizeof(eccl_stats_t);
 }

@@ -91,7 +91,9 @@ static eccl_result_t run(eccl_call_t *c, const eccl_bound_t *bound)
         snprintf(c->st->reason, sizeof c->st->reason, "one rank");
         goto fn_exit;
     }
-    if ((rc = eccl_select(c, &b, &a))) goto fn_exit; /* (the bound split knows AVG) */
+    rc = eccl_select(c, &b, &a); /* (the bound split knows AVG) */
+    c->st->t_select = eccl_wtime() - t0;
+    if (rc) goto fn_exit;
     c->requant = (a->flags & ECCL_ALG_REQUANT) != 0;
     if (c->requant && c->E > 0) eccl_select_set_bound(c, c->E); /* re-split the bound for this algorithm */
     if (user_op == ECCL_OP_AVG) { /* algorithms sum; every rank divides below */
@@ -176,11 +178,11 @@ fn_exit:
     if (!rc) eccl_comm_msg_out(comm)[0] = '\0';
     ECCL_LOG(1, c->rank,
              "%s count %zu %s: %s (%s) E %.3g eb %.3g, sent %llu of %llu bytes (ratio %.2f), "
-             "%.3f ms (codec %.3f, net %.3f), model ratio %.2f t_mpi %.3f ms t_chosen %.3f ms",
+             "%.3f ms (select %.3f, codec %.3f, net %.3f), model ratio %.2f t_mpi %.3f ms t_chosen %.3f ms",
              eccl_coll_name(c->coll), c->count, eccl_dtype_name(c->dtype), c->st->algorithm,
              c->st->reason, c->st->bound_requested, c->st->eb_per_message,
              (unsigned long long)c->st->bytes_sent, (unsigned long long)c->st->bytes_raw,
-             c->st->ratio, c->st->t_total * 1e3, c->st->t_codec * 1e3, c->st->t_network * 1e3,
+             c->st->ratio, c->st->t_total * 1e3, c->st->t_select * 1e3, c->st->t_codec * 1e3, c->st->t_network * 1e3,
              c->st->model_ratio, c->st->model_t_mpi * 1e3, c->st->model_t_chosen * 1e3);
     return rc;
 }
