@@ -93,6 +93,22 @@ extern "C" eccl_result_t eccl_cuda_stream_wait(void *stream)
     return from_cuda(cudaStreamSynchronize((cudaStream_t)stream));
 }
 
+extern "C" void eccl_cuda_stream_destroy(void *stream)
+{
+    if (stream && cudaStreamDestroy((cudaStream_t)stream) != cudaSuccess) (void)cudaGetLastError();
+}
+
+extern "C" eccl_result_t eccl_cuda_memcpy2d_on(void *stream, void *dst, size_t dpitch, const void *src,
+                                               size_t spitch, size_t width, size_t height)
+{
+    if (!stream) return eccl_cuda_memcpy2d(dst, dpitch, src, spitch, width, height);
+    if (width == 0 || height == 0) return ECCL_SUCCESS;
+    if (!dst || !src || dpitch < width || spitch < width) return ECCL_ERR_INVALID_ARG;
+    cudaStream_t st = (cudaStream_t)stream;
+    eccl_result_t rc = from_cuda(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, st));
+    return rc ? rc : from_cuda(cudaStreamSynchronize(st));
+}
+
 extern "C" eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                             size_t height)
 {

@@ -10,12 +10,20 @@ extern "C" {
  * ECCL_ERR_NO_MEMORY when it cannot be had; eccl_cuda_host_free accepts NULL. */
 eccl_result_t eccl_cuda_host_alloc(void **ptr, size_t bytes);
 void eccl_cuda_host_free(void *ptr);
-/* 2-D copy between any host/device memory (cudaMemcpy2D): `height` rows of `width` bytes, rows
- * `spitch` bytes apart at src and `dpitch` at dst; complete on return. */
 /* Wait until every operation enqueued on a CUDA stream (a cudaStream_t) is done. */
 eccl_result_t eccl_cuda_stream_wait(void *stream);
+/* Destroy a stream of eccl_dev_stream_create (NULL accepted; pending work completes first). */
+void eccl_cuda_stream_destroy(void *stream);
+/* 2-D copy between any host/device memory (cudaMemcpy2D): `height` rows of `width` bytes, rows
+ * `spitch` bytes apart at src and `dpitch` at dst; complete on return. On the legacy default
+ * stream (ordered after the caller's default-stream work). */
 eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                  size_t height);
+/* The same on `stream` (a cudaStream_t of eccl's, e.g. of eccl_dev_stream_create: a high-priority
+ * one is not queued behind the caller's kernels on the legacy stream's low priority), waited for
+ * there; complete on return. NULL: eccl_cuda_memcpy2d. */
+eccl_result_t eccl_cuda_memcpy2d_on(void *stream, void *dst, size_t dpitch, const void *src, size_t spitch,
+                                    size_t width, size_t height);
 /* The same as an allocator for a pool (src/core/pool.h): NULL when none can be had. */
 void *eccl_cuda_host_alloc_ptr(size_t bytes);
 

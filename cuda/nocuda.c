@@ -141,6 +141,13 @@ eccl_result_t eccl_cuda_memcpy2d(void *dst, size_t dpitch, const void *src, size
     (void)dst, (void)dpitch, (void)src, (void)spitch, (void)width, (void)height;
     return ECCL_ERR_UNSUPPORTED;
 }
+eccl_result_t eccl_cuda_memcpy2d_on(void *stream, void *dst, size_t dpitch, const void *src, size_t spitch,
+                                    size_t width, size_t height)
+{
+    (void)stream, (void)dst, (void)dpitch, (void)src, (void)spitch, (void)width, (void)height;
+    return ECCL_ERR_UNSUPPORTED;
+}
+void eccl_cuda_stream_destroy(void *stream) { (void)stream; }
 
 void *eccl_cuda_host_alloc_ptr(size_t bytes)
 {

@@ -98,13 +98,13 @@ static void *block_buffer(sl_call_t *c, void *a)
 /* Pack the block into buf / unpack it back (host or device, as the array). */
 static eccl_result_t pack(const sl_call_t *c, void *buf, const void *a)
 {
-    if (c->dev) return eccl_sl_pack_dev(buf, a, c->lda, c->m, c->n, c->esize);
+    if (c->dev) return eccl_sl_pack_dev(c->g, buf, a, c->lda, c->m, c->n, c->esize);
     eccl_sl_pack(buf, a, c->lda, c->m, c->n, c->esize);
     return ECCL_SUCCESS;
 }
 static eccl_result_t unpack(const sl_call_t *c, void *a, const void *buf)
 {
-    if (c->dev) return eccl_sl_unpack_dev(a, c->lda, buf, c->m, c->n, c->esize);
+    if (c->dev) return eccl_sl_unpack_dev(c->g, a, c->lda, buf, c->m, c->n, c->esize);
     eccl_sl_unpack(a, c->lda, buf, c->m, c->n, c->esize);
     return ECCL_SUCCESS;
 }

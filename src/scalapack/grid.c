@@ -40,6 +40,7 @@ static int grid_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     free_comms(g);
     eccl_pool_free(&g->pool);
     eccl_cuda_free(g->dpack);
+    eccl_cuda_stream_destroy(g->dstream);
     free(g);
     return MPI_SUCCESS;
 }

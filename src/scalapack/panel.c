@@ -145,7 +145,7 @@ static eccl_result_t own_copy(const sl_panel_t *p, const void *a, void *work, in
 {
     if (!p->is_owner) return ECCL_SUCCESS;
     const unsigned char *src = (const unsigned char *)a + p->off * p->esize;
-    if (dev) return eccl_sl_copy2d_dev(work, p->ldw, src, p->lld, p->rows, p->cols, p->esize);
+    if (dev) return eccl_sl_copy2d_dev(p->g, work, p->ldw, src, p->lld, p->rows, p->cols, p->esize);
     eccl_sl_copy2d(work, p->ldw, src, p->lld, p->rows, p->cols, p->esize);
     return ECCL_SUCCESS;
 }
@@ -172,13 +172,13 @@ static int run_panel(sl_panel_t *p, eccl_comm_t comm, const void *a, void *work,
     eccl_result_t rc = own_copy(p, a, work, dev);
     if (!rc && p->is_owner && buf != work) {
         const unsigned char *src = (const unsigned char *)a + p->off * es;
-        if (dev) rc = eccl_sl_pack_dev(buf, src, p->lld, p->rows, p->cols, es);
+        if (dev) rc = eccl_sl_pack_dev(p->g, buf, src, p->lld, p->rows, p->cols, es);
         else eccl_sl_pack(buf, src, p->lld, p->rows, p->cols, es);
     }
     if (rc) return (int)rc;
     rc = eccl_bcast(buf, count, p->dtype, p->owner, bound, comm);
     if (!rc && !p->is_owner && buf != work) {
-        if (dev) rc = eccl_sl_unpack_dev(work, p->ldw, buf, p->rows, p->cols, es);
+        if (dev) rc = eccl_sl_unpack_dev(p->g, work, p->ldw, buf, p->rows, p->cols, es);
         else eccl_sl_unpack(work, p->ldw, buf, p->rows, p->cols, es);
     }
     eccl_sl_account(p->g, comm, p->is_owner, p->np - 1, count * es);

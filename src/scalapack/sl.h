@@ -36,6 +36,9 @@ typedef struct sl_grid {
     eccl_pool_t pool;                 /* packing buffers */
     void *dpack;                      /* packing buffer for device arrays (grow-only) */
     size_t dpack_cap;
+    void *dstream;                    /* CUDA stream of the device copies (pack.c; NULL until the
+                                         first, and where none could be made) */
+    int dstream_failed;
     eccl_blacs_totals_t totals;
 } sl_grid_t;
 
@@ -65,11 +68,17 @@ void eccl_sl_unpack(void *dst, size_t ld, const void *src, size_t m, size_t n, s
 void *eccl_sl_dev_buffer(sl_grid_t *g, size_t bytes);
 /* The same as a callback for eccl_bcast_matrix (grid: the sl_grid_t). */
 void *eccl_sl_dev_buffer_cb(void *grid, size_t bytes);
-/* The same for device arrays (dst and src device memory): one 2-D copy on the device. */
-eccl_result_t eccl_sl_pack_dev(void *dst, const void *src, size_t ld, size_t m, size_t n, size_t esize);
-eccl_result_t eccl_sl_unpack_dev(void *dst, size_t ld, const void *src, size_t m, size_t n, size_t esize);
-eccl_result_t eccl_sl_copy2d_dev(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
+/* The same for device arrays (dst and src device memory): one 2-D copy on the device, on the
+ * grid's own CUDA stream (non-blocking, at the device's greatest priority unless
+ * ECCL_GPU_PRIORITY=0, created at the first copy: a copy is not queued behind the caller's
+ * kernels, e.g. SUMMA's DGEMM of the previous panel), complete on return. The caller's data must
+ * be complete when the call is made, as for every eccl call on device buffers. */
+eccl_result_t eccl_sl_pack_dev(sl_grid_t *g, void *dst, const void *src, size_t ld, size_t m, size_t n,
+                               size_t esize);
+eccl_result_t eccl_sl_unpack_dev(sl_grid_t *g, void *dst, size_t ld, const void *src, size_t m, size_t n,
                                  size_t esize);
+eccl_result_t eccl_sl_copy2d_dev(sl_grid_t *g, void *dst, size_t ldd, const void *src, size_t lds, size_t m,
+                                 size_t n, size_t esize);
 /* Copy between two strided blocks. */
 void eccl_sl_copy2d(void *dst, size_t ldd, const void *src, size_t lds, size_t m, size_t n,
                     size_t esize);
