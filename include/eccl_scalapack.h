@@ -35,8 +35,12 @@
  * A context may be used by one thread at a time, as BLACS requires.
  *
  * Memory: eccl keeps no pointer to a caller's array after a call returns.  Strided (lda > m)
- * arrays are packed into a buffer the grid's cache owns and reuses.  Arrays must be host memory
- * today; device arrays will be packed by a GPU kernel in the same place (src/scalapack/pack.c).
+ * arrays are packed into a buffer the grid's cache owns and reuses.  Arrays may be host memory or,
+ * in a build with the CUDA backend, device memory (recognised per pointer; doc/scalapack.md): a
+ * device array is packed, and an owner's panel copied into WORK, on the device, on a
+ * high-priority CUDA stream of the grid's own, and the collectives run on device buffers.  As for
+ * every eccl call on device memory, the data must be complete when the call is made (synchronise
+ * the stream that wrote it); the result is complete in device memory when a blocking call returns.
  */
 #ifndef ECCL_SCALAPACK_H
 #define ECCL_SCALAPACK_H

@@ -80,7 +80,8 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "same on every rank."},
     /* src/coll/communicator.c */
     {"ECCL_GPU_PRIORITY", "0 | 1 (yes, true, on = 1)", "1",
-     "1 = eccl's own CUDA streams (the GPU codec's, NCCL's stream transfers) run at the device's "
+     "1 = eccl's own CUDA streams (the GPU codec's, NCCL's stream transfers, a BLACS grid's device "
+     "copies) run at the device's "
      "greatest stream priority, so that compressing a panel or a chunk does not wait behind the "
      "application's compute kernels for SMs; 0 = the default priority. Builds with the CUDA "
      "backend; read at eccl_comm_create."},
