@@ -242,6 +242,196 @@ static void raw64_edges(void)
            "%ld single-bit flips\n", r64.blocks, r64.low, r64.high, r64.zero, r64.verbatim, r64.flips);
 }
 
+/* ---- float64 and complex128 QUANT blocks of 45 planes (code fc = 31: max |d_i| of 31..45 bits) ---- */
+enum { Q45_N = 32 * 5 + 6 }; /* five full blocks, a short last one (6 reals) */
+static struct {
+    long blocks, sign[3], none, head, flips, rejected;
+} q45; /* full 45-plane blocks by sign mode, with predictor none, head Lorenzo; single-bit flips */
+
+/* One full QUANT block alone, on both decoders and both readers (eccl_fast_read_q64: the
+ * homomorphic operations'): the same verdict, and on success the same values and predictor state.
+ * A head block is read as one (pr empty); any other under two predecessors, near 0 and at +-QMAX.
+ * bit: the corruption (-4: none; see q45_case). */
+static void q45_block(const eccl_qparams_t *qp, unsigned code, const unsigned char *pl, int head,
+                      const char *what, long bit)
+{
+    const int64_t QM = ((int64_t)1 << 44) - 1;
+    const int64_t m = qp->lag == 1 ? 1 : -1; /* (real types: both entries are the last integer) */
+    const eccl_pred_t prs[3] = {{0, {0, 0}}, {1, {-7 * m, -7}}, {1, {-QM * m, -QM}}};
+    for (int k = head ? 0 : 1; k < (head ? 1 : 3); k++) {
+        double y1[32], y2[32];
+        eccl_pred_t p1 = prs[k], p2 = prs[k], p3 = prs[k], p4 = prs[k];
+        int rf = eccl_fast_decode_f64(qp, code, pl, &p1, y1), rr = eccl_block_decode(qp, code, pl, 32, &p2, y2);
+        TU_CHECK(rf == rr && (rr != 0 || (memcmp(y1, y2, sizeof y1) == 0 && p1.have == 1 && p2.have == 1 &&
+                                          p1.q[0] == p2.q[0] && p1.q[1] == p2.q[1])),
+                 "Q45 %s code %#x bit %ld pred %d: fast block decode %d vs reference %d (or values differ)", what,
+                 code, bit, k, rf, rr);
+        int64_t qf[32];
+        eccl_blockrep_t b;
+        rf = eccl_fast_read_q64(qp, code, pl, &p3, qf);
+        rr = eccl_block_read(qp, code, pl, 32, &p4, &b);
+        TU_CHECK(rf == rr && (rr != 0 || (memcmp(qf, b.q, sizeof qf) == 0 && p3.q[0] == p4.q[0] && p3.q[1] == p4.q[1])),
+                 "Q45 %s code %#x bit %ld pred %d: fast read %d vs reference %d (or integers differ)", what, code,
+                 bit, k, rf, rr);
+        if (rf) TU_CHECK(memcmp(&p3, &prs[k], sizeof p3) == 0, "Q45 %s: a rejected read moved the predictor", what);
+    }
+}
+
+/* The integers of case c at element e (complex: the real part; the imaginary one is 7 closer to 0). */
+static int64_t q45_value(int c, int64_t e, tu_rng *rng)
+{
+    const int64_t QM = ((int64_t)1 << 44) - 1, T30 = (int64_t)1 << 30;
+    switch (c) {
+    case 0: return -((int64_t)1 << 42) + e * T30;                  /* Lorenzo deltas exactly 2^30 */
+    case 1: return (e % 2) * (2 * T30 - 1) - T30;                  /* +-(2^31 - 1), both signs */
+    case 2: return e % 2 ? QM : -QM;                               /* |q| = QMAX, deltas 2^45 - 2 */
+    case 3: return ((int64_t)1 << 43) - e * (((int64_t)1 << 38) + 12345); /* falling: sign mode 2 */
+    case 4: return (e % 3) * ((int64_t)1 << 43) - ((int64_t)1 << 43); /* deltas 2^43 and -2^44 */
+    case 5: return 3 * e + (e % 32 == 17 ? T30 : 0);               /* one delta of 2^30 + 3 a block */
+    case 6: return (e % 2) * (T30 - 1);                            /* 30 bits: F = 30, not 45 */
+    case 7: return (int64_t)rint(0x1p42 * sin(0.013 * (double)e) * cos(0.007 * (double)e));
+    case 8: return (int64_t)(tu_next(rng) % (2 * (uint64_t)QM + 1)) - QM; /* random, full range */
+    case 10: return -3 * e + (e == 9 ? T30 : 0); /* the head block: one positive delta, the rest < 0 */
+    default: return ((int64_t)1 << 40) + (int64_t)(tu_next(rng) % ((uint64_t)7 << 40)); /* positive: none */
+    }
+}
+
+/* Every full QUANT block with 45 planes of the valid stream s (n bytes; one tile; x: its input,
+ * bound bv) has each bit flipped in turn (head value, sign map, planes), and its code changed in
+ * ways that may keep its size (the predictor, sign mode 1 <-> 2, 30 planes): both paths give the
+ * same verdict and values, for the stream and for the block alone; the homomorphic operations too,
+ * now and then. */
+static void q45_flips(const unsigned char *s, size_t n, const double *x, size_t count, eccl_dtype_t dt,
+                      double bv, const char *what)
+{
+    size_t cap = eccl_compress_bound(count, dt), reals = count * (dt == ECCL_COMPLEX128 ? 2 : 1);
+    unsigned char *t = tu_malloc(cap), *o1 = tu_malloc(cap), *o2 = tu_malloc(cap);
+    double *y1 = tu_malloc(reals * 8), *y2 = tu_malloc(reals * 8);
+    eccl_qparams_t qp;
+    eccl_qparams_init(&qp, dt, ECCL_MODE_ABS, bv);
+    eccl_result_t r1 = decompress_with(1, s, n, y1, count, dt), r2 = decompress_with(0, s, n, y2, count, dt);
+    TU_CHECK(r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS && memcmp(y1, y2, reals * 8) == 0,
+             "Q45 %s: the paths decode differently (%d, %d)", what, r1, r2);
+    for (size_t i = 0; i < reals; i++)
+        TU_CHECK(isnan(x[i]) ? isnan(y1[i]) : fabs(x[i] - y1[i]) <= bv, "Q45 %s: value %zu off", what, i);
+    hom_compare(s, n, x, s, n, count, dt, o1, o2, cap, what);
+    const size_t nb = (reals + 31) / 32, P = (72 + nb + 15) / 16 * 16;
+    size_t off = P;
+    for (size_t k = 0; k < nb; k++) {
+        unsigned code = s[72 + k];
+        int r = k + 1 < nb ? 32 : (int)reals - 32 * (int)(nb - 1);
+        int head = k == 0 || (s[72 + k - 1] >> 6) == 3, size = eccl_fmt_block_size(code, r, 1, head);
+        int h = head && (code >> 6) != 3 && !((code >> 5) & 1); /* a Lorenzo head block */
+        if ((code >> 6) != 3 && (code & 31) == 31 && r == 32) {
+            q45.blocks++;
+            q45.sign[code >> 6]++;
+            q45.none += (code >> 5) & 1;
+            q45.head += h;
+            q45_block(&qp, code, s + off, h, what, -4);
+            for (long bit = -3; bit < 8L * size; bit++) {
+                memcpy(t, s, n);
+                if (bit >= 0) t[off + (size_t)bit / 8] ^= (unsigned char)(1u << (bit % 8));
+                else if (bit == -3) t[72 + k] ^= 0x20u;                                /* the predictor */
+                else if (bit == -2 && (code >> 6) != 0) t[72 + k] ^= 0xC0u;            /* sign mode 1 <-> 2 */
+                else if (bit == -1) t[72 + k] = (unsigned char)((code & ~31u) | 30u); /* 30 planes */
+                fix_checksum(t, n);
+                r1 = decompress_with(1, t, n, y1, count, dt);
+                r2 = decompress_with(0, t, n, y2, count, dt);
+                TU_CHECK(r1 == r2 && (r1 != ECCL_SUCCESS || memcmp(y1, y2, reals * 8) == 0),
+                         "Q45 %s block %zu bit %ld: verdicts %d vs %d (or values differ)", what, k, bit, r1, r2);
+                q45.flips++;
+                q45.rejected += r1 != ECCL_SUCCESS;
+                q45_block(&qp, t[72 + k], t + off, h, what, bit);
+                if (bit % 64 == 0) hom_compare(t, n, x, NULL, 0, count, dt, o1, o2, cap, what);
+            }
+        }
+        off += (size_t)size;
+    }
+    free(t), free(o1), free(o2), free(y1), free(y2);
+}
+
+/* The one-block stream (32 reals: q as float64 at ABS 0.5, so the quantum is 1) with a head Lorenzo
+ * QUANT block, which no encoder writes with 45 planes (predictor none is smaller), though it is
+ * canonical: zz(q_0) in 6 bytes, the sign map unless monotone, 45 planes of d_1 .. d_31. Returns
+ * its size, or 0 when the deltas do not need 45 planes. */
+static size_t q45_head_stream(const double *q, eccl_dtype_t dt, unsigned char *s, size_t cap)
+{
+    int lag = dt == ECCL_COMPLEX128 ? 2 : 1;
+    uint64_t mag[32] = {0}, all = 0;
+    uint32_t neg = 0, pos = 0;
+    for (int i = 1; i < 32; i++) {
+        int64_t d = (int64_t)q[i] - (int64_t)q[i >= lag ? i - lag : 0];
+        mag[i] = d < 0 ? (uint64_t)-d : (uint64_t)d;
+        neg |= (uint32_t)(d < 0) << i;
+        pos |= (uint32_t)(d > 0) << i;
+        all |= mag[i];
+    }
+    if (all < ((uint64_t)1 << 30)) return 0;
+    eccl_bound_t b = {ECCL_MODE_ABS, 0.5, 0};
+    size_t n = compress_with(0, q, 32 / (size_t)lag, dt, &b, s, cap); /* for its header */
+    unsigned smode = !neg ? 1 : !pos ? 2 : 0;
+    unsigned char *o = s + 80;
+    uint64_t z = eccl_fmt_zigzag((int64_t)q[0]);
+    for (int k = 0; k < 6; k++) *o++ = (unsigned char)(z >> (8 * k));
+    if (smode == 0) eccl_st32(o, neg), o += 4;
+    for (int j = 0; j < 45; j++, o += 4) {
+        uint32_t w = 0;
+        for (int i = 0; i < 32; i++) w |= (uint32_t)((mag[i] >> j) & 1u) << i;
+        eccl_st32(o, w);
+    }
+    while ((o - s) % 16) *o++ = 0;
+    n = (size_t)(o - s);
+    s[72] = (unsigned char)(smode << 6 | 31u);
+    memcpy(s + 48, &(uint64_t){n}, 8);
+    fix_checksum(s, n);
+    return n;
+}
+
+/* Case c (11: sin(x)cos(y)-like data at ABS 1e-12, not integers) as float64 and complex128: both
+ * paths write the same stream (a NaN in block 2, odd cases, makes it RAW and block 3 a head
+ * block), then q45_flips; and the first 32 reals as a head Lorenzo block of 45 planes. */
+static void q45_case(int c, tu_rng *rng)
+{
+    for (int dc = 0; dc < 2; dc++) {
+        eccl_dtype_t dt = dc ? ECCL_COMPLEX128 : ECCL_FLOAT64;
+        int lag = dc ? 2 : 1;
+        size_t count = Q45_N / lag, cap = eccl_compress_bound(count, dt);
+        unsigned char *s = tu_malloc(cap), *s2 = tu_malloc(cap);
+        double x[Q45_N];
+        for (int i = 0; i < Q45_N; i++) {
+            int64_t v = q45_value(c, i / lag, rng), off = (i % lag) * 7;
+            x[i] = c == 11 ? sin(0.011 * (i / lag)) * cos(0.003 * i) : (double)(v >= 0 ? v - off : v + off);
+        }
+        double bv = c == 11 ? 1e-12 : 0.5; /* 0.5: the quantum is 1 */
+        eccl_bound_t b = {ECCL_MODE_ABS, bv, 0};
+        char what[64];
+        snprintf(what, sizeof what, "case %d %s", c, eccl_dtype_name(dt));
+        if (c != 11) {
+            size_t nh = q45_head_stream(x, dt, s, cap);
+            if (nh) q45_flips(s, nh, x, 32 / (size_t)lag, dt, bv, what);
+        }
+        if (c % 2) x[2 * 32 + 5] = NAN;
+        size_t n = compress_with(0, x, count, dt, &b, s, cap), n2 = compress_with(1, x, count, dt, &b, s2, cap);
+        TU_CHECK(n == n2 && memcmp(s, s2, n) == 0, "Q45 %s: fast and reference streams differ", what);
+        q45_flips(s, n, x, count, dt, bv, what);
+        free(s), free(s2);
+    }
+}
+
+static void q45_edges(void)
+{
+    tu_rng rng = {4545};
+    for (int c = 0; c <= 11; c++) q45_case(c, &rng);
+    TU_CHECK(q45.sign[0] > 0 && q45.sign[1] > 0 && q45.sign[2] > 0 && q45.none > 0 && q45.head > 0 &&
+                 q45.rejected > 0 && q45.rejected < q45.flips,
+             "Q45 coverage: %ld full blocks (sign modes %ld/%ld/%ld, %ld predictor none, %ld head), %ld of %ld "
+             "flips rejected", q45.blocks, q45.sign[0], q45.sign[1], q45.sign[2], q45.none, q45.head,
+             q45.rejected, q45.flips);
+    printf("Q45: %ld full 45-plane QUANT blocks (sign map %ld, >= 0 %ld, <= 0 %ld; %ld predictor none, %ld "
+           "head), %ld corruptions (%ld rejected)\n", q45.blocks, q45.sign[0], q45.sign[1], q45.sign[2], q45.none,
+           q45.head, q45.flips, q45.rejected);
+}
+
 int main(void)
 {
     if (!eccl_fast_available()) {
@@ -319,5 +509,6 @@ int main(void)
     }
     raw_edges();
     raw64_edges();
+    q45_edges();
     return tu_finish("test_fastpath");
 }

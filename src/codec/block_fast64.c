@@ -260,6 +260,44 @@ ECCL_AVX2 static int read_raw64(unsigned code, int lag, const unsigned char *in,
     return _mm256_testz_si256(bad, bad) ? 0 : -1;
 }
 
+/* The optional sign map and the 45 planes of a QUANT block with fc = 31 -> its 32 signed deltas in
+ * eight registers of 4 (d[k]: values 4k..4k+3), with read_planes' canonical checks (block.c): no bit
+ * at position 0 where d_0 is not coded (zero_first), the bit length of max |d_i| in 31..45 (some
+ * plane from 30 up is not empty: planes 31..44 may all be), a sign bit only where d_i != 0 and both
+ * signs present (s = 0). 0, or -1. */
+ECCL_AVX2 static inline int read_deltas45(const unsigned char *in, unsigned s, int zero_first, __m256i *d)
+{
+    uint32_t sm = 0, nz = 0, w = 0, neg;
+    int o = 0;
+    if (s == ECCL_FMT_SIGN_MAP) {
+        sm = eccl_ld32(in);
+        o = 4;
+    }
+    __m256i mag[8], acc = _mm256_setzero_si256();
+    planes_to_mag64(in + o, ECCL_FMT_FQ64, mag, &nz, &w);
+    for (int k = 0; k < 8; k++) acc = _mm256_or_si256(acc, mag[k]);
+    const __m256i high = _mm256_set1_epi64x((long long)0xFFFFFFFFC0000000ull); /* |d| >= 2^30 */
+    if ((zero_first && (nz & 1u)) || _mm256_testz_si256(acc, high)) return -1;
+    if (s == ECCL_FMT_SIGN_MAP) {
+        if ((sm & ~nz) || sm == 0 || (nz & ~sm) == 0) return -1;
+        neg = sm;
+    } else {
+        neg = s == ECCL_FMT_SIGN_POS ? 0u : nz;
+    }
+    const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
+    const __m256i nv = _mm256_set1_epi64x((long long)neg);
+    __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3);
+    for (int k = 0; k < 8; k++) {
+        __m256i sgn = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srlv_epi64(nv, idx), one));
+        d[k] = _mm256_sub_epi64(_mm256_xor_si256(mag[k], sgn), sgn);
+        idx = _mm256_add_epi64(idx, _mm256_set1_epi64x(4));
+    }
+    return 0;
+}
+
+/* A QUANT block's integers (read_quant of block.c; any F) in eight registers of 4: 0, -1 (not
+ * canonical: the reference path confirms), or ECCL_FAST_DECLINE (a RAW code). pr is only updated
+ * on 0. */
 ECCL_AVX2 static int read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                               eccl_pred_t *pr, __m256i *d)
 {
@@ -278,16 +316,18 @@ ECCL_AVX2 static int read_q64(const eccl_qparams_t *p, unsigned code, const unsi
     }
     if (F == 0) {
         for (int k = 0; k < 8; k++) d[k] = _mm256_setzero_si256();
-    } else if (F <= 31) {
+    } else if (F <= 30) {
         __m256i d32[4];
         if (read_deltas32(in + o, F, fc, s, head, d32)) return -1;
         for (int k = 0; k < 4; k++) {
             d[2 * k] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(d32[k]));
             d[2 * k + 1] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(d32[k], 1));
         }
-    } else {
-        return ECCL_FAST_DECLINE; /* 45 planes: rare, the reference path handles it */
+    } else if (read_deltas45(in + o, s, head, d)) { /* fc = 31: F = 45 */
+        return -1;
     }
+    /* |d_i| < 2^45 and |q0|, |pr->q| <= QMAX: no sum below leaves int64 (|q| < 2^51), so checking
+     * them all at the end rejects exactly the blocks the reference rejects value by value */
     if (pred == ECCL_FMT_PRED_LORENZO) {
         int64_t c0 = head ? q0 : pr->q[0], c1 = head ? q0 : pr->q[1];
         __m256i carry = lag == 1 ? _mm256_set1_epi64x(c1) : _mm256_setr_epi64x(c0, c1, c0, c1);

@@ -20,8 +20,8 @@ int eccl_fast_available(void);
  * or (float32) ECCL_FAST_RAW: some value does not quantize in any case, the block is RAW (section
  * 8 step 2; the caller clears pr, as the reference does).
  * Decode (QUANT and RAW blocks): returns 0, -1 (not canonical: the caller asks the reference path
- * to confirm), or ECCL_FAST_DECLINE (a block left to the reference path: float64 QUANT with 45
- * planes). */
+ * to confirm), or ECCL_FAST_DECLINE (the reference path decodes the block: only where the fast
+ * paths are not built, or for codes the stream's structural checks already refuse). */
 int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code);
 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
@@ -45,7 +45,7 @@ int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t 
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                        eccl_pred_t *pr, int32_t *q);
-/* The same for 64-bit types (read_q64 also declines blocks of 45 planes). */
+/* The same for 64-bit types (QUANT blocks of any F, the 45 planes of fc = 31 included). */
 int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q);
 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code);
