@@ -46,30 +46,8 @@ ECCL_AVX2 static inline void stats32(d32_t *o, const __m256i *d)
     o->all = (uint32_t)_mm_cvtsi128_si32(a);
 }
 
-/* The 32 magnitudes of mag[0..3] (mag[k] holds values 8k..8k+7) as bytes: B[b] holds byte b of
- * values 0..31 in order (b < nb <= 4). A 4 x 4 transpose: bytes to dwords within each lane, dwords
- * to qwords across the lanes, qwords across the registers. */
-ECCL_AVX2 static inline void mag_bytes32(const __m256i *mag, int nb, __m256i *B)
-{
-    const __m256i gather = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5,
-                                            9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    const __m256i pair = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    __m256i t[4];
-    for (int k = 0; k < 4; k++) /* qword b of t[k]: byte b of values 8k..8k+7 */
-        t[k] = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(mag[k], gather), pair);
-    __m256i a = _mm256_unpacklo_epi64(t[0], t[1]), c = _mm256_unpacklo_epi64(t[2], t[3]);
-    B[0] = _mm256_permute2x128_si256(a, c, 0x20);
-    if (nb > 2) B[2] = _mm256_permute2x128_si256(a, c, 0x31);
-    if (nb > 1) {
-        __m256i b = _mm256_unpackhi_epi64(t[0], t[1]), d = _mm256_unpackhi_epi64(t[2], t[3]);
-        B[1] = _mm256_permute2x128_si256(b, d, 0x20);
-        if (nb > 3) B[3] = _mm256_permute2x128_si256(b, d, 0x31);
-    }
-}
-
 /* The sign map (with_sign) and planes 0..F-1 of the magnitudes (bit i of plane j = bit j of value
- * i): from the bytes of mag_bytes32, a plane is one 16-bit shift and one byte movemask (shifting a
- * 16-bit lane left by s <= 7 moves bit 7 - s of each of its bytes to that byte's top bit). */
+ * i), from their bytes (fast_avx2.h). */
 ECCL_AVX2 static inline int write_planes32(unsigned char *out, const __m256i *mag, uint32_t sign,
                                            int F, int with_sign)
 {
@@ -80,10 +58,7 @@ ECCL_AVX2 static inline int write_planes32(unsigned char *out, const __m256i *ma
     }
     __m256i B[4];
     if (F > 0) mag_bytes32(mag, (F + 7) >> 3, B);
-    for (int j = 0; j < F; j++) {
-        __m256i b = _mm256_sll_epi16(B[j >> 3], _mm_cvtsi32_si128(7 - (j & 7)));
-        eccl_st32(out + o + 4 * j, (uint32_t)_mm256_movemask_epi8(b));
-    }
+    write_planes_bytes(out + o, B, F);
     return o + 4 * F;
 }
 

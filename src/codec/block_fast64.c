@@ -50,17 +50,21 @@ ECCL_AVX2 static inline void stats64(d64_t *o, const __m256i *d)
     o->all = (uint64_t)_mm_cvtsi128_si64(a);
 }
 
-/* The F planes of 32 magnitudes held in eight registers of 4, at out (32-bit words). */
+/* The F <= 64 planes of 32 magnitudes held in eight registers of 4, at out (32-bit words): the
+ * low and high 32 bits of the magnitudes as the float32 encoder's four registers of 8, their bytes
+ * (mag_bytes32), then a shift and a movemask per plane (fast_avx2.h). */
 ECCL_AVX2 static inline void write_planes64(unsigned char *out, const __m256i *mag, int F)
 {
-    for (int j = 0; j < F; j++) {
-        uint32_t w = 0;
-        for (int k = 0; k < 8; k++) {
-            __m256i b = _mm256_sll_epi64(mag[k], _mm_cvtsi32_si128(63 - j));
-            w |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(b)) << (4 * k);
-        }
-        eccl_st32(out + 4 * j, w);
+    if (F <= 0) return;
+    __m256i lo[4], hi[4], B[8];
+    for (int k = 0; k < 4; k++) { /* values 8k..8k+7: dwords 0 and 2 of each qword, then 1 and 3 */
+        __m256 a = _mm256_castsi256_ps(mag[2 * k]), b = _mm256_castsi256_ps(mag[2 * k + 1]);
+        lo[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88)), 0xD8);
+        hi[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
     }
+    mag_bytes32(lo, F < 32 ? (F + 7) >> 3 : 4, B);
+    if (F > 32) mag_bytes32(hi, (F - 32 + 7) >> 3, B + 4);
+    write_planes_bytes(out, B, F);
 }
 
 ECCL_AVX2 int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)

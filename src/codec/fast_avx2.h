@@ -11,6 +11,38 @@
 typedef eccl_fmt_choice_t choice_t;
 #define choose eccl_fmt_choose
 
+/* The 32 magnitudes of mag[0..3] (mag[k] holds values 8k..8k+7) as bytes: B[b] holds byte b of
+ * values 0..31 in order (b < nb <= 4). A 4 x 4 transpose: bytes to dwords within each lane, dwords
+ * to qwords across the lanes, qwords across the registers. */
+ECCL_AVX2 static inline void mag_bytes32(const __m256i *mag, int nb, __m256i *B)
+{
+    const __m256i gather = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5,
+                                            9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m256i pair = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256i t[4];
+    for (int k = 0; k < 4; k++) /* qword b of t[k]: byte b of values 8k..8k+7 */
+        t[k] = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(mag[k], gather), pair);
+    __m256i a = _mm256_unpacklo_epi64(t[0], t[1]), c = _mm256_unpacklo_epi64(t[2], t[3]);
+    B[0] = _mm256_permute2x128_si256(a, c, 0x20);
+    if (nb > 2) B[2] = _mm256_permute2x128_si256(a, c, 0x31);
+    if (nb > 1) {
+        __m256i b = _mm256_unpackhi_epi64(t[0], t[1]), d = _mm256_unpackhi_epi64(t[2], t[3]);
+        B[1] = _mm256_permute2x128_si256(b, d, 0x20);
+        if (nb > 3) B[3] = _mm256_permute2x128_si256(b, d, 0x31);
+    }
+}
+
+/* Planes 0..F-1 (F <= 8 nb) of 32 values from their bytes (B[b]: byte b of values 0..31): a plane is
+ * one 16-bit shift and one byte movemask (shifting a 16-bit lane left by s <= 7 moves bit 7 - s of
+ * each of its bytes to that byte's top bit). */
+ECCL_AVX2 static inline void write_planes_bytes(unsigned char *out, const __m256i *B, int F)
+{
+    for (int j = 0; j < F; j++) {
+        __m256i b = _mm256_sll_epi16(B[j >> 3], _mm_cvtsi32_si128(7 - (j & 7)));
+        eccl_st32(out + 4 * j, (uint32_t)_mm256_movemask_epi8(b));
+    }
+}
+
 /* The F planes at `in` (32-bit words, bit i of plane j = bit j of value i) -> the 32 magnitudes in
  * four registers of 8 (m[k] holds values 8k..8k+7); *nz: the OR of the planes, *last: the top
  * plane (0 when F = 0). */
