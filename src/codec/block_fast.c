@@ -62,9 +62,29 @@ ECCL_AVX2 static inline int write_planes32(unsigned char *out, const __m256i *ma
     return o + 4 * F;
 }
 
+/* Whether some value of a block that failed the quantizer is certainly not quantizable because of
+ * its error: one of its two errors (section 8) is computed above EB (1 + 2^-50), so it is above EB
+ * exactly (q * D and float(q * D) are exact, the subtraction rounds by at most 2^-53 relative). A
+ * tight bound on float32 data, where float(q * D) misses the bound, makes most blocks so. */
+ECCL_AVX2 static int error_over32(const eccl_qparams_t *p, const float *x)
+{
+    const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D);
+    const __m256d EBHI = _mm256_set1_pd(p->eb * (1.0 + 0x1p-50));
+    const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
+    __m256d over = _mm256_setzero_pd();
+    for (int k = 0; k < 8; k++) {
+        __m256d xd = _mm256_cvtps_pd(_mm_loadu_ps(x + 4 * k));
+        __m256d rec = _mm256_mul_pd(_mm256_round_pd(_mm256_mul_pd(xd, R), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), D);
+        __m256d s1 = _mm256_and_pd(_mm256_sub_pd(xd, rec), ABS);
+        __m256d s2 = _mm256_and_pd(_mm256_sub_pd(xd, _mm256_cvtps_pd(_mm256_cvtpd_ps(rec))), ABS);
+        over = _mm256_or_pd(over, _mm256_or_pd(_mm256_cmp_pd(s1, EBHI, _CMP_GT_OQ), _mm256_cmp_pd(s2, EBHI, _CMP_GT_OQ)));
+    }
+    return _mm256_movemask_pd(over) != 0;
+}
+
 /* eccl_fast_quantize_f32, and in *out 1 when some value is certainly not quantizable: its |q| is
  * above qmax, or it is NaN or infinite (the reference's clamped integer is then above qmax too, so
- * the block is RAW whatever the error checks say). */
+ * the block is RAW whatever the error checks say), or its error is (error_over32). */
 ECCL_AVX2 static int quantize32(const eccl_qparams_t *p, const float *x, int32_t *q, int *out)
 {
     const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), EB = _mm256_set1_pd(p->eb);
@@ -84,8 +104,9 @@ ECCL_AVX2 static int quantize32(const eccl_qparams_t *p, const float *x, int32_t
         inr = _mm256_and_pd(inr, _mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_LE_OQ));
         _mm_storeu_si128((__m128i *)(q + 4 * k), _mm256_cvtpd_epi32(qd));
     }
-    *out = _mm256_movemask_pd(inr) != 0xF;
-    return _mm256_movemask_pd(good) == 0xF;
+    const int all_good = _mm256_movemask_pd(good) == 0xF;
+    *out = _mm256_movemask_pd(inr) != 0xF || (!all_good && error_over32(p, x));
+    return all_good;
 }
 
 ECCL_AVX2 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
