@@ -432,6 +432,38 @@ static void q45_edges(void)
            q45.head, q45.flips, q45.rejected);
 }
 
+/* Values whose error is exactly the bound (x = (k + 1/2) D, eb = D / 2 exactly): they quantize
+ * (section 8: |x - q D| <= eb), so the fast paths must not take them for RAW blocks. */
+static void tie_edges(void)
+{
+    const double eb = 0x1p-10, D = 0x1p-9; /* 2 eb has no bits to clear: D = 2 eb */
+    for (unsigned d = 0; d < 4; d++) {
+        eccl_dtype_t dt = dtypes[d];
+        int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
+        size_t count = dt >= ECCL_COMPLEX64 ? 64 : 128, reals = 128, esz = eccl_dtype_size(dt);
+        unsigned char *x = tu_malloc(count * esz);
+        for (size_t i = 0; i < reals; i++) {
+            double v = ((double)(int)(i * 37 % 101) - 50.0 + 0.5) * D; /* exact in float32 too */
+            if (is64) memcpy(x + 8 * i, &v, 8);
+            else {
+                float f = (float)v;
+                memcpy(x + 4 * i, &f, 4);
+            }
+        }
+        eccl_bound_t b = {ECCL_MODE_ABS, eb, 0};
+        size_t cap = eccl_compress_bound(count, dt);
+        unsigned char *s1 = tu_malloc(cap), *s2 = tu_malloc(cap);
+        size_t nr = compress_with(1, x, count, dt, &b, s1, cap), nf = compress_with(0, x, count, dt, &b, s2, cap);
+        TU_CHECK(nr == nf && memcmp(s1, s2, nr) == 0, "errors exactly at the bound, %s: the fast stream differs "
+                 "from the reference's (%zu vs %zu bytes)", eccl_dtype_name(dt), nf, nr);
+        TU_CHECK(nr < reals * (is64 ? 8 : 4), "errors exactly at the bound, %s: the reference stored RAW blocks "
+                 "(%zu bytes)", eccl_dtype_name(dt), nr);
+        free(x);
+        free(s1);
+        free(s2);
+    }
+}
+
 int main(void)
 {
     if (!eccl_fast_available()) {
@@ -510,5 +542,6 @@ int main(void)
     raw_edges();
     raw64_edges();
     q45_edges();
+    tie_edges();
     return tu_finish("test_fastpath");
 }

@@ -136,11 +136,31 @@ ECCL_AVX2 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *qin, 
     return c->size;
 }
 
+/* Whether some value of a block that failed the quantizer certainly does not quantize (section 8):
+ * its |q| is above qmax (NaN too: the reference clamps it to -2^50), or its error is computed above
+ * EB (1 + 2^-50), so above EB exactly (q * D is exact for |q| <= qmax, the subtraction rounds by
+ * at most 2^-53 relative; an infinite q * D is an infinite error). The block is then RAW. */
+ECCL_AVX2 static int unquantizable64(const eccl_qparams_t *p, const double *x)
+{
+    const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), QM = _mm256_set1_pd((double)p->qmax);
+    const __m256d EBHI = _mm256_set1_pd(p->eb * (1.0 + 0x1p-50));
+    const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
+    __m256d bad = _mm256_setzero_pd();
+    for (int k = 0; k < 8; k++) {
+        __m256d xd = _mm256_loadu_pd(x + 4 * k);
+        __m256d qd = _mm256_round_pd(_mm256_mul_pd(xd, R), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m256d s1 = _mm256_and_pd(_mm256_sub_pd(xd, _mm256_mul_pd(qd, D)), ABS);
+        bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_NLE_UQ),
+                                             _mm256_cmp_pd(s1, EBHI, _CMP_GT_OQ)));
+    }
+    return _mm256_movemask_pd(bad) != 0;
+}
+
 ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
                                    unsigned char *out, unsigned *code)
 {
     int64_t q[32];
-    if (!eccl_fast_quantize_f64(p, x, q)) return ECCL_FAST_DECLINE;
+    if (!eccl_fast_quantize_f64(p, x, q)) return unquantizable64(p, x) ? ECCL_FAST_RAW : ECCL_FAST_DECLINE;
     return eccl_fast_encode_q64(p, q, pr, out, code);
 }
 

@@ -17,7 +17,7 @@ enum { ECCL_FAST_DECLINE = -2, ECCL_FAST_RAW = -3 };
 int eccl_fast_available(void);
 
 /* Full blocks (r = 32) only. Encode: returns the payload size, or ECCL_FAST_DECLINE (pr untouched),
- * or (float32) ECCL_FAST_RAW: some value does not quantize in any case, the block is RAW (section
+ * or ECCL_FAST_RAW: some value does not quantize in any case, the block is RAW (section
  * 8 step 2; the caller clears pr, as the reference does).
  * Decode (QUANT and RAW blocks): returns 0, -1 (not canonical: the caller asks the reference path
  * to confirm), or ECCL_FAST_DECLINE (the reference path decodes the block: only where the fast
