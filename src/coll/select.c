@@ -86,17 +86,18 @@ static const void *local_data(const eccl_call_t *c, size_t *n)
 
 static int rooted(const eccl_call_t *c) { return c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_SCATTER; }
 
-/* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes. */
+/* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes (the
+ * windows whose room eccl_dev_reserve keeps for the GPU's sample: cuda/device.h). */
 static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
 {
-    size_t win = 8192 / eccl_dtype_traits(c->dtype)->reals, nwin = 4;
+    size_t win = ECCL_DEV_SAMPLE_WIN_REALS / eccl_dtype_traits(c->dtype)->reals, nwin = ECCL_DEV_SAMPLE_MAX;
     if (n <= win * nwin) {
         win = n;
         nwin = 1;
     }
     size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
     if (n == 0) return 1.0;
-    size_t starts[4];
+    size_t starts[ECCL_DEV_SAMPLE_MAX];
     for (size_t k = 0; k < nwin; k++) starts[k] = nwin == 1 ? 0 : (n - win) / (nwin - 1) * k;
     double t0 = eccl_wtime();
 #ifdef HAVE_CUDA
