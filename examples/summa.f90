@@ -513,25 +513,29 @@ contains
 
   ! The link's rate in bytes/s, the same on every rank: grid rank 0 sends 16 MiB of host memory to
   ! grid rank 1 (plain MPI, as eccl's compressed streams travel), best of 5 after one warm-up, one
-  ! way (rank 1 answers each message with one byte). 0 on one rank.
+  ! way (rank 1 answers each message with one byte). 0 on one rank. The ranks are those of gcomm,
+  ! not of MPI_COMM_WORLD: BLACS numbers its grid's communicator row by row, so under --order C
+  ! world rank 1 is another grid rank than 1 (on a 2 x 2 grid, 2), and testing `iam` here once left
+  ! world rank 0 sending to a grid rank that never received.
   real(c_double) function link_rate()
     integer, parameter :: nbytes = 16 * 1024 * 1024
     character(len=1), allocatable :: buf(:)
     character(len=1) :: ack(1)
-    integer :: r, st(MPI_STATUS_SIZE)
+    integer :: r, grank, st(MPI_STATUS_SIZE)
     real(c_double) :: t, best
     link_rate = 0
     if (nprow * npcol < 2) return
+    call MPI_Comm_rank(gcomm, grank, ierr)
     allocate(buf(nbytes))
     buf = 'x'
     best = huge(t)
     do r = 0, 5
       call MPI_Barrier(gcomm, ierr)
       t = MPI_Wtime()
-      if (iam == 0) then
+      if (grank == 0) then
         call MPI_Send(buf, nbytes, MPI_CHARACTER, 1, 7, gcomm, ierr)
         call MPI_Recv(ack, 1, MPI_CHARACTER, 1, 8, gcomm, st, ierr)
-      else if (iam == 1) then
+      else if (grank == 1) then
         call MPI_Recv(buf, nbytes, MPI_CHARACTER, 0, 7, gcomm, st, ierr)
         call MPI_Send(ack, 1, MPI_CHARACTER, 0, 8, gcomm, ierr)
       end if
