@@ -4,6 +4,10 @@
  * eccl_comm_last_stats) must be the one eccl_select_predict names for the same figures (the
  * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
  *
+ * Also the GPU codec's observed per-operation latency (coll/agree.h): fed by hand here (device
+ * operations feed it on a GPU), each rank's median must reach the model as the slowest rank's,
+ * the same figure on every rank.
+ *
  *   mpiexec -n P tests/test_select
  */
 #include "config.h"
@@ -13,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/agree.h"
 #include "coll/select.h"
+#include "core/comm.h"
 #include "eccl.h"
 
 static int rank_, size_, fails, checks;
@@ -31,6 +37,56 @@ static eccl_result_t call(eccl_coll_t k, void *x, void *y, size_t n, eccl_dtype_
     case ECCL_COLL_GATHER: return eccl_gather(x, y, n, dt, 0, b, c);
     default: return ECCL_ERR_INTERNAL;
     }
+}
+
+static void expect(int ok, const char *what)
+{
+    checks++;
+    if (!ok) {
+        fails++;
+        fprintf(stderr, "[%d] observed latency: %s\n", rank_, what);
+    }
+}
+
+/* The observed latency: no figure from fewer than 3 observations, the median of the last
+ * ECCL_LAT_RING (an outlier and a negative one do not move it), the MAX over ranks after a call's
+ * data agreement, in every GPU view of the model and in none of the host's; nothing with
+ * observe = 0. */
+static void observed_latency(unsigned char *x)
+{
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    cfg.alpha = 2e-6;
+    cfg.beta = 1e-9;
+    cfg.compress = ECCL_COMPRESS_ALWAYS;
+    eccl_comm_t c;
+    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &c)) MPI_Abort(MPI_COMM_WORLD, 2);
+    const eccl_bound_t b = ECCL_BOUND_ABS(1e-3);
+    c->gpu.observe = 1; /* (read from ECCL_GPU_OBSERVE in CUDA builds only) */
+    double lat0 = c->models.gpu[0].op_lat;
+    eccl_agree_observe(c, 5e-3);
+    eccl_agree_observe(c, 5e-3);
+    expect(eccl_agree_observed(c) == -INFINITY, "a figure from 2 observations");
+    expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "bcast failed");
+    expect(c->models.gpu_lat_obs == 0 && c->models.gpu[0].op_lat == lat0, "the model moved without a figure");
+    for (int i = 0; i < 5; i++) eccl_agree_observe(c, 1e-4 * (rank_ + 1));
+    eccl_agree_observe(c, 1.0);
+    eccl_agree_observe(c, -1.0); /* (counts as 0) */
+    expect(eccl_agree_observed(c) == 1e-4 * (rank_ + 1), "not the median of 9");
+    expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "bcast failed");
+    double want = 1e-4 * size_;
+    expect(c->models.gpu_lat_obs == want, "not the slowest rank's median");
+    expect(c->models.gpu[0].op_lat == want && c->models.gpu[1].op_lat == want && c->models.nccl[0].op_lat == want &&
+               c->models.nccl[1].op_lat == want && c->models.host.op_lat == 0,
+           "the model's views do not price it");
+    for (int i = 0; i < ECCL_LAT_RING + 4; i++) eccl_agree_observe(c, 2e-5); /* the ring wraps */
+    expect(eccl_agree_observed(c) == 2e-5, "the ring holds older observations");
+    expect(eccl_allreduce(x, x + 72000, 9000, ECCL_FLOAT64, ECCL_OP_SUM, &b, c) == ECCL_SUCCESS, "allreduce failed");
+    expect(c->models.gpu_lat_obs == 2e-5 && c->models.gpu[0].op_lat == 2e-5, "the non-rooted agreement");
+    c->gpu.observe = 0;
+    unsigned n = c->gpu.nlat;
+    eccl_agree_observe(c, 1.0);
+    expect(c->gpu.nlat == n, "observed with observe = 0");
+    eccl_comm_free(&c);
 }
 
 int main(int argc, char **argv)
@@ -96,6 +152,7 @@ int main(int argc, char **argv)
                         }
             eccl_comm_free(&c);
         }
+    observed_latency(x);
     int tot[4] = {fails, checks, chose[0], chose[1]};
     MPI_Allreduce(MPI_IN_PLACE, tot, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0)

@@ -12,9 +12,10 @@
  * As doubles, each exact: the count in two 32-bit halves. */
 enum { SIG_COLL, SIG_COUNT_HI, SIG_COUNT_LO, SIG_DTYPE, SIG_OP, SIG_ROOT, SIG_MODE, SIG_VALUE, SIG_RANGE, SIG_ALGO,
        SIG_N };
-/* The data agreement's doubles (one MPI_MAX allreduce): 6 figures, then the signature and its
- * negation (MAX gives the max and -min of each). */
-#define ECCL_AGREE_N (6 + 2 * SIG_N)
+/* The data agreement's doubles (one MPI_MAX allreduce): ECCL_AGREE_FIG figures, then the
+ * signature and its negation (MAX gives the max and -min of each). */
+#define ECCL_AGREE_FIG 7
+#define ECCL_AGREE_N (ECCL_AGREE_FIG + 2 * SIG_N)
 
 /* Write the signature of call c with bound b (forced: the forced algorithm or NULL) at v[0 ..
  * 2 * SIG_N): each figure, then its negation. */
@@ -42,6 +43,20 @@ void eccl_agree_reserve_device(eccl_call_t *c);
  * communicator): until then the stream-enqueued calls run at once (src/coll/engine.c). Local; call
  * it only while no call of comm runs. 1 in builds without CUDA. */
 int eccl_agree_dev_settled(eccl_comm_t comm);
+/* The GPU codec's per-operation latency as this rank's calls see it, for the cost model. A
+ * device-resident codec operation (compress, decompress, homomorphic reduce) adds `seconds`: its
+ * time beyond its bytes at the calibrated throughput, which is what the host waits for a launch,
+ * for SMs the application's kernels hold, and for the result (src/prims/prims.c). Local; ignored
+ * where ECCL_GPU_OBSERVE=0. */
+void eccl_agree_observe(eccl_comm_t comm, double seconds);
+/* This rank's figure for the data agreement: the median of its last ECCL_LAT_RING observations
+ * (robust to a first launch that loads its module, or a preempted one), or -INFINITY with fewer
+ * than 3 (then it adds nothing to the agreement's MAX). Local. */
+double eccl_agree_observed(eccl_comm_t comm);
+/* After the data agreement: `agreed` (the MAX over ranks of eccl_agree_observed: the slowest
+ * rank's GPU paces a collective) prices the GPU codec from now on (eccl_models_set_gpu_observed),
+ * the same figure on every rank; nothing where it is not a positive number. */
+void eccl_agree_observed_set(eccl_call_t *c, double agreed);
 /* Some rank is short of device memory (the data agreement said so): this call is priced with the
  * CPU codec and its streams go over MPI, on every rank. */
 void eccl_agree_drop_device(eccl_call_t *c);

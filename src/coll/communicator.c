@@ -38,6 +38,8 @@ ECCL_ENV(env_node_size, "ECCL_NODE_SIZE", 0);
 #ifdef HAVE_CUDA
 /* eccl's own CUDA streams at the device's greatest priority (1) or the default one (0) */
 ECCL_ENV(env_gpu_priority, "ECCL_GPU_PRIORITY", 1);
+/* the device codec operations' observed latency prices the GPU codec (1) or the calibration alone (0) */
+ECCL_ENV(env_gpu_observe, "ECCL_GPU_OBSERVE", 1);
 #endif
 
 static double env_double(eccl_env_t *e, double def, int zero_ok)
@@ -345,6 +347,7 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
         if (MPI_Allreduce(&loaded, &c->gpu.all, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
             ECCL_FAIL(rc, ECCL_ERR_MPI);
         c->gpu.priority = eccl_env_long(&env_gpu_priority) != 0;
+        c->gpu.observe = eccl_env_long(&env_gpu_observe) != 0;
     }
 #endif
     c->threads = core_share(c->comm);

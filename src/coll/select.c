@@ -344,11 +344,12 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
     size_t ln = 0;
     const void *ld = local_data(c, &ln);
     /* -min, max, -ratio, 1 where this rank's call is not device-resident, 1 where this rank's
-     * node has refused CUDA IPC windows, 1 where this rank is short of device memory (all reduced by
-     * MAX); then the signature (sig_fill) */
+     * node has refused CUDA IPC windows, 1 where this rank is short of device memory, this rank's
+     * observed GPU codec latency (all reduced by MAX); then the signature (sig_fill) */
     double v[ECCL_AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev.here && !c->dev.short_ ? 0.0 : 1.0,
-                         comm->tr.nwin_state < 0 ? 1.0 : 0.0, c->dev.short_ ? 1.0 : 0.0};
-    eccl_sig_fill(c, b, forced, v + 6);
+                         comm->tr.nwin_state < 0 ? 1.0 : 0.0, c->dev.short_ ? 1.0 : 0.0,
+                         eccl_agree_observed(comm)};
+    eccl_sig_fill(c, b, forced, v + ECCL_AGREE_FIG);
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {
         /* a rank with no finite value (all NaN or inf, or a failed device range) adds nothing: the
@@ -411,7 +412,8 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         v[4] = -INFINITY;
         eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, ECCL_AGREE_N, MPI_MAX);
         if (rc) return rc;
-        if ((rc = eccl_sig_check(c, v + 6))) return rc;
+        if ((rc = eccl_sig_check(c, v + ECCL_AGREE_FIG))) return rc;
+        eccl_agree_observed_set(c, v[6]); /* (prices the run's chunking and the calls after) */
         if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
             return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
         *out = &eccl_algorithms[(int)v[0]];
@@ -423,7 +425,8 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         /* always (also forced with a given bound): the signature must be compared */
         eccl_result_t rc = eccl_tr_allreduce_doubles(comm, v, ECCL_AGREE_N, MPI_MAX);
         if (rc) return rc;
-        if ((rc = eccl_sig_check(c, v + 6))) return rc;
+        if ((rc = eccl_sig_check(c, v + ECCL_AGREE_FIG))) return rc;
+        eccl_agree_observed_set(c, v[6]); /* (prices the run's chunking and the calls after) */
         if (v[4] > 0) comm->tr.nwin_refused = 1; /* (the same call on every rank: the same model) */
         if (!c->dev.agreed) c->dev.all = v[3] == 0.0; /* every rank device-resident: GPU figures */
         if (v[5] > 0) eccl_agree_drop_device(c);

@@ -51,6 +51,9 @@ typedef struct eccl_comm_tr {
                           agreement (select.c), which from then on prices staged node steps */
 } eccl_comm_tr_t;
 
+/* How many of a rank's latest device codec operations its observed latency is the median of. */
+#define ECCL_LAT_RING 16
+
 /* The GPU side of a communicator (CUDA builds; all zero in CPU-only builds). */
 typedef struct eccl_comm_gpu {
     /* GPU codec, stream and device buffers of device-resident calls (cuda/device.h), created at
@@ -69,6 +72,11 @@ typedef struct eccl_comm_gpu {
                           never grow a buffer while a stream is held (agree.c) */
     int priority;      /* ECCL_GPU_PRIORITY at creation: 1 = eccl's own CUDA streams (the codec's,
                           NCCL's) run at the device's greatest stream priority */
+    int observe;       /* ECCL_GPU_OBSERVE at creation: 1 = the device codec operations' observed
+                          latency prices the GPU codec (src/coll/agree.c) */
+    double lat[ECCL_LAT_RING]; /* this rank's last observed per-operation latencies (s) */
+    unsigned nlat;     /* observations made (the ring holds the last ECCL_LAT_RING) */
+    double lat_agreed; /* the figure the last data agreement set (s; 0: none) */
 } eccl_comm_gpu_t;
 
 struct eccl_comm {

@@ -28,7 +28,7 @@ static void derive(eccl_models_t *md)
         g->c_thr = md->gpu_thr[w][0];
         g->d_thr = md->gpu_thr[w][1];
         g->h_thr = md->gpu_thr[w][2];
-        g->op_lat = md->gpu_lat;
+        g->op_lat = md->gpu_lat_obs > 0 ? md->gpu_lat_obs : md->gpu_lat;
         g->stage = 2.0 * ECCL_PCIE_BETA; /* a staged buffer crosses PCIe twice */
         g->nccl_alpha = md->nccl_alpha;  /* NCCL's own collectives move device buffers directly */
         g->nccl_beta = md->nccl_beta;
@@ -71,6 +71,14 @@ int eccl_models_set_gpu(eccl_models_t *md, const double v[7])
     md->gpu_lat = v[0];
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < 3; k++) md->gpu_thr[w][k] = v[1 + 3 * w + k];
+    derive(md);
+    return 1;
+}
+
+int eccl_models_set_gpu_observed(eccl_models_t *md, double lat)
+{
+    if (!(lat > 0 && isfinite(lat))) return 0;
+    md->gpu_lat_obs = lat;
     derive(md);
     return 1;
 }

@@ -67,7 +67,11 @@ typedef struct eccl_models {
     /* measured (or the constants above) */
     double alpha, beta, alpha_in, beta_in; /* MPI links: the slowest, and inside a node */
     double cpu[4];       /* CPU codec: compress, decompress, homomorphic, reduce (B/s) */
-    double gpu_lat;      /* GPU codec: s per operation */
+    double gpu_lat;      /* GPU codec: s per operation, as calibrated on an idle GPU */
+    double gpu_lat_obs;  /* GPU codec: s per operation as the calls observed it, the slowest rank's,
+                            agreed (eccl_models_set_gpu_observed); 0: none yet. Prices the GPU
+                            views in place of gpu_lat once set: in an application that computes on
+                            the GPU, a codec operation waits for SMs and the host waits for it */
     double gpu_thr[2][3]; /* GPU codec [w][compress, decompress, homomorphic] */
     double nccl_alpha, nccl_beta; /* NCCL point-to-point link (0: not measured) */
     int gpu_measured;    /* the GPU figures are this GPU's (1) or the constants (0) */
@@ -86,5 +90,8 @@ void eccl_models_init(eccl_models_t *md, const double m[8]);
 int eccl_models_set_gpu(eccl_models_t *md, const double v[7]);
 /* NCCL's point-to-point link, measured at its set-up. */
 void eccl_models_set_nccl(eccl_models_t *md, double alpha, double beta);
+/* The GPU codec's per-operation latency as the ranks' calls observed it (s; agreed, so the same on
+ * every rank: select.c). Ignored unless a positive finite number; returns whether it was taken. */
+int eccl_models_set_gpu_observed(eccl_models_t *md, double lat);
 
 #endif

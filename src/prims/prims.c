@@ -14,9 +14,23 @@
 #include "codec/codec.h"
 #include "codec/format.h"
 #include "cuda/device.h"
+#include "coll/agree.h"
+#include "core/dtype.h"
 #include "prims/internal.h"
 
 static void add_codec(eccl_call_t *c, double t0) { c->st->t_codec += eccl_wtime() - t0; }
+
+/* The same for a device-resident codec operation that succeeded, which also tells the cost model
+ * what the operation cost beyond its `count` elements at the GPU codec's calibrated throughput
+ * (kind: 0 compress, 1 decompress, 2 homomorphic; coll/agree.h eccl_agree_observe). */
+static void add_codec_dev(eccl_call_t *c, double t0, size_t count, int kind)
+{
+    double dt = eccl_wtime() - t0;
+    c->st->t_codec += dt;
+    const eccl_models_t *md = &c->comm->models;
+    double thr = md->gpu_thr[eccl_dtype_traits(c->dtype)->is64 ? 1 : 0][kind];
+    eccl_agree_observe(c->comm, dt - (double)count * (double)c->esize / thr);
+}
 
 void eccl_prim_sent(eccl_call_t *c, const void *buf, size_t bytes)
 {
@@ -107,6 +121,10 @@ eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count,
         const eccl_dev_layout_t *lay;
         const void *at = eccl_prim_at(c, data, &lb, &lay);
         rc = eccl_dev_compress(c->comm->gpu.ctx, at, lay, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+        if (!rc) {
+            add_codec_dev(c, t0, count, 0);
+            return ECCL_SUCCESS;
+        }
     } else {
         rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
     }
@@ -134,7 +152,8 @@ eccl_result_t eccl_prim_decompress(eccl_call_t *c, const unsigned char *s, size_
     void *at = c->dev.here ? (void *)eccl_prim_at(c, data, &lb, &lay) : data;
     eccl_result_t rc = c->dev.here ? eccl_dev_decompress(c->comm->gpu.ctx, s, size, at, lay, count, c->dtype)
                               : eccl_decompress(s, size, data, count, c->dtype);
-    add_codec(c, t0);
+    if (c->dev.here && !rc) add_codec_dev(c, t0, count, 1);
+    else add_codec(c, t0);
     if (rc) {
         /* NaNs, rather than whatever was half decoded */
         if (c->dev.here) eccl_dev_fill_nan(c->comm->gpu.ctx, at, lay, count, c->dtype);
@@ -162,7 +181,8 @@ eccl_result_t eccl_prim_compress_dev(eccl_call_t *c, const void *data, size_t co
     const void *at = eccl_prim_at(c, data, &lb, &lay);
     eccl_prim_dstream(c, count, s);
     eccl_result_t rc = eccl_dev_compress_keep(c->comm->gpu.ctx, at, lay, count, c->dtype, &c->mbound, &s->d, &s->size);
-    add_codec(c, t0);
+    if (!rc) add_codec_dev(c, t0, count, 0);
+    else add_codec(c, t0);
     return rc ? codec_fail(c, rc, "compress") : ECCL_SUCCESS;
 }
 
@@ -175,7 +195,8 @@ eccl_result_t eccl_prim_decompress_dev(eccl_call_t *c, const eccl_dstream_t *s, 
     /* (an empty stream, after a receive that failed validation, is refused by the decoder) */
     eccl_result_t rc = s->d ? eccl_dev_decompress_dev(c->comm->gpu.ctx, s->d, s->size, at, lay, count, c->dtype)
                             : ECCL_ERR_CORRUPT;
-    add_codec(c, t0);
+    if (!rc) add_codec_dev(c, t0, count, 1);
+    else add_codec(c, t0);
     if (rc) {
         eccl_dev_fill_nan(c->comm->gpu.ctx, at, lay, count, c->dtype);
         return eccl_prim_corrupt(c, rc, "decompressing a peer's stream");
@@ -197,7 +218,8 @@ eccl_result_t eccl_prim_reduce(eccl_call_t *c, const unsigned char *in, size_t i
     } else {
         rc = eccl_hom_reduce(in, in_size, local, count, c->dtype, c->op, out->buf, out->cap, &out->size);
     }
-    add_codec(c, t0);
+    if (c->dev.here && !rc) add_codec_dev(c, t0, count, 2);
+    else add_codec(c, t0);
     if (rc == ECCL_ERR_CORRUPT || rc == ECCL_ERR_MISMATCH) {
         eccl_result_t r2 = eccl_prim_compress(c, local, count, out); /* carry on with our own data */
         return r2 ? r2 : eccl_prim_corrupt(c, rc, "homomorphic reduction of a peer's stream");
