@@ -167,6 +167,11 @@ case " $what " in *" test "*|*" all "*)
     step gpu_codec_measured timeout "$test_timeout" bash -c 'ECCL_DEBUG=1 mpiexec -n 2 ./tests/test_coll_device > "$0" 2>&1
         grep -m 6 -E "GPU codec (measured|not measured)|NCCL link|failures" "$0"; grep -q "GPU codec measured on rank 0" "$0"' \
         "$out/gpu_codec_debug.txt"
+    # ECCL_GPU_OBSERVE=1: the device codec operations' observed latency prices the GPU codec (every
+    # result still checked; the figure agreed and printed)
+    step gpu_latency_observed timeout "$test_timeout" bash -c 'ECCL_GPU_OBSERVE=1 ECCL_DEBUG=1 mpiexec -n 2 \
+        ./tests/test_coll_device > "$0" 2>&1; rc=$?; grep -m 2 -E "per operation observed" "$0"; tail -n 1 "$0"
+        [ $rc = 0 ] && grep -q "per operation observed" "$0"' "$out/gpu_observed_debug.txt"
     step coll_device_mpi timeout "$test_timeout" env ECCL_TRANSPORT=mpi mpiexec -n 2 ./tests/test_coll_device
     # the pipelined algorithms with several chunks (host and device calls cut the same ones)
     step coll_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=3 ECCL_TEST_EXPECT_NCCL=$x2 mpiexec -n 2 ./tests/test_coll_device

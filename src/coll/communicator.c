@@ -38,8 +38,10 @@ ECCL_ENV(env_node_size, "ECCL_NODE_SIZE", 0);
 #ifdef HAVE_CUDA
 /* eccl's own CUDA streams at the device's greatest priority (1) or the default one (0) */
 ECCL_ENV(env_gpu_priority, "ECCL_GPU_PRIORITY", 1);
-/* the device codec operations' observed latency prices the GPU codec (1) or the calibration alone (0) */
-ECCL_ENV(env_gpu_observe, "ECCL_GPU_OBSERVE", 1);
+/* the device codec operations' observed latency prices the GPU codec (1) or the calibration alone
+ * (0, the default: choices that do not depend on timings after the first calls, so that a call
+ * gives the same bytes blocking, nonblocking or enqueued) */
+ECCL_ENV(env_gpu_observe, "ECCL_GPU_OBSERVE", 0);
 #endif
 
 static double env_double(eccl_env_t *e, double def, int zero_ok)

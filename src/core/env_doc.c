@@ -85,11 +85,13 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "greatest stream priority, so that compressing a panel or a chunk does not wait behind the "
      "application's compute kernels for SMs; 0 = the default priority. Builds with the CUDA "
      "backend; read at eccl_comm_create."},
-    {"ECCL_GPU_OBSERVE", "0 | 1 (yes, true, on = 1)", "1",
+    {"ECCL_GPU_OBSERVE", "0 | 1 (yes, true, on = 1)", "0",
      "1 = the cost model prices GPU codec operations with the latency the calls observe (each "
      "rank's median of its last 16 device codec operations' time beyond their bytes; the slowest "
-     "rank's, agreed in each call's data agreement), not only as calibrated on an idle GPU; "
-     "0 = the calibration alone. Builds with the CUDA backend; read at eccl_comm_create."},
+     "rank's, agreed in each call's data agreement), not only as calibrated on an idle GPU, so "
+     "`auto` may choose differently as the application's load changes (results then may differ "
+     "bit for bit from call to call, always within the bound); 0 = the calibration alone. Builds "
+     "with the CUDA backend; read at eccl_comm_create."},
     /* src/transport/node.c */
     {"ECCL_NODE_IPC", "0 | 1 (yes, true, on = 1)", "1",
      "1 = the hierarchical allreduce keeps device buffers on the GPU where every rank of a node "
