@@ -166,11 +166,16 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
-    MPI_Comm local;
-    int lrank = 0;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
-    MPI_Comm_rank(local, &lrank);
-    MPI_Comm_free(&local);
+    /* the local rank: ranks before this one with the same host name (not MPI_COMM_TYPE_SHARED,
+     * which MPICH's MPIR_CVAR_NOLOCAL=1, the socket runs' setting, cuts into one rank each, so
+     * that every rank took GPU 0) */
+    char host[MPI_MAX_PROCESSOR_NAME] = "", *hosts = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME);
+    int hlen = 0, lrank = 0;
+    if (!hosts) die("out of memory");
+    MPI_Get_processor_name(host, &hlen);
+    MPI_Allgather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < rank; r++) lrank += !strcmp(hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME, host);
+    free(hosts);
     if (eccl_cuda_set_device(lrank % ndev)) die("cannot use the GPU");
     size_t gb_ = (size_t)g * g * sizeof(double);
     ck(cudaStreamCreateWithFlags(&gst, cudaStreamNonBlocking), "cudaStreamCreate");

@@ -290,12 +290,22 @@ contains
   ! --device: one GPU per rank (local rank modulo the GPUs of the node) and the cuBLAS handle.
   ! 0 when every rank has them; else (after a message) 77 when some rank has nothing to run on
   ! (no CUDA backend, no GPU, no cuBLAS), 3 when a GPU is there but failed, on every rank.
+  ! The local rank counts the ranks before this one with the same host name, not this rank's place
+  ! in MPI_COMM_TYPE_SHARED: an MPI told to treat every rank as remote (MPICH's
+  ! MPIR_CVAR_NOLOCAL=1, the socket stand-in for a network) makes that communicator one rank
+  ! each, and every rank of the host then took GPU 0.
   integer function gpu_setup() result(st)
-    integer :: lcomm, lrank, ndev, info, rc
+    integer :: lrank, ndev, info, rc, namelen
     real(c_double) :: mine
-    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, lcomm, ierr)
-    call MPI_Comm_rank(lcomm, lrank, ierr)
-    call MPI_Comm_free(lcomm, ierr)
+    character(len=MPI_MAX_PROCESSOR_NAME) :: host
+    character(len=MPI_MAX_PROCESSOR_NAME), allocatable :: hosts(:)
+    host = ' '
+    call MPI_Get_processor_name(host, namelen, ierr)
+    allocate(hosts(nprocs))
+    call MPI_Allgather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHARACTER, hosts, MPI_MAX_PROCESSOR_NAME, &
+      MPI_CHARACTER, MPI_COMM_WORLD, ierr)
+    lrank = count(hosts(1:iam) == host)
+    deallocate(hosts)
     ndev = 0
     st = 0
     call eccl_cuda_device_count(ndev, info)
