@@ -29,7 +29,11 @@ eccl_result_t eccl_cuda_device_count(int *count);
 eccl_result_t eccl_cuda_device_check(int device, char *name, size_t name_len);
 
 /* Make `device` the calling thread's current CUDA device (cudaSetDevice), for callers without CUDA
- * headers: one GPU per rank is usually eccl_cuda_set_device(local_rank % count). Device-resident
+ * headers: one GPU per rank is usually eccl_cuda_set_device(local_rank % count), where local_rank
+ * counts the ranks before this one on the same host (by MPI_Get_processor_name, or the launcher's
+ * MPI_LOCALRANKID / OMPI_COMM_WORLD_LOCAL_RANK); a rank's place in MPI_COMM_TYPE_SHARED is not
+ * safe for this: MPICH's MPIR_CVAR_NOLOCAL=1 makes that communicator one rank each, and every rank
+ * then takes GPU 0 (examples/summa.f90 gpu_setup does it by host name). Device-resident
  * collectives and eccl_cuda_malloc work on the current device. Errors: ECCL_ERR_NO_DEVICE (no such
  * device), ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED (no CUDA backend). */
 eccl_result_t eccl_cuda_set_device(int device);
