@@ -54,6 +54,7 @@ static void expect(int ok, const char *what)
  * observe = 0. */
 static void observed_latency(unsigned char *x)
 {
+    if (size_ < 2) return; /* (a call on one rank makes no agreement) */
     eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
     cfg.alpha = 2e-6;
     cfg.beta = 1e-9;

@@ -149,7 +149,6 @@ void eccl_agree_drop_device(eccl_call_t *c)
     c->tr = eccl_transport(ECCL_TR_MPI);
 }
 
-
 void eccl_agree_observe(eccl_comm_t comm, double seconds)
 {
     if (!comm->gpu.observe || !(seconds == seconds)) return;
