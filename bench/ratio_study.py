@@ -9,6 +9,7 @@ bench_cuda_codec) to two decimals; the others are what a format 2 could get. Siz
 header and the tile index (below 0.1%).
 
     /usr/bin/python3 bench/ratio_study.py        (Debian: apt-get install python3-numpy python3-netcdf4)
+    /usr/bin/python3 bench/ratio_study.py smooth (issue 21's sin(x)cos(y) rows, float32 and float64)
 
 The fields are those of issue 21's table, from Debian's libncarg-data (ECCL_NCARG_DIR overrides
 /usr/share/ncarg/data/cdf). Not a test, not built: a measurement quoted in doc/performance.md.
@@ -100,6 +101,51 @@ def sparse_choice(d, B=32):
     sparse = B + nnz * (F + np.where(mono, 0, 1)) + 8
     return np.minimum(dense, sparse).sum() / 8, (sparse < dense).mean()
 
+def lorenzo2(q):
+    """1-D second-order Lorenzo residuals: q[i] - 2 q[i-1] + q[i-2] (FSZ's LZ2), in memory order"""
+    d = np.diff(q, n=2, prepend=[q[0], q[0]])
+    return d
+
+def lz12_choice(d1, d2, B=32):
+    """per block the cheaper of the v1 planes of the first- and the second-order residuals, one
+    flag bit a block"""
+    a = blocks(d1, B); b = blocks(d2, B)
+    def cost(x):
+        F = bitlen(x).max(axis=1)
+        mono = (x >= 0).all(axis=1) | (x <= 0).all(axis=1)
+        return F * B + np.where(mono | (F == 0), 0, B) + 8
+    c1, c2 = cost(a), cost(b)
+    return (np.minimum(c1, c2) + 1).sum() / 8, (c2 < c1).mean()
+
+def block_costs(x, B=32):
+    """bits of each block of x: the v1 planes (dense) and the sparse form (sparse_choice)"""
+    b = blocks(x, B)
+    F = bitlen(b).max(axis=1)
+    mono = (b >= 0).all(axis=1) | (b <= 0).all(axis=1)
+    dense = F * B + np.where(mono | (F == 0), 0, B) + 8
+    nnz = (b != 0).sum(axis=1)
+    return dense, B + nnz * (F + np.where(mono, 0, 1)) + 8
+
+def best_of_four(d1, d2, B=32):
+    """per block the cheapest of {first, second order} x {dense planes, sparse map}: two bits of
+    the block's code byte (a format 2 candidate)"""
+    c = np.stack(block_costs(d1, B) + block_costs(d2, B))
+    return c.min(axis=0).sum() / 8
+
+def fsz_like(d1, d2, B=32, T=256):
+    """FSZ's block coder as its source reads (JiajunHuang1999/FSZ src/fsz_kernels.cuh): tiles of
+    T values, each all first- or all second-order Lorenzo (whichever is smaller), one rate byte a
+    block of B, and for a block of rate r > 0: B/8 sign bytes + r planes of B bits (its per-tile
+    mean option is left out: it only helps a tile's first value)"""
+    def cost(x):
+        b = blocks(x, B)
+        F = bitlen(b).max(axis=1)
+        per = np.where(F > 0, B // 8 + F * B // 8, 0) + 1
+        n = len(per) // (T // B) * (T // B)
+        return per[:n].reshape(-1, T // B).sum(axis=1)
+    c1, c2 = cost(d1), cost(d2)
+    return np.minimum(c1, c2).sum(), (c2 < c1).mean()
+
 def entropy_bytes(d):
     _, c = np.unique(d, return_counts=True)
     p = c / c.sum()
@@ -123,6 +169,13 @@ def study(name, x, eb, W):
     rows.append(('  negabinary + zero bytes dropped (PFPL-like)', negabinary_zbe(d1)))
     sp, frac = sparse_choice(d1)
     rows.append(('  v1 or a sparse block (%.0f%% sparse)' % (100 * frac), sp))
+    d2nd = lorenzo2(flat)
+    rows.append(('1-D second-order Lorenzo, v1 blocks', v1_bytes(d2nd)))
+    c12, f12 = lz12_choice(d1, d2nd)
+    rows.append(('  first or second order per block (%.0f%% second)' % (100 * f12), c12))
+    fz, ffz = fsz_like(d1, d2nd)
+    rows.append(('  FSZ-like coder (tiles of 256, %.0f%% second order)' % (100 * ffz), fz))
+    rows.append(('  first or second order x dense or sparse, per block', best_of_four(d1, d2nd)))
     if q.ndim >= 2:
         q2 = q.reshape(-1, q.shape[-2], q.shape[-1])
         d2 = q2.copy()
@@ -146,7 +199,23 @@ def field(f, v):
     a = netCDF4.Dataset(NC + f).variables[v][:]
     return np.asarray(np.ma.filled(a, np.nan))
 
+def sincos(nvalues, rows=256):
+    """bench_cuda_codec's sin(x)cos(y) of nvalues values (a side x side grid, 4 pi along each
+    axis), `rows` of its rows evenly spaced: the 1-D residuals run along a row, so these rows give
+    the whole array's ratio (the row ends are under 0.01% of the values)"""
+    side = int(np.sqrt(nvalues))
+    r = np.linspace(0, side - 1, rows).astype(np.int64)
+    u = 12.566370614359172 * r[:, None] / side
+    v = 12.566370614359172 * np.arange(side)[None, :] / side
+    return (np.sin(u) * np.cos(v)).ravel()
+
 if __name__ == '__main__':
+    import sys
+    if 'smooth' in sys.argv[1:]:
+        # issue 21's smooth rows: 1 GiB arrays (float32 2^28 values, float64 2^27)
+        study('sin(x)cos(y), 1 GiB float32 grid', sincos(1 << 28).astype(np.float32), 1e-4, 4)
+        study('sin(x)cos(y), 1 GiB float64 grid', sincos(1 << 27), 1e-6, 8)
+        sys.exit(0)
     t = field('trinidad.nc', 'data')
     h = field('hgt.nc', 'HGT')
     T = field('vinth2p.nc', 'T')
