@@ -9,7 +9,8 @@ bench_cuda_codec) to two decimals; the others are what a format 2 could get. Siz
 header and the tile index (below 0.1%).
 
     /usr/bin/python3 bench/ratio_study.py        (Debian: apt-get install python3-numpy python3-netcdf4)
-    /usr/bin/python3 bench/ratio_study.py smooth (issue 21's sin(x)cos(y) rows, float32 and float64)
+    /usr/bin/python3 bench/ratio_study.py smooth (issue 21's sin(x)cos(y) rows, float32 and float64,
+                                                  and its random walk)
 
 The fields are those of issue 21's table, from Debian's libncarg-data (ECCL_NCARG_DIR overrides
 /usr/share/ncarg/data/cdf). Not a test, not built: a measurement quoted in doc/performance.md.
@@ -132,19 +133,27 @@ def best_of_four(d1, d2, B=32):
     c = np.stack(block_costs(d1, B) + block_costs(d2, B))
     return c.min(axis=0).sum() / 8
 
-def fsz_like(d1, d2, B=32, T=256):
+def fsz_like(q, W, B=32, T=256):
     """FSZ's block coder as its source reads (JiajunHuang1999/FSZ src/fsz_kernels.cuh): tiles of
-    T values, each all first- or all second-order Lorenzo (whichever is smaller), one rate byte a
-    block of B, and for a block of rate r > 0: B/8 sign bytes + r planes of B bits (its per-tile
-    mean option is left out: it only helps a tile's first value)"""
+    T values, each coded alone (the predictors start from 0 at every tile), all first- or all
+    second-order Lorenzo, with or without the tile's quantized mean subtracted first (W more
+    bytes), whichever of the four is smallest; one rate byte a block of B, and for a block of rate
+    r > 0: B/8 sign bytes + r planes of B bits. Returns the bytes and the share of second-order
+    tiles."""
+    n = len(q) // T * T
+    t = q[:n].reshape(-1, T)
+    m = np.rint(t.mean(axis=1)).astype(np.int64)[:, None]  # (FSZ rounds the float mean)
     def cost(x):
-        b = blocks(x, B)
-        F = bitlen(b).max(axis=1)
-        per = np.where(F > 0, B // 8 + F * B // 8, 0) + 1
-        n = len(per) // (T // B) * (T // B)
-        return per[:n].reshape(-1, T // B).sum(axis=1)
-    c1, c2 = cost(d1), cost(d2)
-    return np.minimum(c1, c2).sum(), (c2 < c1).mean()
+        F = bitlen(x.reshape(x.shape[0], T // B, B)).max(axis=2)
+        return (np.where(F > 0, B // 8 + F * B // 8, 0) + 1).sum(axis=1)
+    def lz1(v):
+        return np.diff(v, axis=1, prepend=0)
+    def lz2(v):
+        z = np.zeros((v.shape[0], 2), np.int64)
+        return np.diff(np.concatenate([z, v], axis=1), n=2, axis=1)
+    c = np.stack([cost(lz1(t)), cost(lz1(t - m)) + W, cost(lz2(t)), cost(lz2(t - m)) + W])
+    k = c.argmin(axis=0)
+    return c.min(axis=0).sum(), (k >= 2).mean()
 
 def entropy_bytes(d):
     _, c = np.unique(d, return_counts=True)
@@ -173,7 +182,7 @@ def study(name, x, eb, W):
     rows.append(('1-D second-order Lorenzo, v1 blocks', v1_bytes(d2nd)))
     c12, f12 = lz12_choice(d1, d2nd)
     rows.append(('  first or second order per block (%.0f%% second)' % (100 * f12), c12))
-    fz, ffz = fsz_like(d1, d2nd)
+    fz, ffz = fsz_like(flat, W)
     rows.append(('  FSZ-like coder (tiles of 256, %.0f%% second order)' % (100 * ffz), fz))
     rows.append(('  first or second order x dense or sparse, per block', best_of_four(d1, d2nd)))
     if q.ndim >= 2:
@@ -215,6 +224,9 @@ if __name__ == '__main__':
         # issue 21's smooth rows: 1 GiB arrays (float32 2^28 values, float64 2^27)
         study('sin(x)cos(y), 1 GiB float32 grid', sincos(1 << 28).astype(np.float32), 1e-4, 4)
         study('sin(x)cos(y), 1 GiB float64 grid', sincos(1 << 27), 1e-6, 8)
+        # the random walk's ratio depends only on its steps (uniform in +-1e-3): 4 Mi of them
+        walk = np.cumsum((np.random.default_rng(1234).random(1 << 22) - 0.5) * 2e-3)
+        study('random walk (float32)', walk.astype(np.float32), 1e-4, 4)
         sys.exit(0)
     t = field('trinidad.nc', 'data')
     h = field('hgt.nc', 'HGT')
