@@ -64,28 +64,28 @@ static void observed_latency(unsigned char *x)
     const eccl_bound_t b = ECCL_BOUND_ABS(1e-3);
     c->gpu.observe = 1; /* (read from ECCL_GPU_OBSERVE in CUDA builds only) */
     double lat0 = c->models.gpu[0].op_lat;
-    eccl_agree_observe(c, 5e-3);
-    eccl_agree_observe(c, 5e-3);
-    expect(eccl_agree_observed(c) == -INFINITY, "a figure from 2 observations");
+    eccl_gpu_observe(c, 5e-3);
+    eccl_gpu_observe(c, 5e-3);
+    expect(eccl_gpu_observed(c) == -INFINITY, "a figure from 2 observations");
     expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "bcast failed");
     expect(c->models.gpu_lat_obs == 0 && c->models.gpu[0].op_lat == lat0, "the model moved without a figure");
-    for (int i = 0; i < 5; i++) eccl_agree_observe(c, 1e-4 * (rank_ + 1));
-    eccl_agree_observe(c, 1.0);
-    eccl_agree_observe(c, -1.0); /* (counts as 0) */
-    expect(eccl_agree_observed(c) == 1e-4 * (rank_ + 1), "not the median of 9");
+    for (int i = 0; i < 5; i++) eccl_gpu_observe(c, 1e-4 * (rank_ + 1));
+    eccl_gpu_observe(c, 1.0);
+    eccl_gpu_observe(c, -1.0); /* (counts as 0) */
+    expect(eccl_gpu_observed(c) == 1e-4 * (rank_ + 1), "not the median of 9");
     expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "bcast failed");
     double want = 1e-4 * size_;
     expect(c->models.gpu_lat_obs == want, "not the slowest rank's median");
     expect(c->models.gpu[0].op_lat == want && c->models.gpu[1].op_lat == want && c->models.nccl[0].op_lat == want &&
                c->models.nccl[1].op_lat == want && c->models.host.op_lat == 0,
            "the model's views do not price it");
-    for (int i = 0; i < ECCL_LAT_RING + 4; i++) eccl_agree_observe(c, 2e-5); /* the ring wraps */
-    expect(eccl_agree_observed(c) == 2e-5, "the ring holds older observations");
+    for (int i = 0; i < ECCL_LAT_RING + 4; i++) eccl_gpu_observe(c, 2e-5); /* the ring wraps */
+    expect(eccl_gpu_observed(c) == 2e-5, "the ring holds older observations");
     expect(eccl_allreduce(x, x + 72000, 9000, ECCL_FLOAT64, ECCL_OP_SUM, &b, c) == ECCL_SUCCESS, "allreduce failed");
     expect(c->models.gpu_lat_obs == 2e-5 && c->models.gpu[0].op_lat == 2e-5, "the non-rooted agreement");
     c->gpu.observe = 0;
     unsigned n = c->gpu.nlat;
-    eccl_agree_observe(c, 1.0);
+    eccl_gpu_observe(c, 1.0);
     expect(c->gpu.nlat == n, "observed with observe = 0");
     eccl_comm_free(&c);
 }

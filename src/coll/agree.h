@@ -43,17 +43,7 @@ void eccl_agree_reserve_device(eccl_call_t *c);
  * communicator): until then the stream-enqueued calls run at once (src/coll/engine.c). Local; call
  * it only while no call of comm runs. 1 in builds without CUDA. */
 int eccl_agree_dev_settled(eccl_comm_t comm);
-/* The GPU codec's per-operation latency as this rank's calls see it, for the cost model. A
- * device-resident codec operation (compress, decompress, homomorphic reduce) adds `seconds`: its
- * time beyond its bytes at the calibrated throughput, which is what the host waits for a launch,
- * for SMs the application's kernels hold, and for the result (src/prims/prims.c). Local; ignored
- * where ECCL_GPU_OBSERVE=0. */
-void eccl_agree_observe(eccl_comm_t comm, double seconds);
-/* This rank's figure for the data agreement: the median of its last ECCL_LAT_RING observations
- * (robust to a first launch that loads its module, or a preempted one), or -INFINITY with fewer
- * than 3 (then it adds nothing to the agreement's MAX). Local. */
-double eccl_agree_observed(eccl_comm_t comm);
-/* After the data agreement: `agreed` (the MAX over ranks of eccl_agree_observed: the slowest
+/* After the data agreement: `agreed` (the MAX over ranks of eccl_gpu_observed, core/comm.h: the slowest
  * rank's GPU paces a collective) prices the GPU codec from now on (eccl_models_set_gpu_observed),
  * the same figure on every rank; nothing where it is not a positive number. */
 void eccl_agree_observed_set(eccl_call_t *c, double agreed);

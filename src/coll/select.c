@@ -348,7 +348,7 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
      * observed GPU codec latency (all reduced by MAX); then the signature (sig_fill) */
     double v[ECCL_AGREE_N] = {-INFINITY, -INFINITY, -INFINITY, c->dev.here && !c->dev.short_ ? 0.0 : 1.0,
                          comm->tr.nwin_state < 0 ? 1.0 : 0.0, c->dev.short_ ? 1.0 : 0.0,
-                         eccl_agree_observed(comm)};
+                         eccl_gpu_observed(comm)};
     eccl_sig_fill(c, b, forced, v + ECCL_AGREE_FIG);
     int data_range = b->mode == ECCL_MODE_REL && b->range == ECCL_RANGE_FROM_DATA; /* else given */
     if (ld && data_range) {

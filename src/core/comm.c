@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -54,4 +55,26 @@ eccl_result_t eccl_cuda_comm_mpi_aware(eccl_comm_t comm, int *aware)
 #else
     return ECCL_ERR_UNSUPPORTED;
 #endif
+}
+
+void eccl_gpu_observe(eccl_comm_t comm, double seconds)
+{
+    if (!comm->gpu.observe || !(seconds == seconds)) return;
+    if (seconds < 0) seconds = 0; /* (faster than the calibrated throughput) */
+    comm->gpu.lat[comm->gpu.nlat % ECCL_LAT_RING] = seconds;
+    comm->gpu.nlat++;
+}
+
+double eccl_gpu_observed(eccl_comm_t comm)
+{
+    unsigned n = comm->gpu.nlat < ECCL_LAT_RING ? comm->gpu.nlat : ECCL_LAT_RING;
+    if (n < 3) return -INFINITY;
+    double s[ECCL_LAT_RING];
+    for (unsigned i = 0; i < n; i++) { /* insertion sort: at most 16 */
+        double x = comm->gpu.lat[i];
+        unsigned j = i;
+        for (; j > 0 && s[j - 1] > x; j--) s[j] = s[j - 1];
+        s[j] = x;
+    }
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }

@@ -73,7 +73,7 @@ typedef struct eccl_comm_gpu {
     int priority;      /* ECCL_GPU_PRIORITY at creation: 1 = eccl's own CUDA streams (the codec's,
                           NCCL's) run at the device's greatest stream priority */
     int observe;       /* ECCL_GPU_OBSERVE at creation: 1 = the device codec operations' observed
-                          latency prices the GPU codec (src/coll/agree.c) */
+                          latency prices the GPU codec (eccl_gpu_observe below; agreed in src/coll/select.c) */
     double lat[ECCL_LAT_RING]; /* this rank's last observed per-operation latencies (s) */
     unsigned nlat;     /* observations made (the ring holds the last ECCL_LAT_RING) */
     double lat_agreed; /* the figure the last data agreement set (s; 0: none) */
@@ -116,6 +116,17 @@ eccl_result_t eccl_comm_error(eccl_comm_t comm, eccl_result_t rc, const char *fm
     __attribute__((format(printf, 3, 4)));
 
 double eccl_wtime(void);
+
+/* The GPU codec's per-operation latency as this rank's calls see it, for the cost model
+ * (ECCL_GPU_OBSERVE). A device-resident codec operation (compress, decompress, homomorphic
+ * reduce) adds `seconds`: its time beyond its bytes at the calibrated throughput, which is what
+ * the host waits for a launch, for SMs the application's kernels hold, and for the result
+ * (src/prims/prims.c). Local; ignored unless comm->gpu.observe. */
+void eccl_gpu_observe(eccl_comm_t comm, double seconds);
+/* This rank's figure for the data agreement (src/coll/select.c): the median of its last
+ * ECCL_LAT_RING observations (robust to a first launch that loads its module, or a preempted
+ * one), or -INFINITY with fewer than 3 (then it adds nothing to the agreement's MAX). Local. */
+double eccl_gpu_observed(eccl_comm_t comm);
 
 /* The inter-node communicator of a hierarchical comm (topo.hier), created at the first call
  * (collective over every rank of comm) with the parent's configuration, compress = ALWAYS and the

@@ -14,7 +14,6 @@
 #include "codec/codec.h"
 #include "codec/format.h"
 #include "cuda/device.h"
-#include "coll/agree.h"
 #include "core/dtype.h"
 #include "prims/internal.h"
 
@@ -22,14 +21,14 @@ static void add_codec(eccl_call_t *c, double t0) { c->st->t_codec += eccl_wtime(
 
 /* The same for a device-resident codec operation that succeeded, which also tells the cost model
  * what the operation cost beyond its `count` elements at the GPU codec's calibrated throughput
- * (kind: 0 compress, 1 decompress, 2 homomorphic; coll/agree.h eccl_agree_observe). */
+ * (kind: 0 compress, 1 decompress, 2 homomorphic; core/comm.h eccl_gpu_observe). */
 static void add_codec_dev(eccl_call_t *c, double t0, size_t count, int kind)
 {
     double dt = eccl_wtime() - t0;
     c->st->t_codec += dt;
     const eccl_models_t *md = &c->comm->models;
     double thr = md->gpu_thr[eccl_dtype_traits(c->dtype)->is64 ? 1 : 0][kind];
-    eccl_agree_observe(c->comm, dt - (double)count * (double)c->esize / thr);
+    eccl_gpu_observe(c->comm, dt - (double)count * (double)c->esize / thr);
 }
 
 void eccl_prim_sent(eccl_call_t *c, const void *buf, size_t bytes)
