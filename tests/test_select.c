@@ -4,9 +4,9 @@
  * eccl_comm_last_stats) must be the one eccl_select_predict names for the same figures (the
  * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
  *
- * Also the GPU codec's observed per-operation latency (coll/agree.h): fed by hand here (device
- * operations feed it on a GPU), each rank's median must reach the model as the slowest rank's,
- * the same figure on every rank.
+ * Also the GPU codec's observed per-operation latency (core/comm.h eccl_gpu_observe, agreed in
+ * select.c): fed by hand here (device operations feed it on a GPU), each rank's median must reach
+ * the model as the slowest rank's, the same figure on every rank.
  *
  *   mpiexec -n P tests/test_select
  */
@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/agree.h"
 #include "coll/select.h"
 #include "core/comm.h"
 #include "eccl.h"
