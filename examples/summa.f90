@@ -629,10 +629,9 @@ contains
         cref, 1, 1, descc)
       t_pdgemm = min(t_pdgemm, allmax(MPI_Wtime() - t, gcomm))
     end do
-    ! --device: the DGEMMs alone (the panels not broadcast: C is wrong, and recomputed below) and
-    ! the link's rate, for the lower bound of a SUMMA step
+    ! --device: the DGEMMs alone (the panels not broadcast: C is wrong, and recomputed below); and
+    ! in every mode the link's rate, for the lower bound of a SUMMA step
     t_dgemm = 0
-    rate = 0
     if (device) then
       no_panels = .true.
       t_dgemm = huge(t)
@@ -641,8 +640,8 @@ contains
         t_dgemm = min(t_dgemm, t)
       end do
       no_panels = .false.
-      rate = link_rate()
     end if
+    rate = link_rate()
     ! SUMMA with plain panels (compression off), then compressed
     call plain_panels(.true.)
     t_plain = huge(t)
@@ -720,6 +719,10 @@ contains
           rate / 1.0e9, ' GB/s)'
         print '(a, f7.2, a, f7.2, a)', 'eccl panels / floor ', t_eccl / max(t_dgemm, most / rate), &
           '  (plain panels / eccl panels ', t_plain / t_eccl, ')'
+      else if (rate > 0) then
+        ! host arrays: the network's share of the floor (the local DGEMMs are not timed alone)
+        print '(a, f9.4, a, f7.2, a, f7.1, a)', 'compressed bytes / link (s) ', most / rate, &
+          '  (busiest rank ', most / 1.0e6, ' MB at ', rate / 1.0e9, ' GB/s, grid rank 0 to 1)'
       end if
     end if
   end subroutine run
