@@ -153,9 +153,8 @@ void eccl_agree_observed_set(eccl_call_t *c, double agreed)
 {
     eccl_comm_t comm = c->comm;
     if (!(agreed > 0 && isfinite(agreed))) return;
-    double old = comm->gpu.lat_agreed;
+    double old = comm->models.gpu_lat_obs; /* (0: none yet) */
     if (!eccl_models_set_gpu_observed(&comm->models, agreed)) return;
-    comm->gpu.lat_agreed = agreed;
     if (!(old > 0) || agreed > 1.25 * old || agreed < 0.8 * old)
         ECCL_LOG(1, c->rank, "GPU codec: %.1f us per operation observed (slowest rank's median; calibrated %.1f us)",
                  agreed * 1e6, comm->models.gpu_lat * 1e6);

@@ -76,7 +76,6 @@ typedef struct eccl_comm_gpu {
                           latency prices the GPU codec (eccl_gpu_observe below; agreed in src/coll/select.c) */
     double lat[ECCL_LAT_RING]; /* this rank's last observed per-operation latencies (s) */
     unsigned nlat;     /* observations made (the ring holds the last ECCL_LAT_RING) */
-    double lat_agreed; /* the figure the last data agreement set (s; 0: none) */
 } eccl_comm_gpu_t;
 
 struct eccl_comm {

@@ -120,14 +120,11 @@ eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count,
         const eccl_dev_layout_t *lay;
         const void *at = eccl_prim_at(c, data, &lb, &lay);
         rc = eccl_dev_compress(c->comm->gpu.ctx, at, lay, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
-        if (!rc) {
-            add_codec_dev(c, t0, count, 0);
-            return ECCL_SUCCESS;
-        }
     } else {
         rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
     }
-    add_codec(c, t0);
+    if (c->dev.here && !rc) add_codec_dev(c, t0, count, 0);
+    else add_codec(c, t0);
     return rc ? codec_fail(c, rc, "compress") : ECCL_SUCCESS;
 }
 
