@@ -9,11 +9,11 @@ NVCC_COMPILE = $(top_srcdir)/build-aux/cudalt.sh $@ $(NVCC) $(NVCC_GENCODE) -O3 
 	$(AM_V_GEN)$(NVCC_COMPILE) -c $<
 
 if HAVE_CUDA
-libeccl_la_SOURCES += cuda/device.cu cuda/resident.cu cuda/codec.cu cuda/compress.cu cuda/compress32.cu cuda/decompress.cu cuda/hom32.cu
+libeccl_la_SOURCES += cuda/device.cu cuda/resident.cu cuda/codec.cu cuda/compress.cu cuda/compress32.cu cuda/compress64.cu cuda/decompress.cu cuda/hom32.cu
 libeccl_la_LIBADD += $(CUDA_LDFLAGS) $(CUDA_LIBS) -lstdc++
 else
 libeccl_la_SOURCES += cuda/nocuda.c
 endif
 include_HEADERS += include/eccl_cuda.h
-noinst_HEADERS += cuda/device.h cuda/codec_dev.cuh cuda/kernels.h cuda/enc32.cuh cuda/dec.cuh
-EXTRA_DIST += cuda/device.cu cuda/resident.cu cuda/codec.cu cuda/compress.cu cuda/compress32.cu cuda/decompress.cu cuda/hom32.cu cuda/nocuda.c
+noinst_HEADERS += cuda/device.h cuda/codec_dev.cuh cuda/kernels.h cuda/enc32.cuh cuda/enc64.cuh cuda/dec.cuh
+EXTRA_DIST += cuda/device.cu cuda/resident.cu cuda/codec.cu cuda/compress.cu cuda/compress32.cu cuda/compress64.cu cuda/decompress.cu cuda/hom32.cu cuda/nocuda.c

@@ -110,7 +110,10 @@ struct plan {
 };
 
 // The QUANT encoding of block b from its integers in shared memory (section 8); plan.size < 0
-// when the block must be RAW.
+// when the block must be RAW. D64: a float64/complex128 block whose integers all lie within
+// +-(2^30 - 1) (compress64.cu): 6-byte head values, 8-byte reals, and a plane code of 31 (deltas
+// of 31 bits) meaning 45 planes, of which 31..44 are zero.
+template <bool D64 = false>
 __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int have, uint32_t (&m)[32])
 {
     plan p;
@@ -139,10 +142,14 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
         pm2 = pm1;
         pm1 = qi;
     }
-    eccl_fmt_choice_t cl = choose(allL, negL, posL, have ? 0 : 4), cn = choose(allN, negN, posN, 0);
+    eccl_fmt_choice_t cl = choose(allL, negL, posL, have ? 0 : eccl_fmt_head_bytes(D64)), cn = choose(allN, negN, posN, 0);
+    if (D64 && cl.fc == ECCL_FMT_F_ESCAPE) { // (only Lorenzo deltas reach 31 bits)
+        cl.size += 4 * (ECCL_FMT_FQ64 - ECCL_FMT_FQ32);
+        cl.F = ECCL_FMT_FQ64;
+    }
     p.none = cn.size < cl.size;
     eccl_fmt_choice_t c = p.none ? cn : cl;
-    p.size = c.size <= r * 4 ? c.size : -1;
+    p.size = c.size <= r * (D64 ? 8 : 4) ? c.size : -1;
     p.quant = 1;
     p.raw_coded = 0;
     p.F = c.F;

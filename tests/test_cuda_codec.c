@@ -52,14 +52,15 @@ static void gpu_reserve(gpu_t *g, size_t count, eccl_dtype_t dt)
 
 static long streams, bytes_compared;
 
-static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, int pat, tu_rng *rng)
+/* The GPU codec against the CPU codec on the count elements at x (named `what` in messages):
+ * compression bytes, decoding, and the verdicts on corrupted copies of the stream. */
+static void compare_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
+                         const char *what, tu_rng *rng)
 {
-    int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
-    size_t reals = count * (dt >= ECCL_COMPLEX64 ? 2 : 1), esz = eccl_dtype_size(dt);
+    size_t esz = eccl_dtype_size(dt);
     size_t cap = eccl_compress_bound(count, dt), size = 0, gsize = 0;
-    void *x = tu_malloc(count * esz), *y = tu_malloc(count * esz), *z = tu_malloc(count * esz);
+    void *y = tu_malloc(count * esz), *z = tu_malloc(count * esz);
     unsigned char *s = tu_malloc(cap), *gs = tu_malloc(cap);
-    tu_fill(x, reals, is64, pat, count + 17);
     gpu_reserve(g, count, dt);
     cudaMemcpy(g->dx, x, count * esz, cudaMemcpyHostToDevice);
     eccl_result_t rc = eccl_compress(x, count, dt, b, s, cap, &size);
@@ -72,7 +73,7 @@ static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t co
         size_t k = 0;
         while (k < size && k < gsize && s[k] == gs[k]) k++;
         TU_CHECK(0, "GPU stream differs from the CPU's: %s %s mode %d %g n=%zu: sizes %zu/%zu, first difference at byte %zu",
-                 eccl_dtype_name(dt), tu_pattern_name[pat], b->mode, b->value, count, gsize, size, k);
+                 eccl_dtype_name(dt), what, b->mode, b->value, count, gsize, size, k);
     }
     streams++;
     bytes_compared += (long)size;
@@ -81,11 +82,11 @@ static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t co
     TU_CHECK(rc == ECCL_SUCCESS, "cpu decompress: %s", eccl_strerror(rc));
     cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
     rc = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
-    TU_CHECK(rc == ECCL_SUCCESS, "gpu decompress: %s (%s %s n=%zu)", eccl_strerror(rc), eccl_dtype_name(dt),
-             tu_pattern_name[pat], count);
+    TU_CHECK(rc == ECCL_SUCCESS, "gpu decompress: %s (%s %s n=%zu)", eccl_strerror(rc), eccl_dtype_name(dt), what,
+             count);
     cudaMemcpy(z, g->dy, count * esz, cudaMemcpyDeviceToHost);
     TU_CHECK(memcmp(y, z, count * esz) == 0, "GPU decode differs from the CPU's: %s %s n=%zu", eccl_dtype_name(dt),
-             tu_pattern_name[pat], count);
+             what, count);
     /* corruptions with the checksum repaired: both codecs give the same verdict */
     for (int trial = 0; trial < 6 && size > 80; trial++) {
         unsigned char *c = tu_malloc(size);
@@ -105,11 +106,54 @@ static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t co
         }
         free(c);
     }
-    free(x);
     free(y);
     free(z);
     free(s);
     free(gs);
+}
+
+static void one_case(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, int pat, tu_rng *rng)
+{
+    int is64 = dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128;
+    size_t reals = count * (dt >= ECCL_COMPLEX64 ? 2 : 1);
+    void *x = tu_malloc(count * eccl_dtype_size(dt));
+    tu_fill(x, reals, is64, pat, count + 17);
+    compare_case(g, dt, b, count, x, tu_pattern_name[pat], rng);
+    free(x);
+}
+
+/* One stream whose tiles take different paths of the 64-bit compression kernel (compress64.cu):
+ * smooth tiles (thread-per-block), a tile with a NaN, one with an integer beyond 2^30 quanta, one
+ * whose last block cannot be QUANT, each beside smooth ones, for every 64-bit type and a few
+ * lengths (a tile is 8192 reals). Also float32, whose kernel has no such split. */
+static void mixed_tiles_cases(gpu_t *g, tu_rng *rng)
+{
+    const eccl_dtype_t dts[] = {ECCL_FLOAT64, ECCL_COMPLEX128, ECCL_FLOAT32};
+    const size_t lens[] = {8192 * 6, 8192 * 6 + 1, 8192 * 6 + 33, 8192 * 5 + 8191};
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+    for (unsigned d = 0; d < 3; d++)
+        for (unsigned li = 0; li < 4; li++) {
+            const int is64 = dts[d] != ECCL_FLOAT32, cplx = dts[d] == ECCL_COMPLEX128;
+            const size_t reals = lens[li], count = reals / (cplx ? 2 : 1);
+            double *v = tu_malloc(reals * sizeof *v);
+            for (size_t i = 0; i < reals; i++) v[i] = sin((double)i * 0.002) * 3.0 + 1e-3 * (double)(i % 5);
+            v[8192 * 1 + 700] = NAN;                 /* tile 1: a RAW block */
+            v[8192 * 2 + 4000] = 4e5;                /* tile 2: 2e9 quanta, beyond 2^30 */
+            v[8192 * 3 + 31] = -1e5;                 /* tile 3: 5e8 quanta, within 2^30 */
+            /* tile 4: about +-1e9 quanta in turn, deltas of 31 bits (45 planes for the 64-bit types) */
+            for (size_t i = 8192 * 4; i < 8192 * 4 + 64; i++) v[i] = (i & 1) ? 2e5 : -2e5;
+            v[reals - 1] = (li & 1) ? 7e4 : v[reals - 1]; /* a short last block with a large step */
+            void *x = tu_malloc(reals * (is64 ? 8 : 4));
+            for (size_t i = 0; i < reals; i++) {
+                if (is64) ((double *)x)[i] = v[i];
+                else ((float *)x)[i] = (float)v[i];
+            }
+            char what[64];
+            snprintf(what, sizeof what, "mixed tiles (%zu reals)", reals);
+            compare_case(g, dts[d], &b, count, x, what, rng);
+            free(x);
+            free(v);
+        }
 }
 
 /* The fused homomorphic kernel against eccl_hom_reduce: same bytes, same verdict on corrupted
@@ -621,6 +665,7 @@ int main(void)
         one_case(&g, ECCL_FLOAT32, &b, (size_t)48 << 20, TU_SMOOTH, &rng);
         one_case(&g, ECCL_FLOAT64, &b, (size_t)12 << 20, TU_RANDOMWALK, &rng);
     }
+    if (!getenv("ECCL_TEST_HOM_ONLY")) mixed_tiles_cases(&g, &rng);
     printf("compared %ld streams, %ld bytes\n", streams, bytes_compared);
     fflush(stdout);
     if (!getenv("ECCL_TEST_HOM_ONLY")) view_cases(quick);

@@ -1,0 +1,350 @@
+// enc64.cuh - the 64-bit types' block encoders, one warp per block (lane i holds value i), and
+// compress_tile: a whole tile from its values (or, HOM, from rows the caller has filled) to the
+// stream, with the look-back, the checksum and the last CTA's header. Shared by the
+// compression kernels (compress.cu; compress64.cu falls back to it per tile) and the float64
+// homomorphic kernel. Included by one kernel file each (an anonymous namespace: every
+// translation unit has its own copy).
+#ifndef ECCL_CUDA_ENC64_CUH
+#define ECCL_CUDA_ENC64_CUH
+
+#include "cuda/codec_dev.cuh"
+#include "cuda/kernels.h"
+
+namespace {
+
+template <bool D64> struct types;
+template <> struct types<false> {
+    typedef float T;
+    typedef int I;
+    typedef unsigned U;
+};
+template <> struct types<true> {
+    typedef double T;
+    typedef long long I;
+    typedef unsigned long long U;
+};
+
+struct comp_smem {
+    unsigned char codes[256];
+    unsigned char qok[256];       // block quantizable
+    long long tail[256][2];       // float64: last lag integers of each block
+    unsigned warp_bytes[32], warp_off[32];
+    unsigned long long tile_off, tile_id, csum_tmp[32];
+    unsigned total, padded;
+    eccl_dev_q q;
+    eccl_dev_header h;
+};
+
+// Quantize x: the strict checks decide almost always; a rounded error exactly equal to the bound
+// goes through the exact rule of format.h (same answer, more work).
+__device__ __forceinline__ int quantize(double x, const eccl_dev_q &q, long long *qi)
+{
+    double qd = rint(x * q.R);
+    double aq = fabs(qd);
+    double rec = qd * q.D;
+    double s1 = fabs(x - rec);
+    double s2 = q.is64 ? 0.0 : fabs(x - (double)(float)rec);
+    int ok = aq <= (double)q.qmax && s1 < q.eb && s2 < q.eb;
+    *qi = ok ? (long long)qd : 0;
+    if (!ok && aq <= (double)q.qmax && (s1 == q.eb || s2 == q.eb)) {
+        int64_t v;
+        ok = eccl_fmt_quantize(x, q.R, q.D, q.eb, q.qmax, q.is64, &v);
+        *qi = ok ? v : 0;
+    }
+    return ok;
+}
+
+// A 4-byte field of a payload in the staging area: float32 payloads are made of 4-byte fields
+// only (head value, sign map, planes, values), so their staging is word-aligned; float64 ones are
+// byte-granular (6-byte head values).
+template <bool D64> __device__ __forceinline__ void st4(unsigned char *o, uint32_t v)
+{
+    if (D64) st_bytes(o, v, 4);
+    else *(uint32_t *)o = v;
+}
+
+// Sign map (when with_sign) and F planes of per-lane magnitudes m written at o (lane j writes
+// plane j). Returns the bytes written.
+template <bool D64, typename U>
+__device__ __forceinline__ int warp_planes(unsigned char *o, U m, uint32_t sign, int F, int with_sign, int lane)
+{
+    int sb = with_sign ? 4 : 0;
+    if (with_sign && lane == 0) st4<D64>(o, sign);
+    uint32_t mine = 0;
+    int j = 0;
+    for (; j < F && j < 32; j++) {
+        uint32_t w = __ballot_sync(ECCL_WARP_FULL, (unsigned)((m >> j) & 1u));
+        mine = lane == j ? w : mine;
+    }
+    if (lane < j) st4<D64>(o + sb + 4 * lane, mine);
+    for (; j < F; j++) { // more than 32 planes: only float64 RAW blocks
+        uint32_t w = __ballot_sync(ECCL_WARP_FULL, (unsigned)((m >> j) & 1u));
+        if (lane == 0) st4<D64>(o + sb + 4 * j, w);
+    }
+    return sb + 4 * F;
+}
+
+// eccl_fmt_choose without branches (the encoder runs it twice per block).
+__device__ __forceinline__ eccl_fmt_choice_t choose(uint64_t all, uint32_t neg, uint32_t pos, int is64, int extra)
+{
+    eccl_fmt_choice_t c;
+    int fb = 64 - __clzll((long long)all);
+    c.fc = fb <= 30 ? fb : ECCL_FMT_F_ESCAPE;
+    c.F = fb <= 30 ? fb : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
+    c.s = c.F == 0 ? ECCL_FMT_SIGN_MAP : !neg ? ECCL_FMT_SIGN_POS : !pos ? ECCL_FMT_SIGN_NEG : ECCL_FMT_SIGN_MAP;
+    c.size = extra + (c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * c.F : 0);
+    return c;
+}
+
+__device__ __forceinline__ uint64_t or_all(unsigned long long v) { return warp_or64(v); }
+
+// Encode one QUANT block from its integers (lane i: q_i, i < r); returns the size, or -1 when it
+// does not fit r*W (only a short last block).
+template <bool D64>
+__device__ int encode_quant(const eccl_dev_q &q, typename types<D64>::I qi, int r, int lane, int have,
+                            typename types<D64>::I p0, typename types<D64>::I p1, unsigned char *o, unsigned *code)
+{
+    typedef typename types<D64>::I I;
+    typedef typename types<D64>::U U;
+    const int act = lane < r;
+    I prev = __shfl_up_sync(ECCL_WARP_FULL, qi, q.lag);
+    I q0 = __shfl_sync(ECCL_WARP_FULL, qi, 0);
+    if (lane < q.lag) prev = have ? (lane == 0 ? p0 : p1) : (lane == 0 ? qi : q0);
+    I dl = act ? qi - prev : 0, dn = act ? qi : 0;
+    U ml = dl < 0 ? (U)0 - (U)dl : (U)dl, mn = dn < 0 ? (U)0 - (U)dn : (U)dn;
+    uint32_t negl = __ballot_sync(ECCL_WARP_FULL, dl < 0), posl = __ballot_sync(ECCL_WARP_FULL, dl > 0);
+    uint32_t negn = __ballot_sync(ECCL_WARP_FULL, dn < 0), posn = __ballot_sync(ECCL_WARP_FULL, dn > 0);
+    int H = have ? 0 : eccl_fmt_head_bytes(D64);
+    eccl_fmt_choice_t cl = choose(or_all(ml), negl, posl, D64, H);
+    eccl_fmt_choice_t cn = choose(or_all(mn), negn, posn, D64, 0);
+    int none = cn.size < cl.size;
+    eccl_fmt_choice_t c = none ? cn : cl;
+    if (c.size > r * (D64 ? 8 : 4)) return -1;
+    int off = 0;
+    if (!none && !have) {
+        if (lane == 0) {
+            if (D64) st_bytes(o, eccl_fmt_zigzag((int64_t)q0), H);
+            else st4<D64>(o, (uint32_t)eccl_fmt_zigzag((int64_t)q0));
+        }
+        off = H;
+    }
+    if (c.F > 0) warp_planes<D64, U>(o + off, none ? mn : ml, none ? negn : negl, c.F, c.s == ECCL_FMT_SIGN_MAP, lane);
+    *code = eccl_fmt_quant_code((unsigned)c.s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c.fc);
+    return c.size;
+}
+
+// A RAW block (section 6.3): key differences, CODED when smaller than VERBATIM.
+// u: this lane's value bits (lanes >= r: ignored).
+template <bool D64>
+__device__ int encode_raw(const eccl_dev_q &q, typename types<D64>::U u, int r, int lane, unsigned char *o,
+                          unsigned *code)
+{
+    typedef typename types<D64>::U U;
+    const int W = D64 ? 8 : 4, act = lane < r;
+    if (!act) u = 0;
+    U key = D64 ? (U)eccl_fmt_key64(u) : (U)eccl_fmt_key32((uint32_t)u);
+    U kprev = __shfl_up_sync(ECCL_WARP_FULL, key, q.lag);
+    U k0 = __shfl_sync(ECCL_WARP_FULL, key, 0);
+    if (lane == 1 && q.lag == 2) kprev = k0;
+    if (lane == 0) kprev = key;
+    U m = !act ? 0 : (key >= kprev ? key - kprev : kprev - key);
+    uint32_t neg = __ballot_sync(ECCL_WARP_FULL, act && key < kprev);
+    int F = eccl_fmt_bitlen64(or_all(m));
+    int size = W + (F > 0 ? 4 + 4 * F : 0);
+    if (F <= (D64 ? 62 : 32) && size < r * W) {
+        if (lane == 0) {
+            if (D64) st_bytes(o, u, W);
+            else st4<D64>(o, (uint32_t)u);
+        }
+        if (F > 0) warp_planes<D64, U>(o + W, m, neg, F, 1, lane);
+        *code = eccl_fmt_raw_code((unsigned)F);
+        return size;
+    }
+    if (act) {
+        if (D64) st_bytes(o + lane * W, u, W);
+        else st4<D64>(o + lane * W, (uint32_t)u);
+    }
+    *code = 0xFFu;
+    return r * W;
+}
+
+// float64 and complex128 work on rows (256 blocks of 32 64-bit words at `rows`): the tile's
+// integers where sm.qok (with sm.tail), the values' bits elsewhere. Phase A fills them, or, HOM
+// (the fused homomorphic kernel), the caller has; the last CTA then also compares the input
+// stream's checksum (accumulated in checksum2) with in_checksum. The staging areas overlay the
+// rows (warp w's staging is the rows of its own blocks): a block's encoding, at most
+// 256 bytes, starts no later than its own row, since each block before it took at most 256, and
+// is written after the warp has read that row.
+template <int NT, bool HOM = false>
+__device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long *rows,
+                              const unsigned long long *in_checksum = nullptr)
+{
+    constexpr bool D64 = true; // (the encoding helpers above also know 32-bit types)
+    typedef typename types<D64>::I I;
+    typedef typename types<D64>::U U;
+    constexpr int WPC = NT / 32, BPW = 256 / WPC; // warps per CTA, blocks per warp
+    constexpr size_t SPW = (size_t)BPW * 32 * 8;  // staging bytes per warp: the rows of its blocks
+    unsigned char *const stage = (unsigned char *)rows;
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    eccl_dev_scratch *s = a.s;
+    const unsigned long long t = sm.tile_id;
+    const eccl_dev_q q = sm.q;
+    const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
+    const uint64_t v0 = b0 * 32; // the tile's first value
+    const tile_map map = make_tile_map(a.v, v0); // (HOM: unused, the caller has read the values)
+
+    // Phase A: quantize the tile; one flag per block.
+    if (HOM) {
+        // done by the caller
+    } else {
+        // float64: one warp per block, the next block's values loaded while this one quantizes;
+        // each row gets the block's integers where it quantizes, else its values' bits
+        const double *x = (const double *)a.x;
+        double nxt = 0.0;
+        if ((uint64_t)w * BPW < nblk && lane < eccl_fmt_block_len(a.n, b0 + (uint64_t)w * BPW))
+            nxt = x[map.at((uint32_t)(w * BPW * 32 + lane))];
+        for (int k = 0; k < BPW; k++) {
+            uint64_t b = (uint64_t)w * BPW + k;
+            if (b >= nblk) break;
+            int r = eccl_fmt_block_len(a.n, b0 + b);
+            const double xv = nxt;
+            if (k + 1 < BPW && b + 1 < nblk && lane < eccl_fmt_block_len(a.n, b0 + b + 1))
+                nxt = x[map.at((uint32_t)((b + 1) * 32 + lane))];
+            long long qi = 0;
+            int ok = 1;
+            if (q.quant && lane < r) ok = quantize(xv, q, &qi);
+            int all = q.quant && __all_sync(ECCL_WARP_FULL, ok);
+            if (lane < r) rows[b * 32 + lane] = all ? qi : __double_as_longlong(xv);
+            long long t1 = __shfl_sync(ECCL_WARP_FULL, qi, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, qi, r - q.lag);
+            if (lane == 0) {
+                sm.qok[b] = (unsigned char)all;
+                sm.tail[b][0] = t0;
+                sm.tail[b][1] = t1;
+            }
+        }
+    }
+    __syncthreads();
+
+    // Phase B: encode each block into this warp's staging area.
+    unsigned char *mine = stage + w * SPW;
+    int off = 0;
+    const int rlast = eccl_fmt_block_len(a.n, a.nb - 1);
+    for (int k = 0; k < BPW; k++) {
+        uint64_t b = (uint64_t)w * BPW + k;
+        if (b >= nblk) break;
+        int r = b0 + b == a.nb - 1 ? rlast : 32;
+        // the predecessor: the previous block of the tile when it quantizes (it is then QUANT: a
+        // full block always fits, and only the stream's last block can be short)
+        int have = b > 0 && sm.qok[b - 1];
+        unsigned code = 0;
+        int size = -1;
+        if (sm.qok[b]) {
+            I qi, p0 = 0, p1 = 0;
+            qi = lane < r ? (I)rows[b * 32 + lane] : 0;
+            __syncwarp(); // (the staging overlays this row: every lane has read it)
+            if (have) {
+                p0 = (I)sm.tail[b - 1][0];
+                p1 = (I)sm.tail[b - 1][1];
+            }
+            size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code);
+            if (HOM && size < 0) { // a short last block too large as QUANT: RAW of the values T(Q*D)
+                if (lane < r) rows[b * 32 + lane] = __double_as_longlong((double)qi * q.D);
+                __syncwarp();
+            }
+        }
+        if (size < 0) { // (encode_raw reads its values before it writes: the staging may overlay them)
+            U u = 0;
+            if (lane < r) {
+                if (HOM || !sm.qok[b]) u = (U)rows[b * 32 + lane];
+                else u = ((const U *)a.x)[map.at((uint32_t)(b * 32 + lane))]; // (a short last block's values)
+            }
+            size = encode_raw<D64>(q, u, r, lane, mine + off, &code);
+        }
+        if (lane == 0) sm.codes[b] = (unsigned char)code;
+        off += size;
+        __syncwarp();
+    }
+    if (lane == 0) sm.warp_bytes[w] = (unsigned)off;
+    __syncthreads();
+
+    // Tile layout (its size published at once), then the global offset by warp 0's look-back.
+    if (tid == 0) {
+        unsigned tot = 0;
+        for (int k = 0; k < WPC; k++) {
+            sm.warp_off[k] = tot;
+            tot += sm.warp_bytes[k];
+        }
+        unsigned long long padded = (tot + 15u) & ~15ull;
+        atomicExch(&s->status[t], eccl_lb_pack(a.epoch, t == 0 ? ECCL_LB_INC : ECCL_LB_AGG, padded));
+        sm.total = tot; /* (warp_bytes keeps each warp's run length) */
+        sm.padded = (unsigned)padded;
+    }
+    __syncthreads();
+    if (w == 0) {
+        const unsigned long long off = t == 0 ? 0 : look_back_warp(s, t, sm.padded, a.epoch, lane);
+        if (lane == 0) {
+            sm.tile_off = off;
+            if (t == a.nt - 1) s->total_size = a.P + off + sm.padded;
+        }
+    }
+    __syncthreads();
+    const unsigned tot = sm.total, padded = sm.padded;
+    const unsigned long long gpos = a.P + sm.tile_off;
+    unsigned long long h = 0;
+    // copy out with 16-byte stores, gathering each chunk's bytes from the runs
+    for (unsigned c = tid; c < padded / 16; c += NT) {
+        unsigned p = 16 * c, ww = 0, lo = 0, hi = WPC - 1;
+        while (lo < hi) { // the warp whose run holds byte p
+            unsigned mid = (lo + hi + 1) / 2;
+            if (sm.warp_off[mid] <= p) lo = mid;
+            else hi = mid - 1;
+        }
+        ww = lo;
+        uint32_t wd[4] = {0, 0, 0, 0};
+        for (int k = 0; k < 16; k++, p++) {
+            if (p >= tot) break;
+            while (ww + 1 < (unsigned)WPC && sm.warp_off[ww + 1] <= p) ww++;
+            wd[k >> 2] |= (uint32_t)stage[ww * SPW + (p - sm.warp_off[ww])] << (8 * (k & 3));
+        }
+        uint4 v = make_uint4(wd[0], wd[1], wd[2], wd[3]);
+        *(uint4 *)(a.out + gpos + 16 * c) = v;
+        h += chk_chunk(v, gpos + 16 * c);
+    }
+    // block codes (and, for the last tile, the zero padding up to the payload), as u64 words
+    const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
+    for (uint64_t wd = cstart / 8 + tid; wd < cend / 8; wd += NT) {
+        uint64_t v = 0;
+        for (int k = 0; k < 8; k++) {
+            uint64_t z = 8 * wd + k - cstart;
+            v |= (uint64_t)(z < nblk ? sm.codes[z] : 0) << (8 * k);
+        }
+        *(unsigned long long *)(a.out + 8 * wd) = v;
+        h += chk_word(v, wd);
+    }
+    if (tid == 0) { // tile index entry
+        *(unsigned long long *)(a.out + 64 + 8 * t) = sm.tile_off;
+        h += chk_word(sm.tile_off, (64 + 8 * t) / 8);
+    }
+    h = cta_sum(h, sm.csum_tmp);
+    if (tid == 0) {
+        atomicAdd(&s->checksum, h);
+        __threadfence();
+        unsigned long long done = atomicAdd(&s->done_counter, 1ull) - a.done_base;
+        if (done == a.nt - 1) { // the last CTA: header and checksum
+            __threadfence();
+            unsigned long long size = *(volatile unsigned long long *)&s->total_size;
+            unsigned char hb[64];
+            write_header(hb, sm.h, size);
+            if (HOM && in_checksum && atomicExch(&s->checksum2, 0ull) != *in_checksum) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+            unsigned long long sum = atomicExch(&s->checksum, 0ull);
+            sum += chk_header(hb);
+            st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
+            for (int k = 0; k < 16; k++) ((uint32_t *)a.out)[k] = (uint32_t)ld_bytes(hb + 4 * k, 4);
+            if (a.d_size) *a.d_size = size;
+        }
+    }
+}
+
+} // namespace
+
+#endif
