@@ -7,9 +7,9 @@
 // next block while it quantizes one), phase B encodes every block into a per-warp staging area
 // (predecessors come from phase A; float64's staging overlays its rows), then the CTA finds its
 // offset, compacts the staging areas and writes the tile with 16-byte stores (cuda/enc64.cuh).
-// float32 streams are compressed by compress32.cu; contiguous float64 and complex128 ones by
-// compress64.cu, which falls back to this kernel's tile coder where a tile needs it. This kernel
-// serves matrix views of the 64-bit types.
+// float32 streams are compressed by compress32.cu, float64 and complex128 ones by compress64.cu,
+// which falls back to this tile coder where a tile needs it; this kernel remains as the
+// experiment baseline (NVCCFLAGS=-DECCL_C64_FAST=0).
 #include "config.h"
 
 #include <cuda_runtime.h>

@@ -1,5 +1,6 @@
-// compress64.cu - the compression kernel for contiguous float64 and complex128 streams: one CTA per
-// tile and, where the tile allows it, one THREAD per block, as compress32.cu does for float32.
+// compress64.cu - the compression kernel for float64 and complex128 streams (contiguous arrays and
+// matrix views): one CTA per tile and, where the tile allows it, one THREAD per block, as
+// compress32.cu does for float32.
 //
 // The fast path holds when every block of the tile quantizes and all its integers lie within
 // +-(2^30 - 1) (a value below about 5e8 quanta: |x| < 1e3 at ABS 1e-6, for instance). Then the
@@ -44,6 +45,7 @@ constexpr int C64_QW = (1 << 30) - 1; // the fast path's integers: within +-C64_
 
 struct c64_smem {
     comp_smem c;    // what compress_tile needs (tile id, parameters, header), the codes and qok
+    tile_map map;   // VIEW: where the tile's values are read
     int wsum[8];    // per warp of planners: the inclusive sum of its blocks' sizes, then its offset
     unsigned shift; // 2 when block 0 carries a head value (the image starts 2 bytes in), else 0
 };
@@ -55,21 +57,33 @@ __device__ __forceinline__ double2 load2(const double *x, uint64_t i, uint64_t n
     return make_double2(i < n ? x[i] : 0.0, 0.0);
 }
 
-// Phase A of the fast path: the tile's integers into rows of ROW words (nv values from x); each
-// lane quantizes two neighbours, so a warp covers two blocks per step. sm.c.qok[b]: block b
-// quantizes and every integer fits the fast path. Returns whether every block of the tile does.
-template <int NT>
-__device__ __forceinline__ int quantize_tile64(const double *x, c64_smem &sm, int *qs, uint64_t nv, int nblk,
-                                               int w, int lane)
+// The same for a tile's values i, i+1 through its map (codec_dev.cuh): one 16-byte load when vec
+// (the view's pairs are aligned and never straddle a column), else one per value.
+__device__ __forceinline__ double2 load2_map(const double *x, const tile_map &map, int vec, uint64_t i, uint64_t n)
+{
+    if (vec && i + 1 < n) return *(const double2 *)(x + map.at((uint32_t)i));
+    return make_double2(i < n ? x[map.at((uint32_t)i)] : 0.0, i + 1 < n ? x[map.at((uint32_t)(i + 1))] : 0.0);
+}
+
+// Phase A of the fast path: the tile's integers into rows of ROW words (nv values: from x + v0,
+// or VIEW, from x through sm.map); each lane quantizes two neighbours, so a warp covers two blocks
+// per step. sm.c.qok[b]: block b quantizes and every integer fits the fast path. Returns whether
+// every block of the tile does.
+template <int NT, bool VIEW>
+__device__ __forceinline__ int quantize_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uint64_t v0,
+                                               uint64_t nv, int nblk, int w, int lane)
 {
     const eccl_dev_q q = sm.c.q;
     constexpr uint64_t STEP = NT / 32 * 64;
-    double2 nxt = load2(x, (uint64_t)w * 64 + 2 * lane, nv);
+    const int vec = !VIEW || (!(a.v.rows & 1) && !(a.v.ld & 1) && !(a.v.first & 1) && !((uintptr_t)a.x & 15));
+    const double *x = VIEW ? (const double *)a.x : (const double *)a.x + v0;
+    const uint64_t i0 = (uint64_t)w * 64 + 2 * lane;
+    double2 nxt = VIEW ? load2_map(x, sm.map, vec, i0, nv) : load2(x, i0, nv);
 #pragma unroll 1
     for (uint64_t g = (uint64_t)w * 64; g < nv; g += STEP) {
         const uint64_t i = g + 2 * lane;
         const double2 v = nxt;
-        if (g + STEP < nv) nxt = load2(x, i + STEP, nv);
+        if (g + STEP < nv) nxt = VIEW ? load2_map(x, sm.map, vec, i + STEP, nv) : load2(x, i + STEP, nv);
         long long q0 = 0, q1 = 0;
         int ok = 1;
         if (i < nv) ok &= quantize(v.x, q, &q0) && q0 <= C64_QW && q0 >= -C64_QW;
@@ -205,8 +219,9 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
 } // namespace
 
 // NT = 256 threads per CTA, or 1024 for small streams (fewer tiles than twice the SMs: 32 warps
-// quantize a tile instead of 8).
-template <int NT>
+// quantize a tile instead of 8). VIEW: the input is a view (a.v.rows != 0), read through the
+// tile's map; one instance per layout, so that the contiguous kernel is the plain one.
+template <int NT, bool VIEW>
 __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compress64_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -214,6 +229,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compre
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     if (tid == 0) {
         sm.c.tile_id = atomicAdd(&a.s->tile_counter, 1ull) - a.tile_base;
+        if (VIEW) sm.map = make_tile_map(a.v, sm.c.tile_id * 8192);
         eccl_dev_header h = a.h;
         if (a.rel_range_on_device) { // REL with the range computed by eccl_range_kernel
             unsigned long long kmin = a.s->rkey[0], kmax = a.s->rkey[1];
@@ -229,7 +245,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compre
     const int nblk = (int)(a.nb - b0 < 256 ? a.nb - b0 : 256);
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192;
     int *qs = (int *)dyn;
-    if (sm.c.q.quant && quantize_tile64<NT>((const double *)a.x + v0, sm, qs, nv, nblk, w, lane) &&
+    if (sm.c.q.quant && quantize_tile64<NT, VIEW>(a, sm, qs, v0, nv, nblk, w, lane) &&
         encode_tile64<NT>(a, sm, qs, dyn, t, b0, nblk))
         return;
     __syncthreads(); // (every thread is past the fast path's reads of the rows)
@@ -238,17 +254,28 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compre
 
 cudaError_t eccl_compress64_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_compress64_kernel<256>, cudaFuncAttributeMaxDynamicSharedMemorySize, C64_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress64_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, C64_SMEM);
+    cudaError_t e = cudaSuccess;
+    const void *k[4] = {(const void *)eccl_compress64_kernel<256, false>, (const void *)eccl_compress64_kernel<1024, false>,
+                        (const void *)eccl_compress64_kernel<256, true>, (const void *)eccl_compress64_kernel<1024, true>};
+    for (int i = 0; i < 4 && !e; i++) e = cudaFuncSetAttribute(k[i], cudaFuncAttributeMaxDynamicSharedMemorySize, C64_SMEM);
     return e;
 }
 
-int eccl_compress64_applies(const eccl_comp_args &a) { return ECCL_C64_FAST && !a.v.rows; }
+int eccl_compress64_applies(const eccl_comp_args &a)
+{
+    (void)a;
+    return ECCL_C64_FAST;
+}
 
 cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st)
 {
     const unsigned g = (unsigned)a.nt;
-    if (big) eccl_compress64_kernel<1024><<<g, 1024, C64_SMEM, st>>>(a);
-    else eccl_compress64_kernel<256><<<g, 256, C64_SMEM, st>>>(a);
+    if (a.v.rows) {
+        if (big) eccl_compress64_kernel<1024, true><<<g, 1024, C64_SMEM, st>>>(a);
+        else eccl_compress64_kernel<256, true><<<g, 256, C64_SMEM, st>>>(a);
+    } else {
+        if (big) eccl_compress64_kernel<1024, false><<<g, 1024, C64_SMEM, st>>>(a);
+        else eccl_compress64_kernel<256, false><<<g, 256, C64_SMEM, st>>>(a);
+    }
     return cudaGetLastError();
 }

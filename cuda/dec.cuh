@@ -18,6 +18,7 @@ struct dec_smem {
     unsigned char codes[256];
     unsigned boff[257];
     unsigned char flag[256];      // 1: the block's integers do not depend on its predecessor
+    unsigned char thr[256];       // float64 decompression: 1 where a thread decoded the block into its row
     long long tail[256][2];       // block sums (pass 2), then resolved absolute tails
     long long carry[8][2];
     unsigned long long csum_tmp[32];
@@ -388,6 +389,45 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
             bad |= v > (int)q.qmax || v < -(int)q.qmax;
             if (INTS) ((int *)row)[i] = v;
             else row[i] = (float)((double)v * q.D);
+        }
+    }
+    return !bad;
+}
+
+// Pass 3 for a float64 or complex128 QUANT block of at most 30 planes with 256 threads: one
+// THREAD decodes it into a row of shared memory (33 doubles a row: conflict-free, since a 64-bit
+// access serves 16 threads at a time), which the CTA then writes out coalesced. The integers in 64
+// bits (no wrapping: |q| <= QMAX plus a delta below 2^30); the same range check as decode_quant.
+__device__ int decode_quant_thread64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                                     double *row)
+{
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, 1);
+    uint32_t m[32];
+    unplanes(m, pay, k.o, k.F);
+    long long p2 = 0, p1 = 0;
+    if (!k.none) {
+        if (k.head) p2 = p1 = k.q0;
+        else {
+            p2 = sm.tail[b - 1][0];
+            p1 = sm.tail[b - 1][1];
+        }
+    }
+    int bad = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if (i < k.r) {
+            long long d = (k.negmask >> i) & 1u ? -(long long)m[i] : (long long)m[i];
+            long long v;
+            if (k.none) v = d;
+            else if (q.lag == 1) v = p1 + d;
+            else v = ((i & 1) ? p1 : p2) + d;
+            if (!k.none) {
+                if (q.lag == 1 || (i & 1)) p1 = v;
+                else p2 = v;
+            }
+            bad |= v > q.qmax || v < -q.qmax;
+            row[i] = (double)v * q.D;
         }
     }
     return !bad;

@@ -4,7 +4,9 @@
 //  2. one thread per block checks the block's canonical form and computes the sums of its deltas
 //     from popcounts of the bit-planes (no per-value decoding), which a segmented scan turns into
 //     every block's Lorenzo predecessors;
-//  3. one warp per block decodes the values (lane i: value i) and writes them.
+//  3. one warp per block decodes the values (lane i: value i) and writes them; float32 blocks, and
+//     the float64 and complex128 QUANT blocks of at most 30 planes, are decoded one per thread
+//     into rows of shared memory, which the CTA writes out coalesced.
 // Everything is validated as src/codec validates it; errors go to the device error word.
 #include "config.h"
 
@@ -35,12 +37,20 @@
 #define ECCL_DEC64_STAGE 0
 #endif
 #ifndef ECCL_DEC64_MINB
-#define ECCL_DEC64_MINB 4
+#define ECCL_DEC64_MINB 3
 #endif
+// 64-bit streams: QUANT blocks of at most 30 planes decoded one per THREAD into rows of shared
+// memory (33 doubles each, 66 KiB), written out coalesced (1), or every block by a warp straight
+// into the output (0).
+#ifndef ECCL_DEC64_THREAD
+#define ECCL_DEC64_THREAD 1
+#endif
+#define ECCL_DEC64_ROWS (ECCL_DEC64_THREAD ? (size_t)256 * 33 * 8 : 0)
 
 namespace {
 
-// float32: NT = 256 threads, one per block; 64-bit types: 256 or 1024 threads, a warp per block.
+// float32: NT = 256 threads, one per block; 64-bit types: 256 or 1024 threads, a thread per narrow
+// QUANT block (the first 256 threads), a warp per other block.
 template <bool D64, int NT, bool V4 = false>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
@@ -78,15 +88,34 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
             for (unsigned e = tid; e < nv; e += NT) x[map.at(e)] = outs[33 * (e >> 5) + (e & 31)];
         }
     }
+    constexpr bool THR = D64 && ECCL_DEC64_THREAD; // QUANT blocks of <= 30 planes: a thread each
+    if (THR) {
+        double *rows = (double *)(pay + (STAGE ? 256 * 32 * 8 + 48 : 0)); // 256 rows of 33 doubles
+        if (tid < (int)nblk) {
+            const unsigned code = sm.codes[tid];
+            const int mine = !eccl_fmt_code_is_raw(code) && (code & 31u) < 31u;
+            if (mine) ok = decode_quant_thread64(sm, src, tid, a.n, b0, rows + 33 * tid);
+            sm.thr[tid] = (unsigned char)mine;
+        }
+        __syncthreads();
+    }
     const tile_map &map = sm.map; // (in shared memory: no registers held across the decoders)
-    for (int k = 0; k < BPW && D64; k++) {
+    for (int k = 0; k < BPW && D64; k++) { // one warp per block (THR: the blocks no thread took)
         int b = w * BPW + k;
         if (b >= (int)nblk) break;
+        if (THR && sm.thr[b]) continue;
         unsigned code = sm.codes[b];
         if (eccl_fmt_code_is_raw(code))
             ok &= decode_raw(q, code, src + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, map, b * 32);
         else
             ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x, map);
+    }
+    if (THR) { // the rows out, coalesced (values of the blocks the threads decoded)
+        const double *rows = (const double *)(pay + (STAGE ? 256 * 32 * 8 + 48 : 0));
+        const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
+        double *x = (double *)a.x;
+        for (unsigned e = tid; e < nv; e += NT)
+            if (sm.thr[e >> 5]) x[a.v.rows ? map.at(e) : b0 * 32 + e] = rows[33 * (e >> 5) + (e & 31)];
     }
     int bad = __syncthreads_or(!ok);
     PH(sm.ph, 4);
@@ -156,7 +185,7 @@ static __global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
     if (rc) eccl_dev_fail(a.s, rc);
 }
 
-#define ECCL_SMEM_MAX (256 * 32 * 4 + 48 + 256 * 33 * 4 > 65536 + 64 ? 256 * 32 * 4 + 48 + 256 * 33 * 4 : 65536 + 64)
+#define ECCL_SMEM_MAX ((size_t)256 * 32 * 8 + 48 + 256 * 33 * 8) // (the largest of the launches below)
 
 cudaError_t eccl_decompress_setup(void)
 {
@@ -180,10 +209,10 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
         if (ECCL_DEC32_SMALL_V4 && small) eccl_decompress_kernel<false, 256, true><<<grid, 256, smem, st>>>(a);
         else eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
     } else if (!big) { /* the payload staged (and slack for word reads), or decoded in place */
-        const size_t smem = ECCL_DEC64_STAGE ? (size_t)256 * 32 * 8 + 48 : 0;
+        const size_t smem = (ECCL_DEC64_STAGE ? (size_t)256 * 32 * 8 + 48 : 0) + ECCL_DEC64_ROWS;
         eccl_decompress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
     } else { /* 1024-thread CTAs always stage */
-        eccl_decompress_kernel<true, 1024><<<grid, 1024, (size_t)256 * 32 * 8 + 48, st>>>(a);
+        eccl_decompress_kernel<true, 1024><<<grid, 1024, (size_t)256 * 32 * 8 + 48 + ECCL_DEC64_ROWS, st>>>(a);
     }
     return cudaGetLastError();
 }

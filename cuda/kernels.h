@@ -110,8 +110,8 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
 cudaError_t eccl_compress_setup(void);
 cudaError_t eccl_compress32_setup(void);
 cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_t st);
-// float64 and complex128 in contiguous arrays (compress64.cu: thread-per-block where a tile allows
-// it, compress.cu's tile coder elsewhere); eccl_launch_compress picks it where it applies.
+// float64 and complex128 (compress64.cu: thread-per-block where a tile allows it, compress.cu's
+// tile coder elsewhere); eccl_launch_compress picks it unless built with -DECCL_C64_FAST=0.
 cudaError_t eccl_compress64_setup(void);
 int eccl_compress64_applies(const eccl_comp_args &a);
 cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st);
