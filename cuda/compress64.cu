@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/codec_dev.cuh"
+#include "cuda/dec.cuh"
 #include "cuda/enc32.cuh"
 #include "cuda/enc64.cuh"
 #include "cuda/kernels.h"
@@ -65,29 +66,29 @@ __device__ __forceinline__ double2 load2_map(const double *x, const tile_map &ma
     return make_double2(i < n ? x[map.at((uint32_t)i)] : 0.0, i + 1 < n ? x[map.at((uint32_t)(i + 1))] : 0.0);
 }
 
-// Phase A of the fast path: the tile's integers into rows of ROW words (nv values: from x + v0,
-// or VIEW, from x through sm.map); each lane quantizes two neighbours, so a warp covers two blocks
-// per step. sm.c.qok[b]: block b quantizes and every integer fits the fast path. Returns whether
-// every block of the tile does.
+// Phase A of the fast path: the tile's integers into rows of ROW words (nv values of the array at
+// xp laid out as v: from xp + v0, or VIEW, through sm.map); each lane quantizes two neighbours, so a
+// warp covers two blocks per step. sm.c.qok[b]: block b quantizes and every integer fits the fast
+// path. Returns whether every block of the tile does.
 template <int NT, bool VIEW>
-__device__ __forceinline__ int quantize_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uint64_t v0,
+__device__ __forceinline__ int quantize_tile64(const void *xp, const eccl_view &v, c64_smem &sm, int *qs, uint64_t v0,
                                                uint64_t nv, int nblk, int w, int lane)
 {
     const eccl_dev_q q = sm.c.q;
     constexpr uint64_t STEP = NT / 32 * 64;
-    const int vec = !VIEW || (!(a.v.rows & 1) && !(a.v.ld & 1) && !(a.v.first & 1) && !((uintptr_t)a.x & 15));
-    const double *x = VIEW ? (const double *)a.x : (const double *)a.x + v0;
+    const int vec = !VIEW || (!(v.rows & 1) && !(v.ld & 1) && !(v.first & 1) && !((uintptr_t)xp & 15));
+    const double *x = VIEW ? (const double *)xp : (const double *)xp + v0;
     const uint64_t i0 = (uint64_t)w * 64 + 2 * lane;
     double2 nxt = VIEW ? load2_map(x, sm.map, vec, i0, nv) : load2(x, i0, nv);
 #pragma unroll 1
     for (uint64_t g = (uint64_t)w * 64; g < nv; g += STEP) {
         const uint64_t i = g + 2 * lane;
-        const double2 v = nxt;
+        const double2 xv = nxt;
         if (g + STEP < nv) nxt = VIEW ? load2_map(x, sm.map, vec, i + STEP, nv) : load2(x, i + STEP, nv);
         long long q0 = 0, q1 = 0;
         int ok = 1;
-        if (i < nv) ok &= quantize(v.x, q, &q0) && q0 <= C64_QW && q0 >= -C64_QW;
-        if (i + 1 < nv) ok &= quantize(v.y, q, &q1) && q1 <= C64_QW && q1 >= -C64_QW;
+        if (i < nv) ok &= quantize(xv.x, q, &q0) && q0 <= C64_QW && q0 >= -C64_QW;
+        if (i + 1 < nv) ok &= quantize(xv.y, q, &q1) && q1 <= C64_QW && q1 >= -C64_QW;
         int *row = qs + ROW * (int)(i >> 5) + (int)(i & 31);
         row[0] = (int)q0;
         row[1] = (int)q1;
@@ -101,10 +102,14 @@ __device__ __forceinline__ int quantize_tile64(const eccl_comp_args &a, c64_smem
 
 // The fast path's phase B to the end: plans (returns 0, with nothing written, when a block cannot
 // be QUANT: the caller codes the tile with compress_tile), placement, image, copy-out, codes, tile
-// index, checksum, and the header from the last CTA.
+// index, checksum, and the header from the last CTA. The homomorphic kernel passes its input
+// stream's checksum field (in_checksum) and this CTA's share of the input's hash (hin, the same on
+// every thread): added to checksum2 once the tile is committed to this path, compared by the
+// last CTA (as compress_tile<.., true> does).
 template <int NT>
 __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, unsigned char *img, uint64_t t,
-                             uint64_t b0, int nblk)
+                             uint64_t b0, int nblk, const unsigned long long *in_checksum = nullptr,
+                             unsigned long long hin = 0)
 {
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     eccl_dev_scratch *s = a.s;
@@ -121,6 +126,7 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
         if (b == 0) sm.shift = p.head ? 2u : 0u;
     }
     if (__syncthreads_or(b < nblk && p.size < 0)) return 0; // (a short last block QUANT cannot hold)
+    if (in_checksum && tid == 0 && hin) atomicAdd(&s->checksum2, hin);
     int incl = p.size; // CTA exclusive scan of the sizes (even numbers)
     for (int o = 1; o < 32; o <<= 1) {
         int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o);
@@ -207,6 +213,7 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
             unsigned long long size = *(volatile unsigned long long *)&s->total_size;
             unsigned char hb[64];
             write_header(hb, sm.c.h, size);
+            if (in_checksum && atomicExch(&s->checksum2, 0ull) != *in_checksum) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
             unsigned long long sum = atomicExch(&s->checksum, 0ull) + chk_header(hb);
             st_bytes(hb + ECCL_HDR_CHECKSUM, sum, 8);
             for (int k = 0; k < 16; k++) ((uint32_t *)a.out)[k] = (uint32_t)ld_bytes(hb + 4 * k, 4);
@@ -245,7 +252,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compre
     const int nblk = (int)(a.nb - b0 < 256 ? a.nb - b0 : 256);
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192;
     int *qs = (int *)dyn;
-    if (sm.c.q.quant && quantize_tile64<NT, VIEW>(a, sm, qs, v0, nv, nblk, w, lane) &&
+    if (sm.c.q.quant && quantize_tile64<NT, VIEW>(a.x, a.v, sm, qs, v0, nv, nblk, w, lane) &&
         encode_tile64<NT>(a, sm, qs, dyn, t, b0, nblk))
         return;
     __syncthreads(); // (every thread is past the fast path's reads of the rows)
@@ -277,5 +284,237 @@ cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_
         if (big) eccl_compress64_kernel<1024, false><<<g, 1024, C64_SMEM, st>>>(a);
         else eccl_compress64_kernel<256, false><<<g, 256, C64_SMEM, st>>>(a);
     }
+    return cudaGetLastError();
+}
+
+// ---- The fused homomorphic kernel for 64-bit streams (float64, complex128) -----------------------
+// One CTA of 256 threads per tile: the received stream's tile is checked and decoded (dec.cuh:
+// steps 1-2, then one warp per block) into 64-bit rows in shared memory; each warp quantizes the
+// local array's block, combines it with the decoded one by the rules of doc/format.md section 11
+// (integers where both inputs are integers and every result fits in [-QMAX, QMAX], else the exact
+// values, as src/codec/hom.c does), and the rows are encoded by compress_tile<256, true>
+// (the compression kernel's phase B and write-out). One launch; the bytes are those of
+// eccl_hom_reduce. Shared memory: the rows, then the input payload, reused as the staging area.
+
+namespace {
+
+__device__ __forceinline__ unsigned long long rec_bits64(long long q, double D)
+{
+    return (unsigned long long)__double_as_longlong((double)q * D);
+}
+
+// A QUANT block's integers into its row (lane i: integer i), checked as decode_quant checks them.
+__device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                                   int lane, long long *row)
+{
+    const eccl_dev_q &q = sm.q;
+    qblock k = parse_quant(sm, pay, b, n, b0, 1);
+    unsigned long long m = lane_bits<unsigned long long>(pay, k.o, k.F, lane);
+    long long v = lane < k.r ? ((k.negmask >> lane) & 1u ? 0ll - (long long)m : (long long)m) : 0;
+    if (!k.none) {
+        v = warp_scan_lag_small<long long>(v, q.lag, k.F, lane);
+        if (k.head) v += (long long)k.q0;
+        else v += (long long)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
+    }
+    int bad = lane < k.r && (v > (long long)q.qmax || v < -(long long)q.qmax);
+    if (lane < k.r) row[lane] = v;
+    return !__any_sync(ECCL_WARP_FULL, bad);
+}
+
+} // namespace
+
+// The fast path of a tile (its input tile placed and validated by tile_prepare, hin this thread's
+// share of its hash): the local values quantized into rows of 32-bit integers (phase A of the
+// compression), then one thread per block decodes the input block's integers and combines them
+// with its row (SUM, MAX, MIN: the integer rules of doc/format.md section 11), and encode_tile64
+// codes the rows. Returns 0, having written nothing, unless every input block is QUANT with at
+// most 30 planes, every local value quantizes within +-C64_QW, and every result stays within
+// +-C64_QW (then the rules give integers everywhere, as steps 1-3 would); the caller then takes
+// steps 1-3, which also report a corrupt input.
+template <bool VIEW>
+__device__ int hom_tile_fast(const eccl_hom_args &a, const eccl_comp_args &o, dec_smem &ds, c64_smem &sm, int *qs,
+                             uint64_t t, uint64_t nblk, unsigned long long hin, const unsigned long long *in_checksum)
+{
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    const uint64_t b0 = t << 8, v0 = b0 * 32, nv = a.in.n - v0 < 8192 ? a.in.n - v0 : 8192;
+    if (!quantize_tile64<256, VIEW>(a.local, a.lv, sm, qs, v0, nv, (int)nblk, w, lane)) return 0;
+    const unsigned char *pay = tile_payload<false>(a.in, nullptr, ds);
+    int fine = 1;
+    if (tid < (int)nblk) {
+        const unsigned code = ds.codes[tid];
+        fine = !eccl_fmt_code_is_raw(code) && (code & 31u) < 31u;
+        if (fine) {
+            int *row = qs + ROW * tid;
+            const int op = a.op;
+            int fits = 1;
+            fine = decode_ints_thread64(ds, pay, tid, a.in.n, b0, [row, op, &fits](int i, long long qa) {
+                const long long ql = row[i];
+                const long long Q = op == ECCL_KOP_SUM ? qa + ql : op == ECCL_KOP_MAX ? (qa > ql ? qa : ql) : (qa < ql ? qa : ql);
+                fits &= Q <= C64_QW && Q >= -C64_QW;
+                row[i] = (int)Q;
+            });
+            fine &= fits;
+        }
+    }
+    if (!__syncthreads_and(fine)) return 0;
+    const unsigned long long hsum = cta_sum(hin, ds.csum_tmp);
+    return encode_tile64<256>(o, sm, qs, (unsigned char *)qs, t, b0, (int)nblk, in_checksum, hsum);
+}
+
+// Shared memory: only the rows. The input payload is read in place (through L1, which the
+// validation pass has just filled), and the output staging overlays the rows: warp w's staging
+// area is the rows of its own 32 blocks, and a block's encoding, at most its 256 bytes, starts no
+// later than its own row (the blocks before it took at most 256 bytes each) and is written after
+// the warp has read that row; rows of later blocks are untouched. So 2 CTAs per SM (the
+// registers' limit) instead of 1 with a staged payload and a separate staging area.
+// ECCL_HOM64_MINB (experiments): the CTAs per SM the registers are sized for.
+#ifndef ECCL_HOM64_MINB
+#define ECCL_HOM64_MINB 2
+#endif
+// ECCL_HOM64_FAST=0 (experiments): every tile through steps 1-3, one warp per block.
+#ifndef ECCL_HOM64_FAST
+#define ECCL_HOM64_FAST 1
+#endif
+#define HOM64_ROWS (256 * 32 * 8)
+#define HOM64_SMEM HOM64_ROWS
+
+// VIEW: the local array is a view (a.lv.rows != 0), read through the tile's map (ds.map).
+template <bool VIEW>
+__global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_hom_args a)
+{
+    extern __shared__ __align__(16) unsigned char dyn[];
+    __shared__ dec_smem ds;
+    __shared__ c64_smem sm64;
+    comp_smem &sm = sm64.c;
+    constexpr int BPW = 32; // blocks per warp
+    long long *rows = (long long *)dyn;      // 256 blocks of 32 values, then the output staging
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    eccl_dev_scratch *s = a.in.s;
+    if (tid == 0) {
+        hom_open(a, 1, ds, &sm.tile_id, &sm.h, &sm.q);
+        if (VIEW) ds.map = sm64.map = make_tile_map(a.lv, sm.tile_id * 8192);
+    }
+    __syncthreads();
+    const unsigned long long t = sm.tile_id;
+    const eccl_dev_q q = sm.q;
+    const uint64_t b0 = t << 8, nblk = a.in.nb - b0 < 256 ? a.in.nb - b0 : 256;
+    const uint64_t v0 = b0 * 32;
+    eccl_comp_args o; // where the encoders write (compress_tile<256, true>, encode_tile64)
+    o.x = nullptr;
+    o.v = eccl_view{0, 0, 0};
+    o.n = a.in.n;
+    o.nb = a.in.nb;
+    o.nt = a.in.nt;
+    o.P = a.in.P;
+    o.out = a.out;
+    o.h = sm.h;
+    o.rel_range_on_device = 0;
+    o.s = s;
+    o.tile_base = a.tile_base;
+    o.done_base = a.done_base;
+    o.epoch = a.epoch;
+    o.d_size = a.d_size;
+    const unsigned long long *in_checksum = (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM);
+
+    // 1. The input tile: placement, payload, validation, chains.
+    int ok = ds.ok;
+    unsigned long long hin = 0;
+    if (ok) ok = tile_prepare<true, 256, false>(a.in, t, nullptr, ds, &hin);
+    // The fast path (one thread per block) where the whole tile allows it, else steps 1-3 below.
+    if (ok && ECCL_HOM64_FAST && q.quant && hom_tile_fast<VIEW>(a, o, ds, sm64, (int *)dyn, t, nblk, hin, in_checksum))
+        return;
+    __syncthreads(); // (every thread is past the fast path's use of the shared memory)
+    //    Each block's integers (or a RAW block's bits) into its row; ds.flag[b] = 1 where the input
+    //    block is integers.
+    if (ok) {
+        const unsigned char *pay = tile_payload<false>(a.in, nullptr, ds);
+        int good = 1;
+        for (int k = 0; k < BPW; k++) {
+            int b = w * BPW + k;
+            if (b >= (int)nblk) break;
+            unsigned code = ds.codes[b];
+            int raw = eccl_fmt_code_is_raw(code);
+            if (raw)
+                good &= decode_raw(q, code, pay + ds.boff[b], eccl_fmt_block_len(a.in.n, b0 + b), lane, rows,
+                                   tile_map{0, 0, 0, 0}, (uint32_t)b * 32);
+            else
+                good &= decode_quant_ints64(ds, pay, b, a.in.n, b0, lane, rows + b * 32);
+            if (lane == 0) ds.flag[b] = (unsigned char)!raw;
+        }
+        if (__syncthreads_or(!good)) {
+            if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
+            ok = 0;
+        }
+    }
+    if (!ok) { // a corrupt input tile: zeros, so that the look-back chain still completes
+        for (int e = tid; e < 256 * 32; e += 256) rows[e] = 0;
+        ds.flag[tid] = 1;
+        hin = 0;
+    }
+    __syncthreads();
+
+    // 2. Per block (one warp): quantize the local values, combine, and leave the output block in
+    //    the row: integers (sm.qok, with the tails for the next block's predictor) or bits.
+    //    (each warp loads its next block's local values while it combines one)
+    const double *xl = VIEW ? (const double *)a.local : (const double *)a.local + v0;
+    double nxt = 0.0;
+    if (w * BPW < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + w * BPW))
+        nxt = xl[VIEW ? ds.map.at((uint32_t)(w * BPW * 32 + lane)) : (uint64_t)w * BPW * 32 + lane];
+    for (int k = 0; k < BPW; k++) {
+        int b = w * BPW + k;
+        if (b >= (int)nblk) break;
+        const int r = eccl_fmt_block_len(a.in.n, b0 + b);
+        const double xv = nxt;
+        if (k + 1 < BPW && b + 1 < (int)nblk && lane < eccl_fmt_block_len(a.in.n, b0 + b + 1))
+            nxt = xl[VIEW ? ds.map.at((uint32_t)((b + 1) * 32 + lane)) : (uint64_t)(b + 1) * 32 + lane];
+        long long qb = 0;
+        unsigned long long xb = 0;
+        int okl = 1;
+        if (lane < r) {
+            xb = (unsigned long long)__double_as_longlong(xv);
+            okl = q.quant ? quantize(xv, q, &qb) : 0;
+        }
+        const int lok = q.quant && __all_sync(ECCL_WARP_FULL, okl);
+        const int ka = ds.flag[b];
+        long long *row = rows + b * 32;
+        const long long qa = lane < r ? row[lane] : 0;
+        long long Q = a.op == ECCL_KOP_SUM ? qa + qb : a.op == ECCL_KOP_MAX ? (qa > qb ? qa : qb) : (qa < qb ? qa : qb);
+        int fits = lane >= r || (Q <= (long long)q.qmax && Q >= -(long long)q.qmax);
+        const int useint = ka && lok && __all_sync(ECCL_WARP_FULL, fits);
+        if (lane < r) {
+            if (useint) {
+                row[lane] = Q;
+            } else {
+                unsigned long long ba = ka ? rec_bits64(qa, q.D) : (unsigned long long)qa;
+                unsigned long long bb = lok ? rec_bits64(qb, q.D) : xb;
+                row[lane] = (long long)apply64(a.op, ba, bb);
+            }
+        }
+        if (!useint) Q = 0;
+        long long t1 = __shfl_sync(ECCL_WARP_FULL, Q, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, Q, r - q.lag);
+        if (lane == 0) {
+            sm.qok[b] = (unsigned char)useint;
+            sm.tail[b][0] = t0;
+            sm.tail[b][1] = t1;
+        }
+    }
+    hin = cta_sum(hin, ds.csum_tmp); // (synchronises the CTA: the rows and flags are complete)
+    if (tid == 0 && hin) atomicAdd(&s->checksum2, hin);
+
+    // 3. Encode the rows and write the tile out (the last CTA: header, checksum, input's verdict).
+    compress_tile<256, true>(o, sm, rows, in_checksum);
+}
+
+cudaError_t eccl_hom64_setup(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom64_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
+    return e ? e : cudaFuncSetAttribute(eccl_hom64_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
+}
+
+cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st)
+{
+    if (a.in.nt == 0) return eccl_launch_hom32(a, st); // the header alone (any dtype)
+    if (a.lv.rows) eccl_hom64_kernel<true><<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
+    else eccl_hom64_kernel<false><<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
     return cudaGetLastError();
 }

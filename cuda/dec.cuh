@@ -394,12 +394,12 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
     return !bad;
 }
 
-// Pass 3 for a float64 or complex128 QUANT block of at most 30 planes with 256 threads: one
-// THREAD decodes it into a row of shared memory (33 doubles a row: conflict-free, since a 64-bit
-// access serves 16 threads at a time), which the CTA then writes out coalesced. The integers in 64
-// bits (no wrapping: |q| <= QMAX plus a delta below 2^30); the same range check as decode_quant.
-__device__ int decode_quant_thread64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
-                                     double *row)
+// Pass 3 for a float64 or complex128 QUANT block of at most 30 planes: one THREAD decodes it,
+// giving out(i, q_i) for each of its integers. The integers in 64 bits (no wrapping: |q| <= QMAX
+// plus a delta below 2^30); the same range check as decode_quant (0: out of range).
+template <class Out>
+__device__ __forceinline__ int decode_ints_thread64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n,
+                                                    uint64_t b0, Out out)
 {
     const eccl_dev_q &q = sm.q;
     qblock k = parse_quant(sm, pay, b, n, b0, 1);
@@ -427,10 +427,19 @@ __device__ int decode_quant_thread64(const dec_smem &sm, const unsigned char *pa
                 else p2 = v;
             }
             bad |= v > q.qmax || v < -q.qmax;
-            row[i] = (double)v * q.D;
+            out(i, v);
         }
     }
     return !bad;
+}
+
+// The values of such a block into a row of shared memory (33 doubles a row: conflict-free, since a
+// 64-bit access serves 16 threads at a time), which the CTA then writes out coalesced.
+__device__ int decode_quant_thread64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
+                                     double *row)
+{
+    const double D = sm.q.D;
+    return decode_ints_thread64(sm, pay, b, n, b0, [row, D](int i, long long v) { row[i] = (double)v * D; });
 }
 
 // Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext).

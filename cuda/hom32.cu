@@ -6,7 +6,7 @@
 // doc/format.md section 11), then encodes the rows exactly as the float32 compression kernel does
 // (look-back placement, 16-byte stores). One launch, no intermediate array in global memory; the
 // bytes are those of src/codec/hom.c eccl_hom_reduce.
-// (64-bit streams: eccl_hom64_kernel in compress.cu, which shares the 64-bit encoder.)
+// (64-bit streams: eccl_hom64_kernel in compress64.cu, which shares the 64-bit encoders.)
 #include "config.h"
 
 #include <cuda_runtime.h>

@@ -119,7 +119,7 @@ cudaError_t eccl_decompress_setup(void);
 cudaError_t eccl_hom32_setup(void);
 // big: 1024-thread CTAs (a stream of no more tiles than the GPU has SMs)
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st, int big = 0);
-cudaError_t eccl_hom64_setup(void); // (compress.cu: the 64-bit kernel reuses the compression's encoder)
+cudaError_t eccl_hom64_setup(void); // (compress64.cu: the 64-bit kernel reuses the compression encoders)
 cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st);
 
 #ifdef ECCL_H
