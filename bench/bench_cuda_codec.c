@@ -85,6 +85,19 @@ static void generate(void *x, size_t n, int kind, int is64)
     }
 }
 
+/* Whether the comma-separated list names key. */
+static int list_has(const char *list, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == k && !strncmp(p, key, k)) return 1;
+        p += len + (e ? 1 : 0);
+    }
+    return 0;
+}
+
 /* The whole of a raw file of reals of es bytes each (*n of them), or NULL after a message. */
 static void *read_raw(const char *path, size_t es, size_t *n)
 {
@@ -289,22 +302,24 @@ int main(int argc, char **argv)
     size_t mib = 1024, small_kib = 1024;
     int iters = 10, is64 = 0;
     double abs_eb = 1e-4;
-    const char *raw = NULL;
+    const char *raw = NULL, *only = NULL;
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || i + 1 >= argc) {
             printf("usage: bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64]\n"
-                   "                        [--abs E] [--raw FILE]\n"
+                   "                        [--abs E] [--raw FILE] [--datasets sin,walk,normal,raw]\n"
                    "GPU codec throughput (compression, decompression, homomorphic SUM) and ratio at N MiB and\n"
                    "N KiB, next to a device-to-device copy; streams compared with the CPU codec's; exit 1 on a\n"
                    "mismatch or a bound violation.\n"
                    "  --abs E     the ABS rows' bound (default 1e-4; the REL rows stay at 1e-4)\n"
                    "  --raw FILE  one more dataset: FILE's values (raw little-endian reals of --dtype), repeated\n"
-                   "              to fill N MiB (a real field tiled, as issue 21's rows are)\n");
+                   "              to fill N MiB (a real field tiled, as issue 21's rows are)\n"
+                   "  --datasets  which rows to run (default all; raw needs --raw), then the strided panels\n");
             return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
         }
         if (!strcmp(argv[i], "--mib")) mib = strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--abs")) abs_eb = strtod(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--raw")) raw = argv[i + 1];
+        else if (!strcmp(argv[i], "--datasets")) only = argv[i + 1];
         else if (!strcmp(argv[i], "--small-kib")) small_kib = strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--dtype") && (!strcmp(argv[i + 1], "float32") || !strcmp(argv[i + 1], "float64")))
@@ -369,7 +384,9 @@ int main(int argc, char **argv)
     snprintf(alabel, sizeof alabel, "ABS %g", abs_eb);
     const char *blabel[] = {alabel, "REL 1e-4"};
     int all_ok = 1;
+    static const char *keys[] = {"sin", "walk", "normal", "raw"};
     for (int kind = 0; kind < (raw ? 4 : 3); kind++) {
+        if (only && !list_has(only, keys[kind])) continue;
         if (kind < 3) generate(hx, n, kind, is64);
         else
             for (size_t i = 0; i < n; i += rawn) memcpy((char *)hx + i * es, rawv, (n - i < rawn ? n - i : rawn) * es);

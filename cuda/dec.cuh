@@ -17,8 +17,8 @@ struct dec_smem {
     eccl_dev_header hin;          // the input header's fields
     unsigned char codes[256];
     unsigned boff[257];
-    unsigned char flag[256];      // 1: the block's integers do not depend on its predecessor
-    unsigned char thr[256];       // float64 decompression: 1 where a thread decoded the block into its row
+    unsigned char flag[256];      // homomorphic kernels: 1 where the input block is integers
+    unsigned char thr[256];       // decompression: where a thread decodes the block through its row (tile_prepare)
     long long tail[256][2];       // block sums (pass 2), then resolved absolute tails
     long long carry[8][2];
     unsigned long long csum_tmp[32];
@@ -216,7 +216,8 @@ __device__ int decode_raw(const eccl_dev_q &q, unsigned code, const unsigned cha
 // j rotated left by j - k puts bit k + NW c at bit j of lane c of acc[k]; two instructions per word
 // and plane, then one lane extraction per value.
 template <int NW>
-__device__ __forceinline__ void unplanes_packed(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F)
+__device__ __forceinline__ void unplanes_packed(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F,
+                                                uint32_t &nz, uint32_t &top)
 {
     constexpr uint32_t lsb = NW == 8 ? 0x01010101u : 0x00010001u; // bit 0 of every lane
     uint32_t acc[NW];
@@ -224,6 +225,8 @@ __device__ __forceinline__ void unplanes_packed(uint32_t (&m)[32], const unsigne
     for (int k = 0; k < NW; k++) acc[k] = 0;
     for (int j = 0; j < F; j++) {
         const uint32_t w = ld_word(pay, o + 4 * j);
+        nz |= w;
+        top = w;
 #pragma unroll
         for (int k = 0; k < NW; k++) acc[k] |= __funnelshift_l(w, w, (unsigned)(j - k)) & (lsb << j);
     }
@@ -232,20 +235,29 @@ __device__ __forceinline__ void unplanes_packed(uint32_t (&m)[32], const unsigne
 }
 
 // The magnitudes m[0..31] of a block from its F planes at byte offset o of the payload (bit i of
-// plane j = bit j of m[i]).
-__device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F)
+// plane j = bit j of m[i]); nz |= every plane, top = the last one (for the canonical checks).
+__device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F, uint32_t &nz,
+                                         uint32_t &top)
 {
 #if ECCL_PLANES_PACKED
-    if (F <= 8) return unplanes_packed<8>(m, pay, o, F);
-    if (F <= 16) return unplanes_packed<16>(m, pay, o, F);
+    if (F <= 8) return unplanes_packed<8>(m, pay, o, F, nz, top);
+    if (F <= 16) return unplanes_packed<16>(m, pay, o, F, nz, top);
 #endif
 #pragma unroll
     for (int i = 0; i < 32; i++) m[i] = 0;
     for (int j = 0; j < F; j++) {
         uint32_t w = ld_word(pay, o + 4 * j);
+        nz |= w;
+        top = w;
 #pragma unroll
         for (int i = 0; i < 32; i++) m[i] |= ((w >> i) & 1u) << j;
     }
+}
+
+__device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F)
+{
+    uint32_t nz = 0, top = 0;
+    unplanes(m, pay, o, F, nz, top);
 }
 
 // Bit `lane` of each of the F planes at byte offset o: a lane's magnitude (warp-per-block
@@ -280,6 +292,84 @@ __device__ __forceinline__ I warp_scan_lag_small(I d, int lag, int F, int lane)
 template <bool D64> struct itype;
 template <> struct itype<false> { typedef int I; typedef unsigned U; typedef float T; };
 template <> struct itype<true> { typedef long long I; typedef unsigned long long U; typedef double T; };
+
+// Pass 2 for a QUANT block that a thread also decodes (the decompression kernel's row paths:
+// every float32 QUANT block, float64 and complex128 ones of at most 30 planes): the canonical form
+// exactly as block_summary checks it, and the block's integers from its planes, read once, into
+// row b of `rows` (33 integers a row: int for float32, modulo 2^32 as decode_block_thread computes
+// them; long long for the 64-bit types). *absolute: the block does not depend on its predecessor
+// (predictor none, or a head value), and the row holds its integers; else the row holds each
+// integer less the predecessor's tail on its lag chain (the running sums of the deltas), which
+// rows_finish adds once the chains are resolved. *t0, *t1 as block_summary gives them. Returns 0
+// if the block is not canonical.
+template <bool D64>
+__device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0, void *rows,
+                          long long *t0, long long *t1, int *absolute)
+{
+    typedef typename itype<D64>::I I;
+    typedef typename itype<D64>::U U;
+    const eccl_dev_q &q = sm.q;
+    const unsigned code = sm.codes[b];
+    qblock k = parse_quant(sm, pay, b, n, b0, D64);
+    I *row = (I *)rows + 33 * b;
+    int ok = !(k.q0 > q.qmax || k.q0 < -q.qmax);
+    uint32_t valid = k.r == 32 ? 0xFFFFFFFFu : ((1u << k.r) - 1u);
+    if (k.head) valid &= ~1u;
+    uint32_t m[32], nz = 0, top = 0;
+    unplanes(m, pay, k.o, k.F, nz, top);
+    ok &= (nz & ~valid) == 0;
+    if (k.F > 0) {
+        if (eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP) {
+            const uint32_t sm_ = k.negmask;
+            ok &= (sm_ & ~nz) == 0 && sm_ != 0 && (nz & ~sm_) != 0;
+        }
+        ok &= top != 0; // (F is the bit length: a plane code below 31, or float32)
+    }
+    *absolute = k.none || k.head;
+    U p1 = k.head ? (U)(I)k.q0 : 0, p2 = p1; // (unsigned: float32's integers wrap modulo 2^32)
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if (i < k.r) {
+            const U d = (k.negmask >> i) & 1u ? (U)0 - (U)m[i] : (U)m[i];
+            U v;
+            if (k.none) v = d;
+            else if (q.lag == 1 || (i & 1)) v = p1 = p1 + d;
+            else v = p2 = p2 + d;
+            row[i] = (I)v;
+        }
+    }
+    *t1 = (long long)row[k.r - 1];
+    *t0 = (long long)row[k.r - q.lag];
+    return ok;
+}
+
+// Pass 3 for a block block_rows left in its row (r values): the predecessor's tails added where
+// the row is relative (sm.thr[b] == 1), each integer checked against QMAX (as decode_quant), and
+// the values T(q * D) written over the integers. Returns 0 if an integer is out of range.
+template <bool D64>
+__device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
+{
+    typedef typename itype<D64>::I I;
+    typedef typename itype<D64>::U U;
+    typedef typename itype<D64>::T T;
+    const eccl_dev_q &q = sm.q;
+    I *row = (I *)rows + 33 * b;
+    U b1 = 0, b2 = 0;
+    if (sm.thr[b] == 1) {
+        b2 = (U)(I)sm.tail[b - 1][0];
+        b1 = (U)(I)sm.tail[b - 1][1];
+    }
+    int bad = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if (i < r) {
+            const I v = (I)((U)row[i] + ((q.lag == 1 || (i & 1)) ? b1 : b2));
+            bad |= v > (I)q.qmax || v < -(I)q.qmax;
+            ((T *)row)[i] = (T)((double)v * q.D);
+        }
+    }
+    return !bad;
+}
 
 // Pass 3 (one warp per QUANT block): the values. float32 integers are computed modulo 2^32: in a
 // valid block they are in range, and in a corrupt one the first integer to leave [-QMAX, QMAX]
@@ -507,9 +597,12 @@ __device__ __forceinline__ void seg_scan2(long long &a, long long &b, int &f, in
 // this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
 // Not staging saves 32 KiB of shared memory per CTA (more CTAs per SM); the decoders' reads then
 // go through the L1 cache, which the hashing pass has just filled.
-template <bool D64, int NT, bool STAGE = true>
+// ROWS (the decompression kernel): the blocks a thread decodes go through block_rows into `rows`
+// (sm.thr[b]: 0 for the others, RAW and float64's 45-plane blocks; 1 relative, 2 absolute), the
+// others through block_summary.
+template <bool D64, int NT, bool STAGE = true, bool ROWS = false>
 __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char *pay, dec_smem &sm,
-                            unsigned long long *hout)
+                            unsigned long long *hout, void *rows = nullptr)
 {
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const uint64_t b0 = t << 8, nblk = a.nb - b0 < 256 ? a.nb - b0 : 256;
@@ -576,12 +669,18 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
 
     // 2. Per block: canonical form and sums; then a segmented scan resolves the chains.
     long long t0 = 0, t1 = 0;
-    int f = 1;
+    int f = 1, thr = 0;
     if (tid < (int)nblk && !eccl_fmt_code_is_raw(sm.codes[tid])) {
-        bad |= !block_summary(sm, src, tid, a.n, b0, &t0, &t1);
-        qblock k = parse_quant(sm, src, tid, a.n, b0, D64);
-        f = k.none || k.head;
+        if (ROWS && (!D64 || (sm.codes[tid] & 31u) < 31u)) {
+            bad |= !block_rows<D64>(sm, src, tid, a.n, b0, rows, &t0, &t1, &f);
+            thr = 1 + f;
+        } else {
+            bad |= !block_summary(sm, src, tid, a.n, b0, &t0, &t1);
+            qblock k = parse_quant(sm, src, tid, a.n, b0, D64);
+            f = k.none || k.head;
+        }
     }
+    if (ROWS && tid < (int)nblk) sm.thr[tid] = (unsigned char)thr;
     if (tid < 256) {
         seg_scan2(t0, t1, f, lane, 32); // within the warp
         if (lane == 31) {

@@ -2,8 +2,9 @@
 // payload offset directly (no prefix sum over the stream). Within the tile:
 //  1. a CTA scan of the block sizes (from the codes) places every block;
 //  2. one thread per block checks the block's canonical form and computes the sums of its deltas
-//     from popcounts of the bit-planes (no per-value decoding), which a segmented scan turns into
-//     every block's Lorenzo predecessors;
+//     (from popcounts of the bit-planes, or, for the blocks a thread decodes in step 3, from the
+//     integers, unpacked into rows of shared memory once and for all), which a segmented scan
+//     turns into every block's Lorenzo predecessors;
 //  3. one warp per block decodes the values (lane i: value i) and writes them; float32 blocks, and
 //     the float64 and complex128 QUANT blocks of at most 30 planes, are decoded one per thread
 //     into rows of shared memory, which the CTA writes out coalesced.
@@ -22,8 +23,8 @@
 #ifndef ECCL_DEC32_STAGE
 #define ECCL_DEC32_STAGE 0
 #endif
-#ifndef ECCL_DEC32_MINB
-#define ECCL_DEC32_MINB 5
+#ifndef ECCL_DEC32_MINB // (4 since the planes are read once, ECCL_DEC_ROWS: 5 spilled more; H100, 2026-11-27)
+#define ECCL_DEC32_MINB 4
 #endif
 // float32 streams of no more tiles than SMs (1 MiB is 32 tiles): each CTA is alone on its SM and
 // its latency is the kernel's, so the tile goes out with 16-byte stores (a separate instance; at 1
@@ -46,6 +47,12 @@
 #define ECCL_DEC64_THREAD 1
 #endif
 #define ECCL_DEC64_ROWS (ECCL_DEC64_THREAD ? (size_t)256 * 33 * 8 : 0)
+// The blocks decoded one per thread (float32, and 64-bit ones with ECCL_DEC64_THREAD) have their
+// planes read once, in step 2, their integers kept in the rows until the chains are resolved (1),
+// or read twice, by the chain summary and again by the decoder (0).
+#ifndef ECCL_DEC_ROWS
+#define ECCL_DEC_ROWS 1
+#endif
 
 namespace {
 
@@ -61,15 +68,22 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     const eccl_dev_q q = sm.q;
     eccl_dev_scratch *s = a.s;
     unsigned long long h = 0;
-    if (!tile_prepare<D64, NT, STAGE>(a, t, pay, sm, &h)) return 0;
+    constexpr bool THR = D64 && ECCL_DEC64_THREAD; // 64-bit QUANT blocks of <= 30 planes: a thread each
+    constexpr bool ROWS = ECCL_DEC_ROWS && (!D64 || THR); // their planes read once (tile_prepare)
+    // the rows: 256 of 33 words (float32) or 33 doubles (64-bit types), after the staged payload
+    void *const rows = pay + (STAGE ? 256 * 32 * (D64 ? 8 : 4) + 48 : 0);
+    if (!tile_prepare<D64, NT, STAGE, ROWS>(a, t, pay, sm, &h, rows)) return 0;
     PH(sm.ph, 2);
     const unsigned char *src = tile_payload<STAGE>(a, pay, sm);
     // 3. The values.
     int ok = 1;
     static_assert(D64 || NT == 256, "float32 streams decode with 256 threads");
     if (!D64) {
-        float *outs = (float *)(STAGE ? pay + 256 * 32 * 4 + 48 : pay); // 256 rows of 33 floats
-        if (tid < (int)nblk) ok = decode_block_thread<false>(sm, src, tid, a.n, b0, outs + 33 * tid);
+        float *outs = (float *)rows;
+        if (tid < (int)nblk) {
+            if (ROWS && sm.thr[tid]) ok = rows_finish<false>(sm, tid, eccl_fmt_block_len(a.n, b0 + tid), outs);
+            else ok = decode_block_thread<false>(sm, src, tid, a.n, b0, outs + 33 * tid);
+        }
         __syncthreads();
         PH(sm.ph, 3);
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
@@ -88,16 +102,19 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
             for (unsigned e = tid; e < nv; e += NT) x[map.at(e)] = outs[33 * (e >> 5) + (e & 31)];
         }
     }
-    constexpr bool THR = D64 && ECCL_DEC64_THREAD; // QUANT blocks of <= 30 planes: a thread each
     if (THR) {
-        double *rows = (double *)(pay + (STAGE ? 256 * 32 * 8 + 48 : 0)); // 256 rows of 33 doubles
         if (tid < (int)nblk) {
-            const unsigned code = sm.codes[tid];
-            const int mine = !eccl_fmt_code_is_raw(code) && (code & 31u) < 31u;
-            if (mine) ok = decode_quant_thread64(sm, src, tid, a.n, b0, rows + 33 * tid);
-            sm.thr[tid] = (unsigned char)mine;
+            if (ROWS) {
+                if (sm.thr[tid]) ok = rows_finish<true>(sm, tid, eccl_fmt_block_len(a.n, b0 + tid), rows);
+            } else {
+                const unsigned code = sm.codes[tid];
+                const int mine = !eccl_fmt_code_is_raw(code) && (code & 31u) < 31u;
+                if (mine) ok = decode_quant_thread64(sm, src, tid, a.n, b0, (double *)rows + 33 * tid);
+                sm.thr[tid] = (unsigned char)mine;
+            }
         }
         __syncthreads();
+        PH(sm.ph, 3);
     }
     const tile_map &map = sm.map; // (in shared memory: no registers held across the decoders)
     for (int k = 0; k < BPW && D64; k++) { // one warp per block (THR: the blocks no thread took)
@@ -111,11 +128,11 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
             ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x, map);
     }
     if (THR) { // the rows out, coalesced (values of the blocks the threads decoded)
-        const double *rows = (const double *)(pay + (STAGE ? 256 * 32 * 8 + 48 : 0));
+        const double *drows = (const double *)rows;
         const uint64_t nv = (a.n - b0 * 32) < 8192 ? a.n - b0 * 32 : 8192;
         double *x = (double *)a.x;
         for (unsigned e = tid; e < nv; e += NT)
-            if (sm.thr[e >> 5]) x[a.v.rows ? map.at(e) : b0 * 32 + e] = rows[33 * (e >> 5) + (e & 31)];
+            if (sm.thr[e >> 5]) x[a.v.rows ? map.at(e) : b0 * 32 + e] = drows[33 * (e >> 5) + (e & 31)];
     }
     int bad = __syncthreads_or(!ok);
     PH(sm.ph, 4);
