@@ -345,8 +345,9 @@ __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, u
 
 // Pass 3 for a block block_rows left in its row (r values): the predecessor's tails added where
 // the row is relative (sm.thr[b] == 1), each integer checked against QMAX (as decode_quant), and
-// the values T(q * D) written over the integers. Returns 0 if an integer is out of range.
-template <bool D64>
+// the values T(q * D) written over the integers (INTS, the homomorphic kernel: the integers).
+// Returns 0 if an integer is out of range.
+template <bool D64, bool INTS = false>
 __device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
 {
     typedef typename itype<D64>::I I;
@@ -365,7 +366,8 @@ __device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
         if (i < r) {
             const I v = (I)((U)row[i] + ((q.lag == 1 || (i & 1)) ? b1 : b2));
             bad |= v > (I)q.qmax || v < -(I)q.qmax;
-            ((T *)row)[i] = (T)((double)v * q.D);
+            if (INTS) row[i] = v;
+            else ((T *)row)[i] = (T)((double)v * q.D);
         }
     }
     return !bad;
@@ -597,7 +599,8 @@ __device__ __forceinline__ void seg_scan2(long long &a, long long &b, int &f, in
 // this thread's share of the checksum in *hout, or 0 (uniformly) after reporting a corrupt tile.
 // Not staging saves 32 KiB of shared memory per CTA (more CTAs per SM); the decoders' reads then
 // go through the L1 cache, which the hashing pass has just filled.
-// ROWS (the decompression kernel): the blocks a thread decodes go through block_rows into `rows`
+// ROWS (the decompression kernel, the float32 homomorphic kernel): the blocks a thread decodes go
+// through block_rows into `rows`
 // (sm.thr[b]: 0 for the others, RAW and float64's 45-plane blocks; 1 relative, 2 absolute), the
 // others through block_summary.
 template <bool D64, int NT, bool STAGE = true, bool ROWS = false>

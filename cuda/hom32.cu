@@ -31,6 +31,11 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 #ifndef ECCL_HOM32_OVERLAY
 #define ECCL_HOM32_OVERLAY 1
 #endif
+// The input blocks' planes read once (tile_prepare's rows, as the decompression's ECCL_DEC_ROWS),
+// or twice (0).
+#ifndef ECCL_HOM32_ROWS
+#define ECCL_HOM32_ROWS 1
+#endif
 #ifndef ECCL_HOM32_MINB
 #define ECCL_HOM32_MINB 4
 #endif
@@ -83,12 +88,19 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom3
     //    block's bits) into the rows; ds.flag[b] = 1 where the input block is integers.
     int ok = ds.ok;
     unsigned long long hin = 0;
-    if (ok) ok = tile_prepare<false, NT, ECCL_HOM32_STAGE>(a.in, t, pay, ds, &hin);
+    if (ok) ok = tile_prepare<false, NT, ECCL_HOM32_STAGE, ECCL_HOM32_ROWS>(a.in, t, pay, ds, &hin, qs);
     PH(sm.ph, 2);
     if (ok) {
         int good = 1, raw = 1;
         const unsigned char *src = tile_payload<ECCL_HOM32_STAGE>(a.in, pay, ds);
-        if (tid < (int)nblk) good = decode_block_thread<true>(ds, src, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
+        if (tid < (int)nblk) {
+            if (ECCL_HOM32_ROWS && ds.thr[tid]) { // (its integers are in the row: the predecessor added)
+                good = rows_finish<false, true>(ds, tid, eccl_fmt_block_len(a.in.n, b0 + tid), qs);
+                raw = 0;
+            } else {
+                good = decode_block_thread<true>(ds, src, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
+            }
+        }
         if (tid < 256) ds.flag[tid] = (unsigned char)!raw;
         if (__syncthreads_or(!good)) {
             if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
