@@ -133,6 +133,22 @@ def best_of_four(d1, d2, B=32):
     c = np.stack(block_costs(d1, B) + block_costs(d2, B))
     return c.min(axis=0).sum() / 8
 
+def tile_alt(d1, d2, B=32, T=256):
+    """format-1's code byte kept, its predictor bit redefined: per tile of T blocks one more byte
+    names the block form the bit selects (the tile's 'alternative': first-order sparse, second
+    order dense or sparse; or none, format 1 itself), and each block takes the cheaper of
+    first-order dense planes and that alternative. No per-block cost beyond format 1's byte.
+    Returns the bytes and the share of tiles per alternative (v1, L2, S1, S2)."""
+    dense1, sparse1 = block_costs(d1, B)
+    dense2, sparse2 = block_costs(d2, B)
+    nb = len(dense1) // T * T
+    opts = np.stack([dense1, np.minimum(dense1, dense2), np.minimum(dense1, sparse1), np.minimum(dense1, sparse2)])
+    t = opts[:, :nb].reshape(4, -1, T).sum(axis=2)  # (alternative, tile)
+    k = t.argmin(axis=0)
+    rest = opts[:, nb:].sum(axis=1).min() if nb < len(dense1) else 0
+    total = t.min(axis=0).sum() + rest + 8 * (t.shape[1] + (nb < len(dense1)))
+    return total / 8, [(k == i).mean() for i in range(4)]
+
 def fsz_like(q, W, B=32, T=256):
     """FSZ's block coder as its source reads (JiajunHuang1999/FSZ src/fsz_kernels.cuh): tiles of
     T values, each coded alone (the predictors start from 0 at every tile), all first- or all
@@ -185,6 +201,9 @@ def study(name, x, eb, W):
     fz, ffz = fsz_like(flat, W)
     rows.append(('  FSZ-like coder (tiles of 256, %.0f%% second order)' % (100 * ffz), fz))
     rows.append(('  first or second order x dense or sparse, per block', best_of_four(d1, d2nd)))
+    ta, share = tile_alt(d1, d2nd)
+    rows.append(('  v1 byte, per-tile alternative (v1/L2/S1/S2 %.0f/%.0f/%.0f/%.0f%%)'
+                 % tuple(100 * x for x in share), ta))
     if q.ndim >= 2:
         q2 = q.reshape(-1, q.shape[-2], q.shape[-1])
         d2 = q2.copy()
