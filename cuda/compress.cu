@@ -123,7 +123,7 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
         return cudaGetLastError();
     }
     if (!is64) return eccl_launch_compress32(a, big, st); /* thread-per-block (compress32.cu) */
-    if (eccl_compress64_applies(a)) return eccl_launch_compress64(a, big, st); /* (compress64.cu) */
+    if (eccl_compress64_enabled()) return eccl_launch_compress64(a, big, st); /* (compress64.cu) */
     const size_t smem = (size_t)256 * 32 * 8; /* the 256 blocks' rows, with the staging over them */
     const unsigned grid = (unsigned)a.nt;
     if (!big) eccl_compress_kernel<256><<<grid, 256, smem, st>>>(a);

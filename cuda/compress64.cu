@@ -268,11 +268,7 @@ cudaError_t eccl_compress64_setup(void)
     return e;
 }
 
-int eccl_compress64_applies(const eccl_comp_args &a)
-{
-    (void)a;
-    return ECCL_C64_FAST;
-}
+int eccl_compress64_enabled(void) { return ECCL_C64_FAST; }
 
 cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st)
 {

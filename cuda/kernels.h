@@ -111,9 +111,10 @@ cudaError_t eccl_compress_setup(void);
 cudaError_t eccl_compress32_setup(void);
 cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_t st);
 // float64 and complex128 (compress64.cu: thread-per-block where a tile allows it, compress.cu's
-// tile coder elsewhere); eccl_launch_compress picks it unless built with -DECCL_C64_FAST=0.
+// tile coder elsewhere); eccl_launch_compress takes it for every 64-bit stream unless
+// compress64.cu was built with -DECCL_C64_FAST=0 (eccl_compress64_enabled() then says 0).
 cudaError_t eccl_compress64_setup(void);
-int eccl_compress64_applies(const eccl_comp_args &a);
+int eccl_compress64_enabled(void);
 cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st);
 cudaError_t eccl_decompress_setup(void);
 cudaError_t eccl_hom32_setup(void);
