@@ -29,6 +29,7 @@
 #endif
 
 #include "eccl.h"
+#include "codec/codec.h" /* eccl_compress_fmt: format version 2 (internal for now) */
 
 static double now(void)
 {
@@ -55,6 +56,9 @@ static double uniform(void)
 }
 
 /* The field in binary64, stored as float32 (rounded once) or float64 (as computed). */
+/* sin(x)cos(y) has `periods` periods along each axis (bench_cuda_codec's grids: 2) */
+static double periods = 4.0;
+
 static void make_synthetic(dataset_t *d, int kind, size_t side, int is64)
 {
     size_t n = side * side;
@@ -64,8 +68,8 @@ static void make_synthetic(dataset_t *d, int kind, size_t side, int is64)
     for (size_t i = 0; i < n; i++) {
         double v;
         if (kind == 0) {
-            double a = 6.283185307179586 * (double)(i / side) / (double)side * 4.0;
-            double b = 6.283185307179586 * (double)(i % side) / (double)side * 4.0;
+            double a = 6.283185307179586 * (double)(i / side) / (double)side * periods;
+            double b = 6.283185307179586 * (double)(i % side) / (double)side * periods;
             v = sin(a) * cos(b);
         } else if (kind == 1) {
             w += (uniform() - 0.5) * 2e-3;
@@ -119,9 +123,11 @@ static int load_nc(dataset_t *d, const char *path, const char *var, int is64)
 #endif
 
 /* best-of-k wall time of compress and decompress; error figures from the last run */
-static void run(const dataset_t *d, const eccl_bound_t *b, const char *label, int threads, int repeat,
-                int csv, double memcpy_gbs)
+static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, int threads, int repeat,
+                int csv, double memcpy_gbs, int vmajor)
 {
+    char label[32];
+    snprintf(label, sizeof label, "%s%s", blabel, vmajor == 2 ? " v2" : "");
     eccl_dtype_t dt = d->is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
     size_t esz = d->is64 ? 8 : 4, bytes = d->n * esz, cap = eccl_compress_bound(d->n, dt), size = 0;
     unsigned char *s = malloc(cap);
@@ -135,7 +141,7 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *label, in
     double tc = 1e30, td = 1e30;
     for (int r = 0; r < repeat; r++) {
         double t0 = now();
-        eccl_result_t rc = eccl_compress(d->x, d->n, dt, b, s, cap, &size);
+        eccl_result_t rc = eccl_compress_fmt(d->x, d->n, dt, b, s, cap, &size, ECCL_PATH_AUTO, vmajor);
         double t1 = now();
         rc = rc ? rc : eccl_decompress(s, size, y, d->n, dt);
         double t2 = now();
@@ -201,6 +207,7 @@ static void usage(void)
 {
     puts("usage: bench_codec [--n SIDE] [--repeat K] [--quick] [--ncarg DIR] [--csv]\n"
          "                   [--dtype float32|float64|all] [--dataset TEXT] [--bound TEXT]\n"
+         "                   [--format 1|2|both] [--periods P]\n"
          "  --n SIDE        grid side of the synthetic fields (default 4096: 16M values, 64 MiB\n"
          "                  as float32, 128 MiB as float64)\n"
          "  --repeat K      best of K runs per figure (default 3)\n"
@@ -210,7 +217,12 @@ static void usage(void)
          "  --csv           machine-readable output\n"
          "  --dtype T       float32, float64 or all (default all)\n"
          "  --dataset TEXT  only the datasets whose name contains TEXT (e.g. 'vinth2p', 'f64')\n"
-         "  --bound TEXT    only the bounds whose label contains TEXT (e.g. 'ABS 1e-6')");
+         "  --bound TEXT    only the bounds whose label contains TEXT (e.g. 'ABS 1e-6')\n"
+         "  --format V      stream format version (doc/format.md): 1 (default, what the library\n"
+         "                  writes), 2 (second-order tiles; CPU codec only for now) or both (each row\n"
+         "                  twice, version 2 labelled 'v2')\n"
+         "  --periods P     periods of sin(x)cos(y) along each axis (default 4; bench_cuda_codec's\n"
+         "                  1 GiB grids, issue 21's rows: 2 with --n 16384 float32, --n 11585 float64)");
 }
 
 /* The datasets: synthetic fields, then netCDF ones (a missing file, or a build without netCDF,
@@ -259,7 +271,8 @@ int main(int argc, char **argv)
     static struct option opts[] = {{"n", 1, 0, 'n'},       {"repeat", 1, 0, 'r'}, {"quick", 0, 0, 'q'},
                                    {"ncarg", 1, 0, 'd'},   {"csv", 0, 0, 'c'},    {"help", 0, 0, 'h'},
                                    {"dtype", 1, 0, 't'},   {"dataset", 1, 0, 's'}, {"bound", 1, 0, 'b'},
-                                   {0, 0, 0, 0}};
+                                   {"format", 1, 0, 'f'},  {"periods", 1, 0, 'p'}, {0, 0, 0, 0}};
+    int formats = 1; /* bit 0: version 1, bit 1: version 2 */
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -278,6 +291,14 @@ int main(int argc, char **argv)
             break;
         case 's': only = optarg; break;
         case 'b': only_bound = optarg; break;
+        case 'p': periods = atof(optarg); break;
+        case 'f':
+            formats = !strcmp(optarg, "1") ? 1 : !strcmp(optarg, "2") ? 2 : !strcmp(optarg, "both") ? 3 : 0;
+            if (!formats) {
+                usage();
+                return 2;
+            }
+            break;
         case 'h': usage(); return 0;
         default: usage(); return 2;
         }
@@ -320,9 +341,12 @@ int main(int argc, char **argv)
         for (unsigned k = 0; k < sizeof bounds / sizeof *bounds; k++) {
             if (!(bounds[k].for_types & type) || (quick && !(bounds[k].quick & type))) continue;
             if (only_bound && !strstr(bounds[k].label, only_bound)) continue;
-            run(&ds[i], &bounds[k].b, bounds[k].label, 1, repeat, csv, mc);
-            if (maxthreads > 1 && (k == 0 || k == 2))
-                run(&ds[i], &bounds[k].b, bounds[k].label, maxthreads, repeat, csv, mc);
+            for (int v = 1; v <= 2; v++) {
+                if (!(formats & v)) continue;
+                run(&ds[i], &bounds[k].b, bounds[k].label, 1, repeat, csv, mc, v);
+                if (maxthreads > 1 && (k == 0 || k == 2))
+                    run(&ds[i], &bounds[k].b, bounds[k].label, maxthreads, repeat, csv, mc, v);
+            }
         }
     }
     for (int i = 0; i < nds; i++) free(ds[i].x);

@@ -24,9 +24,12 @@ extern "C" {
 #define ECCL_VERSION_MAJOR 0
 #define ECCL_VERSION_MINOR 1
 #define ECCL_VERSION_PATCH 0
-/* Version of the compressed stream format written by this library (doc/format.md). */
+/* Version of the compressed stream format written by this library (doc/format.md). Its CPU
+ * codec also reads format versions up to ECCL_FORMAT_VERSION_READ_MAX (version 2 adds second-order
+ * tiles; writing it is internal for now, until the CUDA codec follows). */
 #define ECCL_FORMAT_VERSION_MAJOR 1
 #define ECCL_FORMAT_VERSION_MINOR 0
+#define ECCL_FORMAT_VERSION_READ_MAX 2
 
 /* ---------------------------------------------------------------------------------------------
  * Result codes (values listed once, in eccl_errors.def)

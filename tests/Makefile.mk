@@ -14,11 +14,14 @@ tests_libecclref_la_SOURCES = tests/ref_decoder.c
 REF_LDADD = tests/libecclref.la $(TEST_LDADD)
 
 CODEC_TESTS = tests/test_codec tests/test_fastpath tests/test_refdecode tests/test_golden tests/test_corrupt \
-	tests/test_hom tests/test_api tests/test_fuzz_smoke tests/test_pool
+	tests/test_hom tests/test_api tests/test_fuzz_smoke tests/test_pool tests/test_format2
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
 tests_test_codec_LDADD = $(TEST_LDADD)
+
+tests_test_format2_SOURCES = tests/test_format2.c
+tests_test_format2_LDADD = $(TEST_LDADD)
 
 tests_test_pool_SOURCES = tests/test_pool.c
 tests_test_pool_LDADD = $(TEST_LDADD)

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/codec.h"
@@ -120,13 +121,56 @@ typedef struct {
     int fast;
 } compress_ctx_t;
 
-static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
+/* A version-2 tile: every block's representation, then the tile encoder's choice of form. */
+static int64_t compress_tile_v2(void *vctx, uint64_t t, unsigned char *codes, unsigned *form,
+                                unsigned char *payload)
 {
     const compress_ctx_t *c = (const compress_ctx_t *)vctx;
     int W = c->qp.is64 ? 8 : 4;
     uint64_t nb = eccl_fmt_nblocks(c->n), b0 = t << 8, b1 = b0 + 256 < nb ? b0 + 256 : nb;
+    eccl_blockrep_t *reps = (eccl_blockrep_t *)malloc((size_t)(b1 - b0) * sizeof *reps);
+    if (!reps) return -(int64_t)ECCL_ERR_NO_MEMORY;
+    for (uint64_t b = b0; b < b1; b++) {
+        const unsigned char *xb = c->x + (b << 5) * W;
+        eccl_blockrep_t *rp = &reps[b - b0];
+        int r = eccl_fmt_block_len(c->n, b);
+        if (c->fast && c->qp.quant && r == 32) { /* the AVX2 quantizer; where it hesitates, block.c */
+            int ok;
+            if (c->qp.is64) {
+                ok = eccl_fast_quantize_f64(&c->qp, (const double *)xb, rp->q);
+            } else {
+                int32_t q32[32];
+                ok = eccl_fast_quantize_f32(&c->qp, (const float *)xb, q32);
+                for (int i = 0; i < 32; i++) rp->q[i] = q32[i];
+            }
+            if (ok) { /* (the input's encodings too, as block.c keeps them: section 8 step 2) */
+                for (int i = 0; i < 32; i++) {
+                    uint32_t u32;
+                    if (c->qp.is64) memcpy(&rp->v[i], xb + 8 * i, 8);
+                    else memcpy(&u32, xb + 4 * i, 4), rp->v[i] = u32;
+                }
+                rp->r = 32;
+                rp->exact = 0;
+                rp->input = 1;
+                continue;
+            }
+        }
+        eccl_block_rep_from_values(&c->qp, xb, r, rp);
+    }
+    int64_t size = eccl_tile_encode_v2(&c->qp, c->fast, reps, (int)(b1 - b0), codes, form, payload);
+    free(reps);
+    return size;
+}
+
+static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned *form,
+                             unsigned char *payload)
+{
+    const compress_ctx_t *c = (const compress_ctx_t *)vctx;
+    *form = ECCL_FMT_FORM_NONE;
+    int W = c->qp.is64 ? 8 : 4;
+    uint64_t nb = eccl_fmt_nblocks(c->n), b0 = t << 8, b1 = b0 + 256 < nb ? b0 + 256 : nb;
     int64_t off = 0;
-    eccl_pred_t pr = {0, {0, 0}};
+    eccl_pred_t pr = {0, {0, 0, 0}};
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code;
         int r = eccl_fmt_block_len(c->n, b), size = ECCL_FAST_DECLINE;
@@ -164,9 +208,18 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
                                  const eccl_bound_t *bound, void *out, size_t out_capacity,
                                  size_t *out_size, eccl_codec_path_t path)
 {
+    return eccl_compress_fmt(data, count, dtype, bound, out, out_capacity, out_size, path,
+                             ECCL_FORMAT_VERSION_MAJOR);
+}
+
+eccl_result_t eccl_compress_fmt(const void *data, size_t count, eccl_dtype_t dtype,
+                                const eccl_bound_t *bound, void *out, size_t out_capacity,
+                                size_t *out_size, eccl_codec_path_t path, int vmajor)
+{
     eccl_stream_desc_t d;
     compress_ctx_t c;
     if (!out_size || (!data && count > 0) || !bound || (!out && out_capacity > 0)) return ECCL_ERR_INVALID_ARG;
+    if (vmajor != 1 && vmajor != 2) return ECCL_ERR_INVALID_ARG;
     if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
     if (!out) { /* a size query */
         *out_size = eccl_compress_bound(count, dtype);
@@ -174,6 +227,7 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
     }
     eccl_result_t rc = resolve(bound, data, count, dtype, &d.eb, &d.range);
     if (rc) return rc;
+    d.vmajor = vmajor;
     d.dtype = dtype;
     d.mode = bound->mode;
     d.bound = bound->mode == ECCL_MODE_LOSSLESS ? 0.0 : bound->value;
@@ -183,7 +237,8 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
     c.x = (const unsigned char *)data;
     c.n = (uint64_t)count * eccl_dtype_reals(dtype);
     c.fast = eccl_codec_use_fast(path);
-    return eccl_stream_write(&d, compress_tile, &c, out, out_capacity, out_size);
+    return eccl_stream_write(&d, vmajor >= 2 ? compress_tile_v2 : compress_tile, &c, out,
+                             out_capacity, out_size);
 }
 
 /* ---- decompression ---- */
@@ -199,19 +254,31 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
     int W = s->qp.is64 ? 8 : 4;
     const unsigned char *pl = eccl_stream_tile_payload(s, t);
     uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb;
-    eccl_pred_t pr = {0, {0, 0}};
+    eccl_pred_t pr = {0, {0, 0, 0}};
+    unsigned form = eccl_stream_tile_form(s, t);
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code = s->codes[b];
         int r = eccl_fmt_block_len(s->n, b), rc = ECCL_FAST_DECLINE;
         unsigned char *xb = x + (b << 5) * W;
-        if (c->fast && r == 32 && (s->qp.quant || eccl_fmt_code_is_raw(code))) {
+        if (c->fast && r == 32 && form == ECCL_FMT_FORM_L2 && s->qp.quant && !eccl_fmt_code_is_raw(code) &&
+            eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) { /* a second-order block */
+            int64_t q[32];
+            rc = s->qp.is64 ? eccl_fast_read_l2_64(&s->qp, code, pl, &pr, q)
+                            : eccl_fast_read_l2_32(&s->qp, code, pl, &pr, q);
+            if (!rc) {
+                if (s->qp.is64)
+                    for (int i = 0; i < 32; i++) ((double *)(void *)xb)[i] = (double)q[i] * s->qp.D;
+                else
+                    for (int i = 0; i < 32; i++) ((float *)(void *)xb)[i] = (float)((double)q[i] * s->qp.D);
+            }
+        } else if (c->fast && r == 32 && (s->qp.quant || eccl_fmt_code_is_raw(code))) {
             /* (a QUANT code in a LOSSLESS stream is for the reference path to reject) */
             eccl_pred_t keep = pr;
             rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, code, pl, &pr, (double *)xb)
                             : eccl_fast_decode_f32(&s->qp, code, pl, &pr, (float *)xb);
             if (rc) pr = keep; /* declined or rejected: the reference path decides */
         }
-        if (rc && eccl_block_decode(&s->qp, code, pl, r, &pr, xb)) return ECCL_ERR_CORRUPT;
+        if (rc && eccl_block_decode_form(&s->qp, form, code, pl, r, &pr, xb)) return ECCL_ERR_CORRUPT;
         pl += eccl_stream_block_size(s, b);
     }
     return ECCL_SUCCESS;
@@ -242,7 +309,7 @@ eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stre
     eccl_result_t rc = eccl_stream_parse(stream, stream_size, &s);
     if (rc) return rc;
     memset(info, 0, sizeof *info);
-    info->version_major = ECCL_FORMAT_VERSION_MAJOR;
+    info->version_major = s.vmajor;
     info->version_minor = s.vminor;
     info->dtype = s.dtype;
     info->mode = s.mode;

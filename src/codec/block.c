@@ -56,51 +56,116 @@ static int write_planes(unsigned char *out, const uint64_t *mag, uint32_t sign, 
     return o + 4 * F;
 }
 
-/* Deltas of one predictor: magnitudes, sign bits, and the resulting encoding choice. */
+/* Deltas of one predictor: magnitudes, sign bits, their bit length and the resulting encoding
+ * choice. */
 typedef struct {
     uint64_t mag[32];
     uint32_t neg;
+    int bits;
     eccl_fmt_choice_t c;
 } deltas_t;
+
+enum { PK_LORENZO, PK_NONE, PK_L2 };
+
+/* Delta i of predictor `kind` (section 6.2). pred: eccl_pred_t.q of the previous block, NULL for a
+ * head block (whose d_0 is not coded: 0). Second order is for real types (lag 1). */
+static inline int64_t delta_at(const int64_t *q, int i, const int64_t *pred, int kind, int lag)
+{
+    if (kind == PK_NONE) return q[i];
+    if (kind == PK_LORENZO) {
+        if (pred) return q[i] - (i >= lag ? q[i - lag] : pred[i]);
+        return i == 0 ? 0 : q[i] - q[prev_index(i, lag)];
+    }
+    if (!pred) return i == 0 ? 0 : i == 1 ? q[1] - q[0] : q[i] - 2 * q[i - 1] + q[i - 2];
+    int64_t a = i >= 1 ? q[i - 1] : pred[1];               /* q_{i-1} */
+    int64_t b = i >= 2 ? q[i - 2] : i == 1 ? pred[1] : pred[2]; /* q_{i-2} */
+    return q[i] - 2 * a + b;
+}
+
+static void deltas_of(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                      int kind, int extra, deltas_t *D)
+{
+    uint64_t all = 0;
+    uint32_t pos = 0;
+    D->neg = 0;
+    for (int i = 0; i < r; i++) {
+        int64_t d = delta_at(q, i, pred, kind, p->lag);
+        D->mag[i] = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+        D->neg |= (uint32_t)(d < 0) << i;
+        pos |= (uint32_t)(d > 0) << i;
+        all |= D->mag[i];
+    }
+    D->bits = eccl_fmt_bitlen64(all);
+    D->c = eccl_fmt_choose(all, D->neg, pos, p->is64, extra);
+}
 
 int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                             unsigned char *out, unsigned *code)
 {
-    deltas_t L, N;
-    uint64_t allL = 0, allN = 0;
-    uint32_t posL = 0, posN = 0;
-    L.neg = N.neg = 0;
-    for (int i = 0; i < r; i++) {
-        int64_t d;
-        if (pred) d = q[i] - (i >= p->lag ? q[i - p->lag] : pred[i]);
-        else d = i == 0 ? 0 : q[i] - q[prev_index(i, p->lag)];
-        L.mag[i] = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
-        L.neg |= (uint32_t)(d < 0) << i;
-        posL |= (uint32_t)(d > 0) << i;
-        allL |= L.mag[i];
-        int64_t v = q[i];
-        N.mag[i] = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-        N.neg |= (uint32_t)(v < 0) << i;
-        posN |= (uint32_t)(v > 0) << i;
-        allN |= N.mag[i];
-    }
+    return eccl_block_encode_quant_form(p, q, r, pred, ECCL_FMT_FORM_NONE, out, code);
+}
+
+int eccl_block_encode_quant_form(const eccl_qparams_t *p, const int64_t *q, int r,
+                                 const int64_t *pred, unsigned form, unsigned char *out,
+                                 unsigned *code)
+{
+    deltas_t L, A;
     int H = pred ? 0 : eccl_fmt_head_bytes(p->is64);
-    L.c = eccl_fmt_choose(allL, L.neg, posL, p->is64, H);
-    N.c = eccl_fmt_choose(allN, N.neg, posN, p->is64, 0);
-    int use_none = N.c.size < L.c.size;
-    const deltas_t *d = use_none ? &N : &L;
+    int l2 = form == ECCL_FMT_FORM_L2;
+    deltas_of(p, q, r, pred, PK_LORENZO, H, &L);
+    deltas_of(p, q, r, pred, l2 ? PK_L2 : PK_NONE, l2 ? H : 0, &A);
+    /* the alternative only when strictly smaller (section 8), and second order only when its
+     * deltas fit FQ planes (section 8.1) */
+    int fq = p->is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32;
+    int use_alt = A.c.size < L.c.size && (!l2 || A.bits <= fq);
+    const deltas_t *d = use_alt ? &A : &L;
     int W = p->is64 ? 8 : 4;
     if (d->c.size > r * W) return -1;
+    *code = eccl_fmt_quant_code((unsigned)d->c.s, use_alt ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
+                                (unsigned)d->c.fc);
+    if (!out) return d->c.size;
     int o = 0;
-    if (!use_none && !pred) {
+    if (!pred && (!use_alt || l2)) {
         uint64_t z = eccl_fmt_zigzag(q[0]);
         for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
         o = H;
     }
     if (d->c.F > 0) write_planes(out + o, d->mag, d->neg, r, d->c.F, d->c.s == ECCL_FMT_SIGN_MAP);
-    *code = eccl_fmt_quant_code((unsigned)d->c.s, use_none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
-                                (unsigned)d->c.fc);
     return d->c.size;
+}
+
+void eccl_block_price_forms(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                            int want_l2, int *size, unsigned *code)
+{
+    deltas_t L, A;
+    int H = pred ? 0 : eccl_fmt_head_bytes(p->is64), W = p->is64 ? 8 : 4;
+    int fq = p->is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32;
+    deltas_of(p, q, r, pred, PK_LORENZO, H, &L);
+    for (int f = 0; f < (want_l2 ? 2 : 1); f++) {
+        deltas_of(p, q, r, pred, f ? PK_L2 : PK_NONE, f ? H : 0, &A);
+        int alt = A.c.size < L.c.size && (!f || A.bits <= fq);
+        const eccl_fmt_choice_t *c = alt ? &A.c : &L.c;
+        size[f] = c->size <= r * W ? c->size : -1;
+        code[f] = eccl_fmt_quant_code((unsigned)c->s, alt ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
+                                      (unsigned)c->fc);
+    }
+}
+
+int eccl_block_write_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                           unsigned form, unsigned code, unsigned char *out)
+{
+    deltas_t D;
+    int kind = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_LORENZO ? PK_LORENZO
+               : form == ECCL_FMT_FORM_L2                        ? PK_L2
+                                                                 : PK_NONE;
+    int H = pred || kind == PK_NONE ? 0 : eccl_fmt_head_bytes(p->is64);
+    deltas_of(p, q, r, pred, kind, H, &D);
+    if (H) {
+        uint64_t z = eccl_fmt_zigzag(q[0]);
+        for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
+    }
+    if (D.c.F > 0) write_planes(out + H, D.mag, D.neg, r, D.c.F, D.c.s == ECCL_FMT_SIGN_MAP);
+    return D.c.size;
 }
 
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
@@ -217,13 +282,14 @@ static int read_planes(const unsigned char *in, int r, int F, int fc, unsigned s
 }
 
 /* Integers of a QUANT block; -1 if not canonical or out of range. */
-static int read_quant(const eccl_qparams_t *p, unsigned code, const unsigned char *in, int r,
-                      const eccl_pred_t *pr, int64_t *q)
+static int read_quant(const eccl_qparams_t *p, unsigned form, unsigned code,
+                      const unsigned char *in, int r, const eccl_pred_t *pr, int64_t *q)
 {
     unsigned s = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
     int fc = (int)(code & 31u);
     int F = eccl_fmt_quant_planes(code, p->is64);
-    int head = pred == ECCL_FMT_PRED_LORENZO && !pr->have;
+    int l2 = pred == ECCL_FMT_PRED_NONE && form == ECCL_FMT_FORM_L2; /* second order */
+    int head = (pred == ECCL_FMT_PRED_LORENZO || l2) && !pr->have;
     int o = 0;
     uint64_t mag[32];
     uint32_t neg = 0;
@@ -244,7 +310,10 @@ static int read_quant(const eccl_qparams_t *p, unsigned code, const unsigned cha
     for (int i = 0; i < r; i++) {
         int64_t d = (neg >> i) & 1u ? -(int64_t)mag[i] : (int64_t)mag[i];
         int64_t v;
-        if (pred == ECCL_FMT_PRED_NONE) v = d;
+        if (l2) { /* q_i = d_i + 2 q_{i-1} - q_{i-2}; every q checked before it predicts */
+            if (head) v = i == 0 ? q0 : i == 1 ? q[0] + d : d + 2 * q[i - 1] - q[i - 2];
+            else v = d + 2 * (i >= 1 ? q[i - 1] : pr->q[1]) - (i >= 2 ? q[i - 2] : i == 1 ? pr->q[1] : pr->q[2]);
+        } else if (pred == ECCL_FMT_PRED_NONE) v = d;
         else if (head) v = i == 0 ? q0 : q[prev_index(i, p->lag)] + d;
         else v = (i >= p->lag ? q[i - p->lag] : pr->q[i]) + d;
         if (v > p->qmax || v < -p->qmax) return -1;
@@ -299,14 +368,21 @@ static int read_raw(const eccl_qparams_t *p, unsigned code, const unsigned char 
 int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
                     eccl_pred_t *pr, eccl_blockrep_t *b)
 {
+    return eccl_block_read_form(p, ECCL_FMT_FORM_NONE, code, payload, r, pr, b);
+}
+
+int eccl_block_read_form(const eccl_qparams_t *p, unsigned form, unsigned code,
+                         const unsigned char *payload, int r, eccl_pred_t *pr, eccl_blockrep_t *b)
+{
     b->r = r;
+    b->input = 0;
     if (eccl_fmt_code_is_raw(code)) {
         b->exact = 1;
         pr->have = 0;
         return read_raw(p, code, payload, r, b->v);
     }
     b->exact = 0;
-    if (!p->quant || read_quant(p, code, payload, r, pr, b->q)) return -1;
+    if (!p->quant || read_quant(p, form, code, payload, r, pr, b->q)) return -1;
     eccl_pred_set(pr, b->q, r, p->lag);
     return 0;
 }
@@ -314,8 +390,14 @@ int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char 
 int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
                       eccl_pred_t *pr, void *x)
 {
+    return eccl_block_decode_form(p, ECCL_FMT_FORM_NONE, code, payload, r, pr, x);
+}
+
+int eccl_block_decode_form(const eccl_qparams_t *p, unsigned form, unsigned code,
+                           const unsigned char *payload, int r, eccl_pred_t *pr, void *x)
+{
     eccl_blockrep_t b;
-    if (eccl_block_read(p, code, payload, r, pr, &b)) return -1;
+    if (eccl_block_read_form(p, form, code, payload, r, pr, &b)) return -1;
     for (int i = 0; i < r; i++) {
         uint64_t u = eccl_block_rep_bits(p, &b, i);
         if (p->is64) memcpy((unsigned char *)x + 8 * i, &u, 8);
@@ -330,12 +412,9 @@ int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned cha
 void eccl_block_rep_from_values(const eccl_qparams_t *p, const void *x, int r, eccl_blockrep_t *b)
 {
     b->r = r;
-    if (p->quant && eccl_block_quantize(p, x, r, b->q)) {
-        b->exact = 0;
-        return;
-    }
-    b->exact = 1;
     for (int i = 0; i < r; i++) b->v[i] = load_bits(x, i, p->is64);
+    b->exact = !(p->quant && eccl_block_quantize(p, x, r, b->q));
+    b->input = !b->exact;
 }
 
 uint64_t eccl_block_rep_bits(const eccl_qparams_t *p, const eccl_blockrep_t *b, int i)

@@ -153,6 +153,7 @@ ECCL_AVX2 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *qin, 
     pr->have = 1;
     pr->q[0] = q[32 - lag];
     pr->q[1] = q[31];
+    pr->q[2] = q[30];
     return c->size;
 }
 
@@ -261,7 +262,7 @@ ECCL_AVX2 static int read_q32(const eccl_qparams_t *p, unsigned code, const unsi
         bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi32(d[k], QM), _mm256_cmpgt_epi32(NQM, d[k])));
     if (!_mm256_testz_si256(bad, bad)) return -1;
     pr->have = 1;
-    pr->q[0] = _mm256_extract_epi32(d[3], 6);
+    pr->q[0] = pr->q[2] = _mm256_extract_epi32(d[3], 6);
     pr->q[1] = _mm256_extract_epi32(d[3], 7);
     if (lag == 1) pr->q[0] = pr->q[1];
     return 0;
@@ -405,82 +406,139 @@ ECCL_AVX2 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double
     *nfinite = cnt;
 }
 
-#else /* no x86 fast path: same symbols, never selected (eccl_fast_available() is 0) */
-int eccl_fast_available(void) { return 0; }
-int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code)
+/* ================================ version 2 ================================ */
+
+/* A full block's integers (|q| <= QMAX32) as int32 at q[0..31] with their predecessors at q[-2],
+ * q[-1] (head: q_0 for both; lag 2: the real part's q_{-2}; lag 1: q_{-2} for second order).
+ * Returns 1 when every one of them is below 2^29 in magnitude, so that second-order deltas
+ * (|d| <= 4 max|q|) are exact in int32. */
+ECCL_AVX2 static inline int load_q32(const int64_t *q64, const eccl_pred_t *pr, int lag, int32_t *q)
 {
-    (void)v, (void)lag, (void)out, (void)code;
-    return ECCL_FAST_DECLINE;
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m256i lim = _mm256_set1_epi32((1 << 29) - 1), nlim = _mm256_set1_epi32(-((1 << 29) - 1));
+    __m256i big = _mm256_setzero_si256();
+    for (int k = 0; k < 4; k++) {
+        __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(q64 + 8 * k)), lo);
+        __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(q64 + 8 * k + 4)), lo);
+        __m256i v = _mm256_permute2x128_si256(a, b, 0x20);
+        _mm256_store_si256((__m256i *)(q + 8 * k), v);
+        big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(v, lim), _mm256_cmpgt_epi32(nlim, v)));
+    }
+    q[-1] = pr->have ? (int32_t)pr->q[1] : q[0];
+    q[-2] = pr->have ? (int32_t)(lag == 2 ? pr->q[0] : pr->q[2]) : q[0];
+    int pre_small = q[-1] < (1 << 29) && q[-1] > -(1 << 29) && q[-2] < (1 << 29) && q[-2] > -(1 << 29);
+    return _mm256_testz_si256(big, big) && pre_small;
 }
-int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *out, unsigned *code)
+
+/* The deltas of predictor kind k (0 Lorenzo, 1 none, 2 second order) of the integers load_q32
+ * wrote, in four int32 registers. Second order needs small = 1 (its deltas are then exact); the
+ * caller computes them in int64 otherwise (deltas_l2_wide). */
+ECCL_AVX2 static inline void deltas32(const int32_t *q, int lag, int kind, __m256i *d)
 {
-    (void)v, (void)lag, (void)out, (void)code;
-    return ECCL_FAST_DECLINE;
+    for (int k = 0; k < 4; k++) {
+        __m256i cur = _mm256_load_si256((const __m256i *)(q + 8 * k));
+        if (kind == 0) {
+            d[k] = _mm256_sub_epi32(cur, _mm256_loadu_si256((const __m256i *)(q + 8 * k - lag)));
+        } else if (kind == 1) {
+            d[k] = cur;
+        } else {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(q + 8 * k - 1));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(q + 8 * k - 2));
+            d[k] = _mm256_add_epi32(_mm256_sub_epi32(cur, _mm256_add_epi32(a, a)), b);
+        }
+    }
 }
-int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
-                         unsigned char *out, unsigned *code)
+
+/* Second-order deltas of large integers, in int64: 0 when they need more than FQ = 31 bits
+ * (not usable), else 1 with them narrowed (exactly) into four int32 registers. */
+ECCL_AVX2 static int deltas_l2_wide(const int64_t *q64, const eccl_pred_t *pr, __m256i *d)
 {
-    (void)p, (void)x, (void)pr, (void)out, (void)code;
-    return ECCL_FAST_DECLINE;
+    int64_t d2[32];
+    int32_t n32[32] __attribute__((aligned(32)));
+    int ok = l2_deltas(q64, pr, d2) <= ECCL_FMT_FQ32;
+    for (int i = 0; i < 32; i++) n32[i] = (int32_t)d2[i];
+    for (int k = 0; k < 4; k++) d[k] = _mm256_load_si256((const __m256i *)(n32 + 8 * k));
+    return ok;
 }
-int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
-                         unsigned char *out, unsigned *code)
+
+ECCL_AVX2 void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr,
+                                       int want_l2, int *size, unsigned *code)
 {
-    (void)p, (void)x, (void)pr, (void)out, (void)code;
-    return ECCL_FAST_DECLINE;
+    int32_t qb[48] __attribute__((aligned(32)));
+    int32_t *q = qb + 8;
+    int head = !pr->have, small = load_q32(q64, pr, p->lag, q);
+    __m256i d[4];
+    d32_t S;
+    deltas32(q, p->lag, 0, d);
+    stats32(&S, d);
+    choice_t cl = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
+    deltas32(q, p->lag, 1, d);
+    stats32(&S, d);
+    choice_t cn = choose(S.all, S.neg, S.pos, 0, 0);
+    int none = cn.size < cl.size;
+    const choice_t *c = none ? &cn : &cl;
+    size[0] = c->size <= 128 ? c->size : -1;
+    code[0] = eccl_fmt_quant_code((unsigned)c->s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c->fc);
+    if (!want_l2) return;
+    int usable = 1;
+    if (small) deltas32(q, p->lag, 2, d);
+    else usable = deltas_l2_wide(q64, pr, d);
+    stats32(&S, d);
+    choice_t c2 = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
+    int l2 = usable && c2.size < cl.size;
+    c = l2 ? &c2 : &cl;
+    size[1] = c->size <= 128 ? c->size : -1; /* (an f32 head block with 31-plane deltas: 132) */
+    code[1] = eccl_fmt_quant_code((unsigned)c->s, l2 ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c->fc);
 }
-int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                         eccl_pred_t *pr, float *x)
+
+ECCL_AVX2 int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr,
+                                      unsigned form, unsigned code, unsigned char *out)
 {
-    (void)p, (void)code, (void)in, (void)pr, (void)x;
-    return ECCL_FAST_DECLINE;
+    int32_t qb[48] __attribute__((aligned(32)));
+    int32_t *q = qb + 8;
+    int head = !pr->have, small = load_q32(q64, pr, p->lag, q);
+    int kind = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_LORENZO ? 0 : form == ECCL_FMT_FORM_L2 ? 2 : 1;
+    __m256i d[4];
+    d32_t S;
+    if (kind == 2 && !small) deltas_l2_wide(q64, pr, d);
+    else deltas32(q, p->lag, kind, d);
+    stats32(&S, d);
+    choice_t c = choose(S.all, S.neg, S.pos, 0, head && kind != 1 ? 4 : 0);
+    int o = 0;
+    if (head && kind != 1) {
+        eccl_st32(out, (uint32_t)eccl_fmt_zigzag(q[0]));
+        o = 4;
+    }
+    if (c.F > 0) write_planes32(out + o, S.mag, S.neg, c.F, c.s == ECCL_FMT_SIGN_MAP);
+    return c.size;
 }
-int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
+
+ECCL_AVX2 int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                   eccl_pred_t *pr, int64_t *q)
 {
-    (void)p, (void)x, (void)q;
+    unsigned s = eccl_fmt_code_sign(code);
+    int fc = (int)(code & 31u), F = eccl_fmt_quant_planes(code, 0), head = !pr->have, o = 0;
+    int64_t q0 = 0, d[32];
+    int32_t d32[32] __attribute__((aligned(32)));
+    if (head) {
+        q0 = eccl_fmt_unzigzag(eccl_ld32(in));
+        if (q0 > p->qmax || q0 < -p->qmax) return -1;
+        o = 4;
+    }
+    if (F > 0) {
+        __m256i dv[4];
+        if (read_deltas32(in + o, F, fc, s, head, dv)) return -1;
+        for (int k = 0; k < 4; k++) _mm256_store_si256((__m256i *)(d32 + 8 * k), dv[k]);
+    } else {
+        memset(d32, 0, sizeof d32);
+    }
+    for (int i = 0; i < 32; i++) d[i] = d32[i];
+    eccl_pred_t keep = *pr;
+    if (l2_integers(d, head, q0, p->qmax, pr, q)) {
+        *pr = keep;
+        return -1;
+    }
     return 0;
 }
-int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)
-{
-    (void)p, (void)x, (void)q;
-    return 0;
-}
-int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
-                         unsigned char *out, unsigned *code)
-{
-    (void)p, (void)q, (void)pr, (void)out, (void)code;
-    return ECCL_FAST_DECLINE;
-}
-int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                       eccl_pred_t *pr, int64_t *q)
-{
-    (void)p, (void)code, (void)in, (void)pr, (void)q;
-    return ECCL_FAST_DECLINE;
-}
-int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t *pr,
-                         unsigned char *out, unsigned *code)
-{
-    (void)p, (void)q, (void)pr, (void)out, (void)code;
-    return ECCL_FAST_DECLINE;
-}
-int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                       eccl_pred_t *pr, int32_t *q)
-{
-    (void)p, (void)code, (void)in, (void)pr, (void)q;
-    return ECCL_FAST_DECLINE;
-}
-int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                         eccl_pred_t *pr, double *x)
-{
-    (void)p, (void)code, (void)in, (void)pr, (void)x;
-    return ECCL_FAST_DECLINE;
-}
-void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite)
-{
-    (void)x, (void)n, (void)lo, (void)hi, (void)nfinite;
-}
-void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite)
-{
-    (void)x, (void)n, (void)lo, (void)hi, (void)nfinite;
-}
-#endif
+
+#endif /* (builds without the x86 fast path: fast_stubs.c) */

@@ -1,7 +1,7 @@
 /*
  * block_fast64.c - the AVX2 twins of the 64-bit block paths (float64, complex128 as pairs): the
  * same contract as block_fast.c (exactly the bytes and values of block.c's reference functions,
- * or ECCL_FAST_DECLINE). Builds without the x86 fast path get these symbols from block_fast.c.
+ * or ECCL_FAST_DECLINE). Builds without the x86 fast path get these symbols from fast_stubs.c.
  */
 #include "config.h"
 
@@ -133,6 +133,7 @@ ECCL_AVX2 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *qin, 
     pr->have = 1;
     pr->q[0] = q[32 - lag];
     pr->q[1] = q[31];
+    pr->q[2] = q[30];
     return c->size;
 }
 
@@ -368,6 +369,7 @@ ECCL_AVX2 static int read_q64(const eccl_qparams_t *p, unsigned code, const unsi
     pr->have = 1;
     pr->q[0] = lag == 1 ? _mm256_extract_epi64(d[7], 3) : _mm256_extract_epi64(d[7], 2);
     pr->q[1] = _mm256_extract_epi64(d[7], 3);
+    pr->q[2] = _mm256_extract_epi64(d[7], 2);
     return 0;
 }
 
@@ -395,6 +397,128 @@ ECCL_AVX2 int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const
     if (rc) return rc;
     const __m256d D = _mm256_set1_pd(p->D);
     for (int k = 0; k < 8; k++) _mm256_storeu_pd(x + 4 * k, _mm256_mul_pd(i64_to_dbl(d[k]), D));
+    return 0;
+}
+
+/* ================================ version 2 ================================ */
+
+/* The integers of a full block with their predecessors at q[-2], q[-1] (head: q_0 for both; lag
+ * 2: the real part's q_{-2}; second order: lag 1's q_{-2}), and the deltas of predictor kind k
+ * (0 Lorenzo, 1 none, 2 second order: q_i - 2 q_{i-1} + q_{i-2}, |d| < 2^47). */
+ECCL_AVX2 static inline void load_q64(const int64_t *qin, const eccl_pred_t *pr, int lag, int64_t *q)
+{
+    for (int k = 0; k < 8; k++)
+        _mm256_store_si256((__m256i *)(q + 4 * k), _mm256_loadu_si256((const __m256i *)(qin + 4 * k)));
+    q[-1] = pr->have ? pr->q[1] : q[0];
+    q[-2] = pr->have ? (lag == 2 ? pr->q[0] : pr->q[2]) : q[0];
+}
+ECCL_AVX2 static inline void deltas64(const int64_t *q, int lag, int kind, __m256i *d)
+{
+    for (int k = 0; k < 8; k++) {
+        __m256i cur = _mm256_load_si256((const __m256i *)(q + 4 * k));
+        if (kind == 0) {
+            d[k] = _mm256_sub_epi64(cur, _mm256_loadu_si256((const __m256i *)(q + 4 * k - lag)));
+        } else if (kind == 1) {
+            d[k] = cur;
+        } else {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(q + 4 * k - 1));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(q + 4 * k - 2));
+            d[k] = _mm256_add_epi64(_mm256_sub_epi64(cur, _mm256_add_epi64(a, a)), b);
+        }
+    }
+}
+
+ECCL_AVX2 void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr,
+                                       int want_l2, int *size, unsigned *code)
+{
+    int64_t qb[40] __attribute__((aligned(32)));
+    int64_t *q = qb + 4;
+    int head = !pr->have;
+    load_q64(qin, pr, p->lag, q);
+    __m256i d[8];
+    d64_t S;
+    deltas64(q, p->lag, 0, d);
+    stats64(&S, d);
+    choice_t cl = choose(S.all, S.neg, S.pos, 1, head ? 6 : 0);
+    deltas64(q, p->lag, 1, d);
+    stats64(&S, d);
+    choice_t cn = choose(S.all, S.neg, S.pos, 1, 0);
+    int none = cn.size < cl.size;
+    /* (a full 64-bit block always fits: at most 6 + 4 + 180 of 256 bytes) */
+    size[0] = none ? cn.size : cl.size;
+    code[0] = none ? eccl_fmt_quant_code((unsigned)cn.s, ECCL_FMT_PRED_NONE, (unsigned)cn.fc)
+                   : eccl_fmt_quant_code((unsigned)cl.s, ECCL_FMT_PRED_LORENZO, (unsigned)cl.fc);
+    if (!want_l2) return;
+    deltas64(q, p->lag, 2, d);
+    stats64(&S, d);
+    choice_t c2 = choose(S.all, S.neg, S.pos, 1, head ? 6 : 0);
+    int l2 = eccl_fmt_bitlen64(S.all) <= ECCL_FMT_FQ64 && c2.size < cl.size;
+    size[1] = l2 ? c2.size : cl.size;
+    code[1] = l2 ? eccl_fmt_quant_code((unsigned)c2.s, ECCL_FMT_PRED_NONE, (unsigned)c2.fc)
+                 : eccl_fmt_quant_code((unsigned)cl.s, ECCL_FMT_PRED_LORENZO, (unsigned)cl.fc);
+}
+
+ECCL_AVX2 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr,
+                                      unsigned form, unsigned code, unsigned char *out)
+{
+    int64_t qb[40] __attribute__((aligned(32)));
+    int64_t *q = qb + 4;
+    int head = !pr->have;
+    int kind = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_LORENZO ? 0 : form == ECCL_FMT_FORM_L2 ? 2 : 1;
+    load_q64(qin, pr, p->lag, q);
+    __m256i d[8];
+    d64_t S;
+    deltas64(q, p->lag, kind, d);
+    stats64(&S, d);
+    choice_t c = choose(S.all, S.neg, S.pos, 1, head && kind != 1 ? 6 : 0);
+    int o = 0;
+    if (head && kind != 1) {
+        uint64_t z = eccl_fmt_zigzag(q[0]);
+        for (int k = 0; k < 6; k++) out[k] = (unsigned char)(z >> (8 * k));
+        o = 6;
+    }
+    if (c.F > 0) {
+        if (c.s == ECCL_FMT_SIGN_MAP) {
+            eccl_st32(out + o, S.neg);
+            o += 4;
+        }
+        write_planes64(out + o, S.mag, c.F);
+    }
+    return c.size;
+}
+
+ECCL_AVX2 int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                   eccl_pred_t *pr, int64_t *q)
+{
+    unsigned s = eccl_fmt_code_sign(code);
+    int fc = (int)(code & 31u), F = eccl_fmt_quant_planes(code, 1), head = !pr->have, o = 0;
+    int64_t q0 = 0, d[32] __attribute__((aligned(32)));
+    __m256i dv[8];
+    if (head) {
+        uint64_t z = 0;
+        for (int k = 0; k < 6; k++) z |= (uint64_t)in[k] << (8 * k);
+        q0 = eccl_fmt_unzigzag(z);
+        if (q0 > p->qmax || q0 < -p->qmax) return -1;
+        o = 6;
+    }
+    if (F == 0) {
+        for (int k = 0; k < 8; k++) dv[k] = _mm256_setzero_si256();
+    } else if (F <= 30) {
+        __m256i d32[4];
+        if (read_deltas32(in + o, F, fc, s, head, d32)) return -1;
+        for (int k = 0; k < 4; k++) {
+            dv[2 * k] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(d32[k]));
+            dv[2 * k + 1] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(d32[k], 1));
+        }
+    } else if (read_deltas45(in + o, s, head, dv)) {
+        return -1;
+    }
+    for (int k = 0; k < 8; k++) _mm256_store_si256((__m256i *)(d + 4 * k), dv[k]);
+    eccl_pred_t keep = *pr;
+    if (l2_integers(d, head, q0, p->qmax, pr, q)) {
+        *pr = keep;
+        return -1;
+    }
     return 0;
 }
 

@@ -30,16 +30,20 @@ void eccl_qparams_init(eccl_qparams_t *p, eccl_dtype_t dtype, eccl_mode_t mode, 
 typedef struct eccl_blockrep {
     int r;
     int exact;       /* 0: q[] holds the quantized integers; 1: v[] holds exact encodings */
+    int input;       /* with exact = 0: v[] also holds the input's encodings (compression: a block
+                        whose QUANT encoding does not fit is stored as those, section 8 step 2) */
     int64_t q[32];
     uint64_t v[32];  /* binary32 encodings in the low 32 bits when !is64 */
 } eccl_blockrep_t;
 
 /* Lorenzo prediction runs across the blocks of a tile: a QUANT block predicts its first `lag`
  * values from the last `lag` integers of the previous block when that block is QUANT and in the
- * same tile. Otherwise (first block of a tile, or after a RAW block) it is a head block. */
+ * same tile. Otherwise (first block of a tile, or after a RAW block) it is a head block.
+ * q[0] = q[r-lag] and q[1] = q[r-1] of the previous block (first order); q[2] = q[r-2] (second
+ * order, version 2; kept by every path). */
 typedef struct eccl_pred {
     int have;
-    int64_t q[2];
+    int64_t q[3];
 } eccl_pred_t;
 
 static inline void eccl_pred_set(eccl_pred_t *pr, const int64_t *q, int r, int lag)
@@ -47,6 +51,7 @@ static inline void eccl_pred_set(eccl_pred_t *pr, const int64_t *q, int r, int l
     pr->have = 1;
     pr->q[0] = q[r - lag];
     pr->q[1] = q[r - 1];
+    pr->q[2] = q[r >= 2 ? r - 2 : r - 1];
 }
 
 /* ---- stream.c: threads ---- */
@@ -59,10 +64,24 @@ int eccl_codec_threads(void);
 /* ---- block.c ---- */
 /* Quantize r values at x (section 8 step 1). Returns 1 if every value is quantizable. */
 int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *q);
-/* Encode integers as a QUANT block predicted from pred (NULL: a head block); returns the payload
- * size, or -1 when it would exceed r*W. */
+/* Encode integers as a QUANT block predicted from pred (eccl_pred_t.q of the previous block; NULL:
+ * a head block); returns the payload size, or -1 when it would exceed r*W. The _form variant codes
+ * the block for a tile of form `form` (ECCL_FMT_FORM_NONE: version 1's choice of Lorenzo or none;
+ * ECCL_FMT_FORM_L2: Lorenzo or second order, real types only) and, with out == NULL, only prices
+ * it (the size and *code, nothing written). */
 int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                             unsigned char *out, unsigned *code);
+int eccl_block_encode_quant_form(const eccl_qparams_t *p, const int64_t *q, int r,
+                                 const int64_t *pred, unsigned form, unsigned char *out,
+                                 unsigned *code);
+/* Version 2, the two halves of the tile encoder's work on a QUANT block (doc/format.md 8.1):
+ * price_forms gives its encoding's size and code in a form-0 tile (size[0], code[0]) and, with
+ * want_l2, in a form-L2 tile (size[1], code[1]); a size is -1 where it exceeds r*W. write_quant
+ * writes the payload of the encoding `code` names in a tile of form `form` and returns its size. */
+void eccl_block_price_forms(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                            int want_l2, int *size, unsigned *code);
+int eccl_block_write_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                           unsigned form, unsigned code, unsigned char *out);
 /* Encode exact values (encodings in v[]) as a RAW block; returns the payload size. */
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
                           unsigned *code);
@@ -80,6 +99,11 @@ int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned cha
 /* Read a block into its integer-or-exact representation (same checks as decode). */
 int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
                     eccl_pred_t *pr, eccl_blockrep_t *b);
+/* The same two for a block of a tile of form `form` (version 2; form 0 is the functions above). */
+int eccl_block_decode_form(const eccl_qparams_t *p, unsigned form, unsigned code,
+                           const unsigned char *payload, int r, eccl_pred_t *pr, void *x);
+int eccl_block_read_form(const eccl_qparams_t *p, unsigned form, unsigned code,
+                         const unsigned char *payload, int r, eccl_pred_t *pr, eccl_blockrep_t *b);
 /* Represent r input values: integers if all quantize, else exact encodings. */
 void eccl_block_rep_from_values(const eccl_qparams_t *p, const void *x, int r, eccl_blockrep_t *b);
 /* The T encoding of element i of a representation. */
@@ -95,7 +119,7 @@ typedef struct eccl_stream {
     uint64_t size;
     eccl_dtype_t dtype;
     eccl_mode_t mode;
-    int vminor;
+    int vmajor, vminor;
     uint32_t nsum;
     uint64_t count, n, nb, nt;
     double bound, eb, range;
@@ -105,6 +129,7 @@ typedef struct eccl_stream {
 
 /* The fields of a stream to be written. */
 typedef struct eccl_stream_desc {
+    int vmajor; /* 1 or 2 */
     eccl_dtype_t dtype;
     eccl_mode_t mode;
     uint32_t nsum;
@@ -118,10 +143,11 @@ typedef struct eccl_stream_desc {
 eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s);
 
 /* The tile encoder a writer calls for each tile: write the tile's block codes at `codes` and its
- * padded payload at `payload` (room for the worst case). Returns the payload size (a multiple of
- * 16) or a negative eccl_result_t. */
+ * padded payload at `payload` (room for the worst case), and its form (section 4.1; 0 in a
+ * version-1 stream) at *form. Returns the payload size (a multiple of 16) or a negative
+ * eccl_result_t. */
 typedef int64_t (*eccl_tile_encode_fn)(void *ctx, uint64_t tile, unsigned char *codes,
-                                       unsigned char *payload);
+                                       unsigned *form, unsigned char *payload);
 /* Write a whole stream of desc's shape, calling enc for every tile (in parallel with OpenMP). */
 eccl_result_t eccl_stream_write(const eccl_stream_desc_t *desc, eccl_tile_encode_fn enc, void *ctx,
                                 void *out, size_t out_capacity, size_t *out_size);
@@ -134,15 +160,30 @@ eccl_result_t eccl_stream_for_tiles(const eccl_stream_t *s, eccl_tile_fn fn, voi
 /* Payload start of tile t, and of each block within it: the caller walks codes. */
 static inline const unsigned char *eccl_stream_tile_payload(const eccl_stream_t *s, uint64_t t)
 {
-    return s->payload + eccl_ld64(s->index + 8 * t);
+    return s->payload + eccl_fmt_index_offset(eccl_ld64(s->index + 8 * t));
+}
+
+/* The form of tile t (section 4.1; always 0 in a version-1 stream, checked by the parser). */
+static inline unsigned eccl_stream_tile_form(const eccl_stream_t *s, uint64_t t)
+{
+    return eccl_fmt_index_form(eccl_ld64(s->index + 8 * t));
 }
 
 /* Size of block k of a parsed stream given the previous block's code (head rule). */
 static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
 {
     int head = (k & 255u) == 0 || eccl_fmt_code_is_raw(s->codes[k - 1]);
-    return eccl_fmt_block_size(s->codes[k], eccl_fmt_block_len(s->n, k), s->qp.is64, head);
+    return eccl_fmt_block_size_form(s->codes[k], eccl_fmt_block_len(s->n, k), s->qp.is64, head,
+                                    eccl_stream_tile_form(s, k >> 8));
 }
+
+/* ---- tile.c: the version-2 tile encoder (doc/format.md section 8.1) ----
+ * Encode the nblk blocks of one tile from their representations (integers or exact values, as
+ * compression and the homomorphic operations produce them): the form-0 kinds, both forms priced,
+ * the smaller kept; with `fast`, full blocks go through the AVX2 twins (same bytes). Writes nblk codes, the tile's form and the padded payload; returns the payload
+ * size (a multiple of 16). */
+int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
+                            int nblk, unsigned char *codes, unsigned *form, unsigned char *payload);
 
 /* Which block implementation compress/decompress use (tests compare them). */
 typedef enum { ECCL_PATH_AUTO = 0, ECCL_PATH_REFERENCE = 1, ECCL_PATH_FAST = 2 } eccl_codec_path_t;
@@ -152,6 +193,12 @@ int eccl_codec_use_fast(eccl_codec_path_t path);
 eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dtype,
                                  const eccl_bound_t *bound, void *out, size_t out_capacity,
                                  size_t *out_size, eccl_codec_path_t path);
+/* eccl_compress_path writing a stream of format version vmajor (1 or 2; doc/format.md: version 2
+ * adds second-order tiles; the CUDA codec reads version 1 only for now, so the collectives write
+ * version 1). ECCL_ERR_INVALID_ARG for another vmajor. */
+eccl_result_t eccl_compress_fmt(const void *data, size_t count, eccl_dtype_t dtype,
+                                const eccl_bound_t *bound, void *out, size_t out_capacity,
+                                size_t *out_size, eccl_codec_path_t path, int vmajor);
 eccl_result_t eccl_decompress_path(const void *stream, size_t stream_size, void *data,
                                    size_t count, eccl_dtype_t dtype, eccl_codec_path_t path);
 eccl_result_t eccl_hom_reduce_path(const void *stream, size_t stream_size, const void *local,

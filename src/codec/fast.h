@@ -51,6 +51,25 @@ int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t 
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                        eccl_pred_t *pr, int64_t *q);
+/* Version 2 (doc/format.md 8.1), full blocks of integers (|q| <= qmax) predicted from pr (not
+ * updated: the caller sets it). price_forms: the QUANT encoding's size and code in a form-0 tile
+ * (size[0], code[0]) and, with want_l2, in a form-L2 tile (size[1], code[1]); a size is -1 where
+ * it exceeds 32*W (block.c eccl_block_price_forms). write_quant: the payload of the encoding `code`
+ * chose in a tile of form `form`; returns its size (block.c eccl_block_write_quant's bytes).
+ * read_l2: the integers of a second-order block (p = 1 in a form-L2 tile): 0 (pr updated), or -1
+ * (not canonical or out of range: the reference path confirms; pr unchanged). */
+void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                             int want_l2, int *size, unsigned *code);
+void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                             int want_l2, int *size, unsigned *code);
+int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                            unsigned form, unsigned code, unsigned char *out);
+int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                            unsigned form, unsigned code, unsigned char *out);
+int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                         eccl_pred_t *pr, int64_t *q);
+int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                         eccl_pred_t *pr, int64_t *q);
 /* Min and max over the finite values of x (+inf/-inf when there are none), and their number. */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);
 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite);

@@ -94,6 +94,13 @@ ECCL_HD unsigned eccl_fmt_code_pred(unsigned m) { return (m >> 5) & 1u; }
 /* Bytes of a head block's first value */
 ECCL_HD int eccl_fmt_head_bytes(int is64) { return is64 ? 6 : 4; }
 
+/* ---- tile forms (section 4.1, version 2): what a QUANT code's predictor bit p = 1 selects ---- */
+enum { ECCL_FMT_FORM_NONE = 0, ECCL_FMT_FORM_L2 = 1 };
+#define ECCL_FMT_INDEX_OFFSET_MASK ((((uint64_t)1) << 62) - 1u)
+ECCL_HD uint64_t eccl_fmt_index_offset(uint64_t entry) { return entry & ECCL_FMT_INDEX_OFFSET_MASK; }
+ECCL_HD unsigned eccl_fmt_index_form(uint64_t entry) { return (unsigned)(entry >> 62); }
+ECCL_HD uint64_t eccl_fmt_index_entry(uint64_t offset, unsigned form) { return offset | ((uint64_t)form << 62); }
+
 /* Number of planes F of a QUANT block code (is64: T = f64). */
 ECCL_HD int eccl_fmt_quant_planes(unsigned m, int is64)
 {
@@ -101,11 +108,12 @@ ECCL_HD int eccl_fmt_quant_planes(unsigned m, int is64)
     return fc < 31u ? (int)fc : (is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32);
 }
 
-/* Payload size of a block with code m holding r reals; `head` says whether the block is the first
- * of its tile or follows a RAW block (a Lorenzo QUANT block then carries its first value).
+/* Payload size of a block with code m holding r reals in a tile of form `form` (section 6);
+ * `head` says whether the block is the first of its tile or follows a RAW block (a Lorenzo QUANT
+ * block then carries its first value, and so does a second-order one: p = 1 in a form-L2 tile).
  * Returns -1 if the code is invalid for the dtype (the structural part of validation; the
  * canonical-form checks need the payload). */
-ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64, int head)
+ECCL_HD int eccl_fmt_block_size_form(unsigned m, int r, int is64, int head, unsigned form)
 {
     int W = is64 ? 8 : 4;
     unsigned s = m >> 6;
@@ -122,10 +130,16 @@ ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64, int head)
         int F = eccl_fmt_quant_planes(m, is64);
         int size;
         if (F == 0 && s != 0u) return -1;
-        size = (head && eccl_fmt_code_pred(m) == ECCL_FMT_PRED_LORENZO) ? eccl_fmt_head_bytes(is64) : 0;
+        size = (head && (eccl_fmt_code_pred(m) == ECCL_FMT_PRED_LORENZO || form == ECCL_FMT_FORM_L2))
+                   ? eccl_fmt_head_bytes(is64) : 0;
         size += F > 0 ? (s == 0u ? 4 : 0) + 4 * F : 0;
         return size <= r * W ? size : -1;
     }
+}
+/* The same in a form-0 tile (every tile of a version-1 stream). */
+ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64, int head)
+{
+    return eccl_fmt_block_size_form(m, r, is64, head, ECCL_FMT_FORM_NONE);
 }
 
 /* ---- integers ---- */

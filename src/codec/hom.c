@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/codec.h"
@@ -69,6 +70,7 @@ static void combine(const eccl_qparams_t *p, eccl_op_t op, const eccl_blockrep_t
                     const eccl_blockrep_t *b, eccl_blockrep_t *o)
 {
     o->r = a->r;
+    o->input = 0;
     if (!a->exact && !b->exact) {
         int ok = 1;
         for (int i = 0; i < a->r; i++) {
@@ -158,9 +160,73 @@ static int fast_block(const hom_ctx_t *h, uint64_t k, const unsigned char *pa, c
     return 0;
 }
 
-static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned char *payload)
+/* Block k of a version-2 input as integers or exact values: the AVX2 readers for a full QUANT
+ * block where they run (a block they refuse goes to block.c, which decides), else block.c's. */
+static int read_rep_v2(const eccl_qparams_t *p, int fast, unsigned form, unsigned code,
+                       const unsigned char *in, int r, eccl_pred_t *pr, eccl_blockrep_t *b)
+{
+    if (fast && r == 32 && !eccl_fmt_code_is_raw(code)) {
+        int rc;
+        if (form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) {
+            rc = p->is64 ? eccl_fast_read_l2_64(p, code, in, pr, b->q) : eccl_fast_read_l2_32(p, code, in, pr, b->q);
+        } else if (p->is64) {
+            rc = eccl_fast_read_q64(p, code, in, pr, b->q);
+        } else {
+            int32_t q32[32];
+            rc = eccl_fast_read_q32(p, code, in, pr, q32);
+            for (int i = 0; !rc && i < 32; i++) b->q[i] = q32[i];
+        }
+        if (rc == 0) {
+            b->r = 32;
+            b->exact = b->input = 0;
+            return 0;
+        }
+    }
+    return eccl_block_read_form(p, form, code, in, r, pr, b);
+}
+
+/* A version-2 tile: each output block's representation (section 11), then the tile encoder's
+ * choice of form (section 8.1). */
+static int64_t hom_tile_v2(const hom_ctx_t *h, uint64_t t, unsigned char *codes, unsigned *form,
+                           unsigned char *payload)
+{
+    const eccl_stream_t *a = h->a;
+    const eccl_qparams_t *p = &a->qp;
+    int W = p->is64 ? 8 : 4;
+    const unsigned char *pa = eccl_stream_tile_payload(a, t);
+    const unsigned char *pb = h->b ? eccl_stream_tile_payload(h->b, t) : NULL;
+    unsigned fa = eccl_stream_tile_form(a, t), fb = h->b ? eccl_stream_tile_form(h->b, t) : 0;
+    uint64_t b0 = t << 8, b1 = b0 + 256 < a->nb ? b0 + 256 : a->nb;
+    eccl_pred_t pra = {0, {0, 0, 0}}, prb = {0, {0, 0, 0}};
+    eccl_blockrep_t *ro = (eccl_blockrep_t *)malloc((size_t)(b1 - b0) * sizeof *ro);
+    if (!ro) return -(int64_t)ECCL_ERR_NO_MEMORY;
+    for (uint64_t k = b0; k < b1; k++) {
+        eccl_blockrep_t ra, rb;
+        int r = eccl_fmt_block_len(a->n, k);
+        if (read_rep_v2(p, h->fast, fa, a->codes[k], pa, r, &pra, &ra)) goto corrupt;
+        pa += eccl_stream_block_size(a, k);
+        if (h->b) {
+            if (read_rep_v2(p, h->fast, fb, h->b->codes[k], pb, r, &prb, &rb)) goto corrupt;
+            pb += eccl_stream_block_size(h->b, k);
+        } else {
+            eccl_block_rep_from_values(p, h->x + (k << 5) * W, r, &rb);
+        }
+        combine(p, h->op, &ra, &rb, &ro[k - b0]);
+    }
+    int64_t size = eccl_tile_encode_v2(p, h->fast, ro, (int)(b1 - b0), codes, form, payload);
+    free(ro);
+    return size;
+corrupt:
+    free(ro);
+    return -(int64_t)ECCL_ERR_CORRUPT;
+}
+
+static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned *form,
+                        unsigned char *payload)
 {
     const hom_ctx_t *h = (const hom_ctx_t *)vctx;
+    if (h->a->vmajor >= 2) return hom_tile_v2(h, t, codes, form, payload);
+    *form = ECCL_FMT_FORM_NONE;
     const eccl_stream_t *a = h->a;
     const eccl_qparams_t *p = &a->qp;
     int W = p->is64 ? 8 : 4;
@@ -168,7 +234,7 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned c
     const unsigned char *pb = h->b ? eccl_stream_tile_payload(h->b, t) : NULL;
     uint64_t b0 = t << 8, b1 = b0 + 256 < a->nb ? b0 + 256 : a->nb;
     int64_t off = 0;
-    eccl_pred_t pra = {0, {0, 0}}, prb = {0, {0, 0}}, pro = {0, {0, 0}};
+    eccl_pred_t pra = {0, {0, 0, 0}}, prb = {0, {0, 0, 0}}, pro = {0, {0, 0, 0}};
     for (uint64_t k = b0; k < b1; k++) {
         eccl_blockrep_t ra, rb, ro;
         unsigned code = a->codes[k];
@@ -235,6 +301,7 @@ static eccl_result_t run(const eccl_stream_t *a, uint32_t nsum, hom_ctx_t *h, vo
         return ECCL_ERR_BUFFER_TOO_SMALL;
     }
     eccl_stream_desc_t d;
+    d.vmajor = a->vmajor;
     d.dtype = a->dtype;
     d.mode = a->mode;
     d.nsum = nsum;
@@ -300,7 +367,7 @@ eccl_result_t eccl_hom_combine_path(const void *sa, size_t a_size, const void *s
     eccl_result_t rc = eccl_stream_parse(sa, a_size, &a);
     if (rc) return rc;
     if ((rc = eccl_stream_parse(sb, b_size, &b))) return rc;
-    if (a.dtype != b.dtype || a.count != b.count || a.mode != b.mode ||
+    if (a.vmajor != b.vmajor || a.dtype != b.dtype || a.count != b.count || a.mode != b.mode ||
         eccl_f64_as_u64(a.bound) != eccl_f64_as_u64(b.bound) ||
         eccl_f64_as_u64(a.eb) != eccl_f64_as_u64(b.eb) ||
         eccl_f64_as_u64(a.range) != eccl_f64_as_u64(b.range))

@@ -130,8 +130,9 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
     if (!buf || !s) return ECCL_ERR_INVALID_ARG;
     memset(s, 0, sizeof *s);
     if (size < ECCL_FMT_HEADER_SIZE || memcmp(b, "ECCL", 4) != 0) return ECCL_ERR_CORRUPT;
-    if (b[ECCL_HDR_VMAJOR] > ECCL_FORMAT_VERSION_MAJOR) return ECCL_ERR_UNSUPPORTED; /* newer */
-    if (b[ECCL_HDR_VMAJOR] != ECCL_FORMAT_VERSION_MAJOR) return ECCL_ERR_CORRUPT;
+    if (b[ECCL_HDR_VMAJOR] > ECCL_FORMAT_VERSION_READ_MAX) return ECCL_ERR_UNSUPPORTED; /* newer */
+    if (b[ECCL_HDR_VMAJOR] < 1) return ECCL_ERR_CORRUPT;
+    s->vmajor = b[ECCL_HDR_VMAJOR];
     s->vminor = b[ECCL_HDR_VMINOR];
     s->dtype = (eccl_dtype_t)b[ECCL_HDR_DTYPE];
     s->mode = (eccl_mode_t)b[ECCL_HDR_MODE];
@@ -164,11 +165,14 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
         if (*z) return ECCL_ERR_CORRUPT;
     eccl_qparams_init(&s->qp, s->dtype, s->mode, s->eb);
 
-    /* Block codes and tile index: every tile's size follows from its codes. */
+    /* Block codes and tile index: every tile's size follows from its codes and form (section 4.1:
+     * form L2 only in version 2, for a real dtype that quantizes). */
     uint64_t off = 0, psize = ssize - P;
     int bad = 0;
+    unsigned max_form = s->vmajor >= 2 && s->qp.quant && s->qp.lag == 1 ? ECCL_FMT_FORM_L2 : 0u;
     for (uint64_t t = 0; t < s->nt && !bad; t++) {
-        if (eccl_ld64(s->index + 8 * t) != off) return ECCL_ERR_CORRUPT;
+        uint64_t e = eccl_ld64(s->index + 8 * t);
+        if (eccl_fmt_index_offset(e) != off || eccl_fmt_index_form(e) > max_form) return ECCL_ERR_CORRUPT;
         uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb, tsize = 0;
         for (uint64_t k = b0; k < b1; k++) {
             unsigned m = s->codes[k];
@@ -191,7 +195,7 @@ static void write_header(unsigned char *b, const eccl_stream_desc_t *d, uint64_t
 {
     memset(b, 0, ECCL_FMT_HEADER_SIZE);
     memcpy(b, "ECCL", 4);
-    b[ECCL_HDR_VMAJOR] = ECCL_FORMAT_VERSION_MAJOR;
+    b[ECCL_HDR_VMAJOR] = (unsigned char)d->vmajor;
     b[ECCL_HDR_VMINOR] = ECCL_FORMAT_VERSION_MINOR;
     b[ECCL_HDR_DTYPE] = (unsigned char)d->dtype;
     b[ECCL_HDR_MODE] = (unsigned char)d->mode;
@@ -242,14 +246,16 @@ eccl_result_t eccl_stream_write(const eccl_stream_desc_t *d, eccl_tile_encode_fn
 #pragma omp parallel for schedule(dynamic, 4) reduction(min : err) num_threads(nthreads)
 #endif
         for (uint64_t t = 0; t < nt; t++) {
-            int64_t s = enc(ctx, t, codes + (t << 8), out + P + t * stride);
+            unsigned form = 0;
+            int64_t s = enc(ctx, t, codes + (t << 8), &form, out + P + t * stride);
             if (s < 0) err = s < err ? s : err;
             sizes[t] = s < 0 ? 0 : (uint64_t)s;
+            eccl_st64(index + 8 * t, form); /* the form until the offsets are known */
         }
         if (err < 0) ECCL_FAIL(rc, (eccl_result_t)(-err));
         for (uint64_t t = 0; t < nt; t++) {
             if (off != t * stride) memmove(out + P + off, out + P + t * stride, sizes[t]);
-            eccl_st64(index + 8 * t, off);
+            eccl_st64(index + 8 * t, eccl_fmt_index_entry(off, (unsigned)eccl_ld64(index + 8 * t)));
             off += sizes[t];
         }
     } else {
@@ -261,13 +267,14 @@ eccl_result_t eccl_stream_write(const eccl_stream_desc_t *d, eccl_tile_encode_fn
                 scratch = (unsigned char *)malloc(stride);
                 if (!scratch) ECCL_FAIL(rc, ECCL_ERR_NO_MEMORY);
             }
-            int64_t s = enc(ctx, t, codes + (t << 8), direct ? dst : scratch);
+            unsigned form = 0;
+            int64_t s = enc(ctx, t, codes + (t << 8), &form, direct ? dst : scratch);
             if (s < 0) ECCL_FAIL(rc, (eccl_result_t)(-s));
             if (!direct) {
                 if ((uint64_t)s > cap - P - off) ECCL_FAIL(rc, ECCL_ERR_BUFFER_TOO_SMALL);
                 memcpy(dst, scratch, (size_t)s);
             }
-            eccl_st64(index + 8 * t, off);
+            eccl_st64(index + 8 * t, eccl_fmt_index_entry(off, form));
             off += (uint64_t)s;
         }
     }

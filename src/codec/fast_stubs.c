@@ -1,0 +1,123 @@
+/*
+ * fast_stubs.c - the symbols of fast.h for builds without the x86 fast path (block_fast.c and
+ * block_fast64.c compile to nothing there): never selected, since eccl_fast_available() is 0.
+ */
+#include "config.h"
+
+#include "codec/fast.h"
+
+#if !ECCL_HAVE_X86_FAST
+int eccl_fast_available(void) { return 0; }
+int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code)
+{
+    (void)v, (void)lag, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *out, unsigned *code)
+{
+    (void)v, (void)lag, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_encode_f32(const eccl_qparams_t *p, const float *x, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code)
+{
+    (void)p, (void)x, (void)pr, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code)
+{
+    (void)p, (void)x, (void)pr, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                         eccl_pred_t *pr, float *x)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)x;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q)
+{
+    (void)p, (void)x, (void)q;
+    return 0;
+}
+int eccl_fast_quantize_f64(const eccl_qparams_t *p, const double *x, int64_t *q)
+{
+    (void)p, (void)x, (void)q;
+    return 0;
+}
+int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *q, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_read_q64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, int64_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t *pr,
+                         unsigned char *out, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)out, (void)code;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, int32_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                         eccl_pred_t *pr, double *x)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)x;
+    return ECCL_FAST_DECLINE;
+}
+void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite)
+{
+    (void)x, (void)n, (void)lo, (void)hi, (void)nfinite;
+}
+void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite)
+{
+    (void)x, (void)n, (void)lo, (void)hi, (void)nfinite;
+}
+void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                             int want_l2, int *size, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)want_l2, (void)size, (void)code;
+}
+void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                             int want_l2, int *size, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)want_l2, (void)size, (void)code;
+}
+int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                            unsigned form, unsigned code, unsigned char *out)
+{
+    (void)p, (void)q, (void)pr, (void)form, (void)code, (void)out;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
+                            unsigned form, unsigned code, unsigned char *out)
+{
+    (void)p, (void)q, (void)pr, (void)form, (void)code, (void)out;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                         eccl_pred_t *pr, int64_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                         eccl_pred_t *pr, int64_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
+    return ECCL_FAST_DECLINE;
+}
+#else
+typedef int eccl_fast_stubs_unused_t; /* (an empty translation unit is not ISO C) */
+#endif

@@ -1,0 +1,115 @@
+/*
+ * tile.c - the version-2 tile encoder (doc/format.md section 8.1): one tile's blocks, given as
+ * integers or exact values, coded in the cheaper of the two tile forms.
+ *
+ * Form 0 is version 1's encoding (the block code's predictor bit chooses Lorenzo or none); form L2
+ * lets that bit choose second-order Lorenzo instead. The QUANT/RAW kind of every block and hence
+ * the head blocks are those of form 0 in both, so each block's size under each form is known
+ * block by block and the choice is a comparison of two sums. Compression and the homomorphic
+ * operations both end here for version-2 streams, so they choose alike.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "codec/codec.h"
+#include "codec/fast.h"
+
+/* Encode the representation b as RAW: its exact values or the input's (section 8 step 2), else
+ * the values of its integers (section 11). */
+static int encode_raw_rep(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *b,
+                          unsigned char *out, unsigned *code)
+{
+    uint64_t v[32];
+    const uint64_t *src = b->v;
+    if (!b->exact && !b->input) {
+        for (int i = 0; i < b->r; i++) v[i] = eccl_block_rep_bits(p, b, i);
+        src = v;
+    }
+    if (fast && b->r == 32) {
+        int z;
+        if (p->is64) {
+            z = eccl_fast_encode_raw64(src, p->lag, out, code);
+        } else {
+            uint32_t v32[32];
+            for (int i = 0; i < 32; i++) v32[i] = (uint32_t)src[i];
+            z = eccl_fast_encode_raw32(v32, p->lag, out, code);
+        }
+        if (z >= 0) return z;
+    }
+    return eccl_block_encode_raw(p, src, b->r, out, code);
+}
+
+/* A QUANT block priced in both forms (price_forms of block.c or its AVX2 twin). */
+static void price(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *b, const eccl_pred_t *pr,
+                  int want_l2, int *size, unsigned *code)
+{
+    if (fast && b->r == 32) {
+        if (p->is64) eccl_fast_price_forms64(p, b->q, pr, want_l2, size, code);
+        else eccl_fast_price_forms32(p, b->q, pr, want_l2, size, code);
+        return;
+    }
+    eccl_block_price_forms(p, b->q, b->r, pr->have ? pr->q : NULL, want_l2, size, code);
+}
+
+static int write_quant(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *b,
+                       const eccl_pred_t *pr, unsigned form, unsigned code, unsigned char *out)
+{
+    if (fast && b->r == 32)
+        return p->is64 ? eccl_fast_write_quant64(p, b->q, pr, form, code, out)
+                       : eccl_fast_write_quant32(p, b->q, pr, form, code, out);
+    return eccl_block_write_quant(p, b->q, b->r, pr->have ? pr->q : NULL, form, code, out);
+}
+
+int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
+                            int nblk, unsigned char *codes, unsigned *form, unsigned char *payload)
+{
+    /* pass 1: form-0 kinds (quant[k]), both forms' codes, eligibility and the two sums */
+    unsigned char quant[ECCL_FMT_TILE_BLOCKS], code1[ECCL_FMT_TILE_BLOCKS];
+    int eligible = p->quant && p->lag == 1;
+    int64_t s0 = 0, s1 = 0;
+    eccl_pred_t pr = {0, {0, 0, 0}};
+    for (int k = 0; k < nblk; k++) {
+        const eccl_blockrep_t *b = &reps[k];
+        int size[2] = {-1, -1};
+        unsigned code[2] = {0, 0};
+        quant[k] = 0;
+        if (!b->exact) {
+            price(p, fast, b, &pr, eligible, size, code);
+            if (size[0] >= 0) {
+                quant[k] = 1;
+                codes[k] = (unsigned char)code[0];
+                code1[k] = (unsigned char)code[1];
+                s0 += size[0];
+                if (eligible && size[1] < 0) eligible = 0;
+                s1 += size[1];
+                eccl_pred_set(&pr, b->q, b->r, p->lag);
+                continue;
+            }
+        }
+        pr.have = 0;
+    }
+    unsigned f = eligible && s1 < s0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
+    /* pass 2: the payloads (every QUANT block fits in form f: pass 1 made sure) */
+    int64_t off = 0;
+    pr.have = 0;
+    for (int k = 0; k < nblk; k++) {
+        const eccl_blockrep_t *b = &reps[k];
+        unsigned code;
+        int size;
+        if (quant[k]) {
+            code = f == ECCL_FMT_FORM_L2 ? code1[k] : codes[k];
+            size = write_quant(p, fast, b, &pr, f, code, payload + off);
+            eccl_pred_set(&pr, b->q, b->r, p->lag);
+        } else {
+            pr.have = 0;
+            size = encode_raw_rep(p, fast, b, payload + off, &code);
+        }
+        codes[k] = (unsigned char)code;
+        off += size;
+    }
+    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
+    memset(payload + off, 0, (size_t)(padded - off));
+    *form = f;
+    return padded;
+}
