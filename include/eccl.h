@@ -191,8 +191,8 @@ eccl_result_t eccl_hom_reduce(const void *stream, size_t stream_size, const void
                               size_t count, eccl_dtype_t dtype, eccl_op_t op, void *out,
                               size_t out_capacity, size_t *out_size);
 
-/* Homomorphic combination of two streams whose dtype, count, mode, bound, range and eb_abs are
- * equal (ECCL_ERR_MISMATCH otherwise): the stream of op(a, b); nsum adds (SUM) or takes the
+/* Homomorphic combination of two streams whose format version (major), dtype, count, mode, bound,
+ * range and eb_abs are equal (ECCL_ERR_MISMATCH otherwise): the stream of op(a, b); nsum adds (SUM) or takes the
  * maximum (MAX/MIN). Commutative: combine(a, b) and combine(b, a) produce identical bytes.
  * Errors: as eccl_hom_reduce. */
 eccl_result_t eccl_hom_combine(const void *a, size_t a_size, const void *b, size_t b_size,

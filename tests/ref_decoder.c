@@ -166,13 +166,16 @@ static uint64_t quant_value(const ref_header *h, int64_t q)
     return f2u((float)v);
 }
 
-/* Block code -> kind, fields and payload size (sections 5, 6); -1 if the code is invalid. */
-static int code_size(const ref_header *h, unsigned m, int r, int head, ref_block *b)
+/* Block code -> kind, fields and payload size (sections 5, 6) in a tile of form `form`;
+ * -1 if the code is invalid. */
+static int code_size(const ref_header *h, unsigned m, int r, int head, int form, ref_block *b)
 {
     unsigned s = m >> 6;
     b->code = m;
     b->head = head;
     b->r = r;
+    b->form = form;
+    b->pred = REF_PRED_LORENZO;
     if (s == 3) {
         unsigned f = m & 63;
         b->s = 3;
@@ -191,11 +194,14 @@ static int code_size(const ref_header *h, unsigned m, int r, int head, ref_block
     b->kind = REF_QUANT;
     b->s = (int)s;
     b->p = (int)((m >> 5) & 1);
+    b->pred = b->p == 0 ? REF_PRED_LORENZO : (form == 1 ? REF_PRED_L2 : REF_PRED_NONE);
     unsigned fc = m & 31;
     b->F = fc == 31 ? h->FQ : (int)fc;
     if (!h->quant) return -1; /* QUANT in a LOSSLESS stream or with eb < 2^-1000 */
     if (b->F == 0 && s != 0) return -1;
-    int size = (head && b->p == 0 ? h->H : 0) + (b->F > 0 ? (s == 0 ? 4 : 0) + 4 * b->F : 0);
+    /* section 6: a head block carries its first value when p = 0 or a = 1 */
+    int size = (head && (b->p == 0 || form == 1) ? h->H : 0) +
+               (b->F > 0 ? (s == 0 ? 4 : 0) + 4 * b->F : 0);
     return size <= r * h->W ? size : -1;
 }
 
@@ -235,10 +241,10 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     h->range = u2d(rd(s + 40, 8));
     h->stream_size = rd(s + 48, 8);
     h->checksum = rd(s + 56, 8);
-    if (h->vmajor != 1) {
+    if (h->vmajor != 1 && h->vmajor != 2) {
         say(why, "version major %u", h->vmajor);
-        /* SPEC GAP: section 3 says "rejects"; eccl.h documents UNSUPPORTED for a newer major. */
-        return h->vmajor > 1 ? REF_UNSUPPORTED : REF_CORRUPT;
+        /* section 3: a newer major is UNSUPPORTED, 0 CORRUPT */
+        return h->vmajor > 2 ? REF_UNSUPPORTED : REF_CORRUPT;
     }
     if (h->dtype < 1 || h->dtype > 4) {
         say(why, "dtype %u", h->dtype);
@@ -304,16 +310,34 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     const unsigned char *index = s + 64, *codes = s + 64 + 8 * h->nt, *payload = s + h->P;
     uint64_t at = 0;
     for (uint64_t t = 0; t < h->nt; t++) {
-        if (rd(index + 8 * t, 8) != at) {
+        /* section 4: the low 62 bits are the offset, the top two the tile's form (4.1) */
+        uint64_t entry = rd(index + 8 * t, 8), offset = entry & (((uint64_t)1 << 62) - 1);
+        int form = (int)(entry >> 62);
+        /* section 4.1: CORRUPT */
+        if (h->vmajor == 1 && form != 0) {
+            say(why, "tile %llu: form %d in a version-1 stream", (unsigned long long)t, form);
+            return REF_CORRUPT;
+        }
+        if (form > 1) {
+            say(why, "tile %llu: reserved form %d", (unsigned long long)t, form);
+            return REF_CORRUPT;
+        }
+        if (form == 1 && (h->lag != 1 || !h->quant)) {
+            say(why, "tile %llu: form 1 in a %s stream", (unsigned long long)t,
+                h->lag != 1 ? "complex" : "non-quantizing");
+            return REF_CORRUPT;
+        }
+        h->nt_l2 += form == 1;
+        if (offset != at) {
             say(why, "tile %llu index %llu, expected %llu", (unsigned long long)t,
-                (unsigned long long)rd(index + 8 * t, 8), (unsigned long long)at);
+                (unsigned long long)offset, (unsigned long long)at);
             return REF_CORRUPT;
         }
         uint64_t tsize = 0;
         for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
             ref_block b;
             int head = k % 256 == 0 || (codes[k - 1] >> 6) == 3;
-            int bs = code_size(h, codes[k], block_len(h, k), head, &b);
+            int bs = code_size(h, codes[k], block_len(h, k), head, form, &b);
             if (bs < 0) {
                 say(why, "block %llu: invalid code 0x%02x (r = %d, head %d)",
                     (unsigned long long)k, codes[k], block_len(h, k), head);
@@ -366,7 +390,8 @@ static int read_block(const ref_header *h, const unsigned char *p, ref_block *b,
         pos = W;
         d0_coded = 0;
     } else {
-        d0_coded = !(b->head && b->p == 0);
+        /* head blocks carry q_0 unless they predict nothing (sections 6, 6.2) */
+        d0_coded = !(b->head && b->pred != REF_PRED_NONE);
         if (!d0_coded) {
             uint64_t z = rd(p, h->H);
             b->q0 = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
@@ -461,20 +486,26 @@ static int read_block(const ref_header *h, const unsigned char *p, ref_block *b,
     }
     /* QUANT (section 6.2) */
     for (int i = 0; i < r; i++) b->d[i] = neg[i] ? -(int64_t)mag[i] : (int64_t)mag[i];
+    if (!b->head && b->pred != REF_PRED_NONE && !have_prev) {
+        say(why, "internal: no previous block");
+        return REF_CORRUPT;
+    }
     for (int i = 0; i < r; i++) {
         int64_t q;
-        if (b->p == 1) {
+        /* q_{i-j}: from this block, or (j > i) from the end of the previous, full block */
+#define QAT(j) ((i) >= (j) ? b->q[(i) - (j)] : prev_q[32 + (i) - (j)])
+        if (b->pred == REF_PRED_NONE) {
             q = b->d[i];
-        } else if (b->head) {
-            q = i == 0 ? b->q0 : (i == 1 ? b->q[0] : b->q[i - h->lag]) + b->d[i];
-        } else {
-            if (!have_prev) {
-                say(why, "internal: no previous block");
-                return REF_CORRUPT;
-            }
-            int64_t base = i >= h->lag ? b->q[i - h->lag] : prev_q[32 - h->lag + i];
-            q = base + b->d[i];
+        } else if (b->head && i == 0) {
+            q = b->q0;
+        } else if (b->head && i == 1) {
+            q = b->q[0] + b->d[1]; /* both predictors: d_1 = q_1 - q_0 */
+        } else if (b->pred == REF_PRED_LORENZO) {
+            q = QAT(h->lag) + b->d[i];
+        } else { /* second order (real types: lag 1); |d| < 2^46, |q| <= QMAX: no overflow */
+            q = 2 * QAT(1) - QAT(2) + b->d[i];
         }
+#undef QAT
         if (q > h->qmax || q < -h->qmax) {
             say(why, "block %llu: integer %d = %lld beyond QMAX", (unsigned long long)b->index, i,
                 (long long)q);
@@ -497,12 +528,14 @@ int ref_read_blocks(const void *buf, size_t size, ref_header *h, ref_block_cb cb
     int64_t prev_q[32];
     if (!b) return REF_NOMEM;
     for (uint64_t t = 0; t < h->nt && rc == REF_OK; t++) {
-        uint64_t off = h->P + rd(s + 64 + 8 * t, 8);
+        uint64_t entry = rd(s + 64 + 8 * t, 8);
+        uint64_t off = h->P + (entry & (((uint64_t)1 << 62) - 1));
+        int form = (int)(entry >> 62);
         int have_prev = 0;
         for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
             int head = k % 256 == 0 || (codes[k - 1] >> 6) == 3;
             b->index = k;
-            b->size = code_size(h, codes[k], block_len(h, k), head, b);
+            b->size = code_size(h, codes[k], block_len(h, k), head, form, b);
             b->offset = off;
             rc = read_block(h, s + off, b, have_prev, prev_q, why);
             if (rc) break;
@@ -585,6 +618,7 @@ typedef struct {
     uint64_t mag[32];
     uint32_t neg;
     int s, F, fc, size;
+    int bl; /* bit length of max |d_i| */
 } deltas_t;
 
 static void finish(const ref_header *h, deltas_t *d, int r, int extra)
@@ -597,8 +631,9 @@ static void finish(const ref_header *h, deltas_t *d, int r, int extra)
         np += !((d->neg >> i) & 1) && d->mag[i];
     }
     int bl = bitlen(any);
+    d->bl = bl;
     d->fc = bl <= 30 ? bl : 31;
-    d->F = bl <= 30 ? bl : h->FQ;
+    d->F = bl <= 30 ? bl : h->FQ; /* meaningless when bl > FQ (second order: not usable) */
     d->s = bl == 0 ? 0 : (nn == 0 ? 1 : (np == 0 ? 2 : 0));
     d->size = extra + (d->F > 0 ? (d->s == 0 ? 4 : 0) + 4 * d->F : 0);
 }
@@ -625,42 +660,53 @@ static int put_words(unsigned char *o, const uint64_t *mag, uint32_t neg, int r,
     return pos;
 }
 
-/* Section 8 for one block; updates the predictor state (have, last). */
-static int write_block(const ref_header *h, const rep_t *b, int *have, int64_t *last,
-                       unsigned char *o, unsigned *code)
+/* Section 6.2: the deltas of the integers of b under predictor pred (REF_PRED_*), as a head block
+ * or after a previous block whose integers are last[0..31]; with the block's size. */
+static void quant_deltas(const ref_header *h, const rep_t *b, int pred, int head,
+                         const int64_t *last, deltas_t *d)
+{
+    memset(d, 0, sizeof *d);
+    for (int i = 0; i < b->r; i++) {
+        int64_t v;
+#define QAT(j) (i >= (j) ? b->q[i - (j)] : last[32 + i - (j)])
+        if (pred == REF_PRED_NONE) v = b->q[i];
+        else if (head && i == 0) v = 0; /* not coded: q_0 is stored */
+        else if (head && i == 1) v = b->q[1] - b->q[0];
+        else if (pred == REF_PRED_LORENZO) v = b->q[i] - QAT(h->lag);
+        else v = b->q[i] - 2 * QAT(1) + QAT(2);
+#undef QAT
+        set_delta(d, i, v);
+    }
+    finish(h, d, b->r, head && pred != REF_PRED_NONE ? h->H : 0);
+}
+
+/* Section 8 step 1 (form 0: Lorenzo or none) and step 1b (form 1: Lorenzo or second order):
+ * the QUANT encoding of b, written to o (room for 256 bytes). Returns its size, which may exceed
+ * r*W: the caller decides. */
+static int quant_block(const ref_header *h, const rep_t *b, int form, int head,
+                       const int64_t *last, unsigned char *o, unsigned *code)
+{
+    deltas_t L, A;
+    quant_deltas(h, b, REF_PRED_LORENZO, head, last, &L);
+    quant_deltas(h, b, form == 1 ? REF_PRED_L2 : REF_PRED_NONE, head, last, &A);
+    /* the alternative only if strictly smaller (and, second order, usable: at most FQ bits) */
+    int alt = (form == 0 || A.bl <= h->FQ) && A.size < L.size;
+    const deltas_t *d = alt ? &A : &L;
+    int pos = 0;
+    if (head && (!alt || form == 1)) { /* section 6: head and (p = 0 or a = 1) */
+        int64_t v = b->q[0];
+        wr(o, v >= 0 ? 2 * (uint64_t)v : 2 * (uint64_t)(-v) - 1, h->H);
+        pos = h->H;
+    }
+    if (d->F > 0) put_words(o + pos, d->mag, d->neg, b->r, d->F, d->s == 0);
+    *code = (unsigned)(d->s << 6) | (unsigned)(alt << 5) | (unsigned)d->fc;
+    return d->size;
+}
+
+/* Section 8 step 2: a RAW block of b's encodings. */
+static int raw_block(const ref_header *h, const rep_t *b, unsigned char *o, unsigned *code)
 {
     int r = b->r, W = h->W;
-    if (h->quant && b->qok) {
-        deltas_t L, N;
-        memset(&L, 0, sizeof L);
-        memset(&N, 0, sizeof N);
-        int head = !*have;
-        for (int i = 0; i < r; i++) {
-            int64_t dl;
-            if (head) dl = i == 0 ? 0 : b->q[i] - b->q[i == 1 ? 0 : i - h->lag];
-            else dl = b->q[i] - (i >= h->lag ? b->q[i - h->lag] : last[32 - h->lag + i]);
-            set_delta(&L, i, dl);
-            set_delta(&N, i, b->q[i]);
-        }
-        finish(h, &L, r, head ? h->H : 0);
-        finish(h, &N, r, 0);
-        int none = N.size < L.size;
-        deltas_t *d = none ? &N : &L;
-        if (d->size <= r * W) {
-            int pos = 0;
-            if (!none && head) {
-                int64_t v = b->q[0];
-                wr(o, v >= 0 ? 2 * (uint64_t)v : 2 * (uint64_t)(-v) - 1, h->H);
-                pos = h->H;
-            }
-            if (d->F > 0) put_words(o + pos, d->mag, d->neg, r, d->F, d->s == 0);
-            *code = (unsigned)(d->s << 6) | (unsigned)(none << 5) | (unsigned)d->fc;
-            *have = 1;
-            for (int i = 0; i < r; i++) last[i] = b->q[i];
-            return d->size;
-        }
-    }
-    *have = 0;
     uint64_t key[32], mag[32], any = 0;
     uint32_t neg = 0;
     for (int i = 0; i < r; i++) key[i] = key_of(b->u[i], W);
@@ -684,35 +730,100 @@ static int write_block(const ref_header *h, const rep_t *b, int *have, int64_t *
     return r * W;
 }
 
+/* One tile of nblk blocks in form `form` (sections 8, 8.1), payload to o (room for 256 bytes a
+ * block), codes to codes[]. Form 0 decides each block's kind (quant[j]: QUANT, else RAW); form 1
+ * keeps those kinds (and so the head blocks). Returns the unpadded tile size; *qsize is the sum of
+ * the QUANT blocks' sizes, *fits says whether each of them is at most r*W bytes. */
+static uint64_t encode_tile(const ref_header *h, const rep_t *reps, int nblk, int form, int *quant,
+                            unsigned char *o, unsigned char *codes, uint64_t *qsize, int *fits)
+{
+    int have = 0; /* the previous block is QUANT (in this tile): this one is not a head block */
+    int64_t last[32];
+    uint64_t at = 0;
+    *qsize = 0;
+    *fits = 1;
+    for (int j = 0; j < nblk; j++) {
+        const rep_t *b = &reps[j];
+        unsigned code = 0;
+        int size = 0;
+        if (form == 0) {
+            quant[j] = 0;
+            if (h->quant && b->qok) {
+                size = quant_block(h, b, 0, !have, last, o + at, &code);
+                quant[j] = size <= b->r * h->W;
+            }
+        } else if (quant[j]) {
+            size = quant_block(h, b, 1, !have, last, o + at, &code);
+            if (size > b->r * h->W) *fits = 0;
+        }
+        if (quant[j]) {
+            *qsize += (uint64_t)size;
+            have = 1;
+            for (int i = 0; i < b->r; i++) last[i] = b->q[i];
+        } else {
+            size = raw_block(h, b, o + at, &code);
+            have = 0;
+        }
+        codes[j] = (unsigned char)code;
+        at += (uint64_t)size;
+    }
+    return at;
+}
+
 typedef void (*rep_fn)(void *ctx, const ref_header *h, uint64_t k, rep_t *b);
 
-/* Write a whole stream with the header fields in h (count, dtype, mode, nsum, bound, eb, range). */
+/* Write a whole stream with the header fields in h (vmajor, count, dtype, mode, nsum, bound, eb,
+ * range). */
 static int write_stream(ref_header *h, rep_fn fn, void *ctx, unsigned char **out, size_t *out_size)
 {
     h->n = h->count * (uint64_t)(h->dtype >= 3 ? 2 : 1);
     h->nb = (h->n + 31) / 32;
     h->nt = (h->nb + 255) / 256;
     h->P = align16(64 + 8 * h->nt + h->nb);
+    h->nt_l2 = 0;
     uint64_t cap = h->P + h->n * (uint64_t)h->W + 16 * h->nt;
     unsigned char *s = (unsigned char *)calloc(cap, 1);
-    if (!s) return REF_NOMEM;
-    uint64_t at = 0;
-    rep_t b;
-    int64_t last[32];
-    for (uint64_t t = 0; t < h->nt; t++) {
-        int have = 0;
-        wr(s + 64 + 8 * t, at, 8);
-        for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
-            unsigned code;
-            b.r = block_len(h, k);
-            fn(ctx, h, k, &b);
-            at += (uint64_t)write_block(h, &b, &have, last, s + h->P + at, &code);
-            s[64 + 8 * h->nt + k] = (unsigned char)code;
-        }
-        at = align16(at);
+    rep_t *reps = (rep_t *)malloc(256 * sizeof *reps);
+    unsigned char *tbuf[2] = {(unsigned char *)malloc(256 * 256), (unsigned char *)malloc(256 * 256)};
+    unsigned char tcodes[2][256];
+    int quant[256];
+    if (!s || !reps || !tbuf[0] || !tbuf[1]) {
+        free(s);
+        free(reps);
+        free(tbuf[0]);
+        free(tbuf[1]);
+        return REF_NOMEM;
     }
+    uint64_t at = 0;
+    for (uint64_t t = 0; t < h->nt; t++) {
+        int nblk = (int)(h->nb - 256 * t < 256 ? h->nb - 256 * t : 256);
+        for (int j = 0; j < nblk; j++) {
+            reps[j].r = block_len(h, 256 * t + (uint64_t)j);
+            fn(ctx, h, 256 * t + (uint64_t)j, &reps[j]);
+        }
+        uint64_t s0, s1;
+        int fits, form = 0;
+        uint64_t size = encode_tile(h, reps, nblk, 0, quant, tbuf[0], tcodes[0], &s0, &fits);
+        /* section 8.1: form 1 for a real dtype and a stream that quantizes, when eligible and
+         * its QUANT blocks are strictly smaller in total */
+        if (h->vmajor == 2 && h->lag == 1 && h->quant) {
+            uint64_t size1 = encode_tile(h, reps, nblk, 1, quant, tbuf[1], tcodes[1], &s1, &fits);
+            if (fits && s1 < s0) {
+                form = 1;
+                size = size1;
+                h->nt_l2++;
+            }
+        }
+        wr(s + 64 + 8 * t, at | (uint64_t)form << 62, 8);
+        memcpy(s + 64 + 8 * h->nt + 256 * t, tcodes[form], (size_t)nblk);
+        memcpy(s + h->P + at, tbuf[form], (size_t)size);
+        at = align16(at + size);
+    }
+    free(reps);
+    free(tbuf[0]);
+    free(tbuf[1]);
     memcpy(s, "ECCL", 4);
-    s[4] = 1;
+    s[4] = (unsigned char)h->vmajor;
     s[5] = 0;
     s[6] = (unsigned char)h->dtype;
     s[7] = (unsigned char)h->mode;
@@ -755,10 +866,16 @@ static void compress_fn(void *ctx, const ref_header *h, uint64_t k, rep_t *b)
 int ref_compress(const void *data, uint64_t count, unsigned dtype, unsigned mode, double value,
                  double range, unsigned char **out, size_t *out_size, char *why)
 {
+    return ref_compress_v(data, count, dtype, mode, value, range, 1, out, out_size, why);
+}
+
+int ref_compress_v(const void *data, uint64_t count, unsigned dtype, unsigned mode, double value,
+                   double range, unsigned vmajor, unsigned char **out, size_t *out_size, char *why)
+{
     ref_header h;
     memset(&h, 0, sizeof h);
-    if (dtype < 1 || dtype > 4 || mode > 2) {
-        say(why, "dtype %u mode %u", dtype, mode);
+    if (dtype < 1 || dtype > 4 || mode > 2 || vmajor < 1 || vmajor > 2) {
+        say(why, "dtype %u mode %u version %u", dtype, mode, vmajor);
         return REF_INVALID;
     }
     ref_params(&h, dtype, mode, 0.0);
@@ -784,6 +901,7 @@ int ref_compress(const void *data, uint64_t count, unsigned dtype, unsigned mode
         return REF_INVALID;
     }
     ref_params(&h, dtype, mode, eb);
+    h.vmajor = vmajor;
     h.count = count;
     h.nsum = 1;
     h.bound = bound;
@@ -791,7 +909,12 @@ int ref_compress(const void *data, uint64_t count, unsigned dtype, unsigned mode
     return write_stream(&h, compress_fn, (void *)data, out, out_size);
 }
 
-/* ---- section 11 ---- */
+unsigned ref_tile_form(const void *buf, uint64_t t)
+{
+    return (unsigned)(rd((const unsigned char *)buf + 64 + 8 * t, 8) >> 62);
+}
+
+/* ---- section 11 (the output keeps ha.vmajor: write_stream picks version-2 forms by 8.1) ---- */
 typedef struct {
     int exact;      /* RAW in the input */
     int r;
@@ -891,8 +1014,10 @@ int ref_hom(const void *a, size_t a_size, const void *b, size_t b_size, const vo
     collect_ctx c;
     if ((rc = ref_parse(a, a_size, &ha, why))) return rc;
     if (b && (rc = ref_parse(b, b_size, &hb, why))) return rc;
-    if (b && (ha.dtype != hb.dtype || ha.count != hb.count || ha.mode != hb.mode ||
-              d2u(ha.bound) != d2u(hb.bound) || d2u(ha.eb) != d2u(hb.eb) ||
+    /* section 11: equal version major, dtype, count, mode, bound, range and eb_abs, else
+     * MISMATCH */
+    if (b && (ha.vmajor != hb.vmajor || ha.dtype != hb.dtype || ha.count != hb.count ||
+              ha.mode != hb.mode || d2u(ha.bound) != d2u(hb.bound) || d2u(ha.eb) != d2u(hb.eb) ||
               d2u(ha.range) != d2u(hb.range))) {
         say(why, "streams differ");
         return REF_MISMATCH;

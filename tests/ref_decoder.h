@@ -3,9 +3,10 @@
  * doc/format.md alone (it does not include or reuse anything from src/).
  *
  * Its purpose is to check that the specification is complete and that the library follows it:
- *  - ref_parse/ref_read_blocks/ref_decode read a stream and validate it (sections 2-7, 9);
- *  - ref_compress and ref_hom write the stream the normative encoder rules (sections 8 and 11)
- *    prescribe, so tests can compare the library's bytes with them.
+ *  - ref_parse/ref_read_blocks/ref_decode read a stream of version 1 or 2 and validate it
+ *    (sections 2-7, 9; tile forms 4.1);
+ *  - ref_compress/ref_compress_v and ref_hom write the stream the normative encoder rules
+ *    (sections 8, 8.1 and 11) prescribe, so tests can compare the library's bytes with them.
  *
  * Result values are numerically equal to the eccl result codes (0 success, 2 unsupported,
  * 5 corrupt, 6 mismatch) so tests can compare them directly, but nothing here needs eccl.h.
@@ -29,6 +30,8 @@ enum { REF_WHY_LEN = 160 };
 
 /* block kinds */
 enum { REF_QUANT = 0, REF_RAW_CODED = 1, REF_RAW_VERBATIM = 2 };
+/* what a QUANT block predicts with (section 6.2; p = 1 means NONE in a form-0 tile, L2 in form 1) */
+enum { REF_PRED_LORENZO = 0, REF_PRED_NONE = 1, REF_PRED_L2 = 2 };
 
 typedef struct ref_header {
     /* the fields as stored (section 3) */
@@ -40,6 +43,7 @@ typedef struct ref_header {
     /* derived */
     int is64, W, lag, H, FQ;
     uint64_t n, nb, nt, P, payload_size;
+    uint64_t nt_l2; /* tiles of form 1 (version 2, section 4.1); filled by ref_parse */
     int quant;     /* QUANT blocks allowed: lossy mode and eb >= 2^-1000 */
     double D, R;   /* quantum and reciprocal (when quant) */
     int64_t qmax;
@@ -50,11 +54,13 @@ typedef struct ref_block {
     uint64_t index;      /* block number */
     unsigned code;       /* the block code byte */
     int kind;            /* REF_QUANT, REF_RAW_CODED, REF_RAW_VERBATIM */
-    int s, p, F, head;   /* sign mode, predictor, planes (stored), head block */
+    int s, p, F, head;   /* sign mode, predictor bit, planes (stored), head block */
+    int form;            /* the tile's form a (section 4.1; 0 in version 1) */
+    int pred;            /* QUANT: REF_PRED_LORENZO, REF_PRED_NONE or REF_PRED_L2 */
     int r;               /* reals in the block */
     uint64_t offset;     /* payload offset from the start of the stream */
     int size;            /* payload bytes */
-    int64_t q0;          /* head Lorenzo QUANT: the stored first value */
+    int64_t q0;          /* head QUANT carrying its first value (Lorenzo or L2): that value */
     uint32_t sign_map;   /* as stored (0 when absent) */
     uint32_t planes[64]; /* as stored */
     int64_t d[32];       /* QUANT deltas (d_0 = 0 when not coded) */
@@ -83,13 +89,19 @@ int ref_read_blocks(const void *buf, size_t size, ref_header *h, ref_block_cb cb
 int ref_decode(const void *buf, size_t size, void *out, uint64_t count, unsigned dtype,
                char *why);
 
-/* Section 8: the stream eccl_compress must produce. mode 0/1/2; range < 0: from the data.
- * *out is malloc'ed (free it). */
+/* Section 8: the version-1 stream eccl_compress must produce. mode 0/1/2; range < 0: from the
+ * data. *out is malloc'ed (free it). */
 int ref_compress(const void *data, uint64_t count, unsigned dtype, unsigned mode, double value,
                  double range, unsigned char **out, size_t *out_size, char *why);
+/* The same for version vmajor (1 or 2; version 2 chooses each tile's form by section 8.1). */
+int ref_compress_v(const void *data, uint64_t count, unsigned dtype, unsigned mode, double value,
+                   double range, unsigned vmajor, unsigned char **out, size_t *out_size, char *why);
+/* The form of tile t of a stream ref_parse accepted (section 4): entry >> 62. */
+unsigned ref_tile_form(const void *buf, uint64_t t);
 
 /* Section 11: the stream of op(a, b) (b != NULL) or op(a, local) (b == NULL). op: 0 SUM,
- * 1 MAX, 2 MIN. NaN results are written as the canonical quiet NaN and MAX/MIN order -0 below +0
+ * 1 MAX, 2 MIN. The output has the inputs' major version (REF_MISMATCH when a and b differ in it);
+ * in version 2 each output tile's form is chosen by section 8.1. NaN results are written as the canonical quiet NaN and MAX/MIN order -0 below +0
  * (section 11 leaves both open; these are the library's documented choices, see the tests). */
 int ref_hom(const void *a, size_t a_size, const void *b, size_t b_size, const void *local,
             int op, unsigned char **out, size_t *out_size, char *why);
