@@ -2,8 +2,9 @@
  * fuzz_driver.c - runs the fuzz target (fuzz_decompress.c) over a deterministic generated corpus,
  * as the check program tests/test_fuzz_smoke (no libFuzzer needed; the sanitizer build reruns it).
  *
- * Corpus: valid streams of every dtype and mode (sizes around block and tile boundaries, several
- * data patterns), then for each a deterministic series of mutations: bit flips, byte sets (random
+ * Corpus: valid streams of every dtype and mode in both format versions (sizes around block and
+ * tile boundaries, several data patterns), then for each a deterministic series of mutations: bit
+ * flips, byte sets (random
  * and special values), truncations, extensions, header field changes, block-code changes, and
  * half of all mutations again with the checksum (and sometimes stream_size) recomputed so they
  * reach the validation behind the checksum.
@@ -20,6 +21,7 @@
 #include "ref_decoder.h"
 #include "testutil.h"
 #include "fuzz_target.h"
+#include "codec/codec.h" /* eccl_compress_fmt: version-2 seeds */
 
 static uint64_t rng_state = 0x5EED;
 static uint64_t rnd(void)
@@ -141,6 +143,13 @@ static int replay_dir(const char *dir)
         size_t n = fread(buf, 1, 1 << 20, f);
         fclose(f);
         run(buf, n);
+        if (strcmp(dir, "corpus") == 0) { /* the seed corpus holds valid streams (a stale seed, e.g.
+                                               * after a format change, would stop at the checksum) */
+            eccl_stream_info_t info;
+            eccl_result_t rc = eccl_stream_info(buf, n, &info);
+            TU_CHECK(rc == ECCL_SUCCESS, "tests/fuzz/corpus/%s is not a valid stream (%s): regenerate the "
+                     "corpus with test_fuzz_smoke --corpus DIR", e->d_name, eccl_strerror(rc));
+        }
         free(buf);
         nfiles++;
     }
@@ -157,8 +166,9 @@ int main(int argc, char **argv)
                                    ECCL_BOUND_REL(1e-4), {ECCL_MODE_ABS, 1e-305, 0.0}};
     const size_t counts[] = {0, 1, 5, 17, 33, 70, 4100};
     const int pats[] = {TU_SMOOTH, TU_NANINF, TU_RANDOM, TU_ZEROS, TU_RANDOMWALK, TU_HUGE};
-    seed_t seeds[4 * 5 * 7];
+    seed_t seeds[2 * 4 * 5 * 7];
     int nseeds = 0;
+    for (int v = 1; v <= 2; v++) /* stream format versions 1 and 2 (doc/format.md 13) */
     for (int d = 0; d < 4; d++)
         for (int b = 0; b < 5; b++)
             for (int c = 0; c < 7; c++) {
@@ -168,7 +178,8 @@ int main(int argc, char **argv)
                 tu_fill(x, n, W == 8, pats[(d + b + c) % 6], (uint64_t)(d * 100 + b * 10 + c));
                 size_t cap = eccl_compress_bound(count, dts[d]);
                 seeds[nseeds].s = tu_malloc(cap + 64);
-                TU_RC(eccl_compress(x, count, dts[d], &bounds[b], seeds[nseeds].s, cap, &seeds[nseeds].n),
+                TU_RC(eccl_compress_fmt(x, count, dts[d], &bounds[b], seeds[nseeds].s, cap, &seeds[nseeds].n,
+                                        ECCL_PATH_AUTO, v),
                       ECCL_SUCCESS);
                 nseeds++;
                 free(x);
@@ -178,8 +189,11 @@ int main(int argc, char **argv)
         mkdir(corpus_dir, 0755);
         int written = 0;
         for (int i = 0; i < nseeds; i++) {
-            int c = i % 7, b = (i / 7) % 5;
-            if (!(c == 4 || (c == 5 && b == 1))) continue; /* 33 elements; 70 for ABS 1e-2 */
+            int c = i % 7, b = (i / 7) % 5, v2 = i >= 4 * 5 * 7, d = (i / 35) % 4;
+            /* 33 elements; 70 for ABS 1e-2; version 2: the real dtypes' 4100 elements of
+             * ABS 1e-2 and 0.5 as well (second-order tiles) */
+            if (!(c == 4 || (c == 5 && b == 1) || (v2 && c == 6 && (b == 1 || b == 2) && (d == 0 || d == 1))))
+                continue;
             char path[512];
             snprintf(path, sizeof path, "%s/seed-%03d", corpus_dir, i);
             FILE *f = fopen(path, "wb");
