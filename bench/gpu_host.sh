@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench and x2chunks (two GPUs), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, x2bcastauto and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -313,6 +313,27 @@ case " $what " in *" x2bench "*) # a host of two GPUs, one rank each (doc/perfor
     step x2_nvlink_256 timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device --colls allreduce --mib 256 \
         --iters 3 --allreduce-algorithms ring_pipelined
     for f in x2_socket_256 x2_socket_1024 x2_nvlink_256; do echo "== $f"; grep -E "^(#|coll|allreduce|bcast)" "$out/$f.log"; done ;;
+esac
+case " $what " in *" x2bcastauto "*) # two GPUs over NVLink: what auto picks for a broadcast (the binomial
+    # one with device streams priced without PCIe crossings, doc/performance.md section 21) against
+    # the binomial one forced and NCCL's own broadcast (the NCCL column), float32 and float64; with
+    # X2B_OLD=1 also a build whose model prices device streams as staged ones (../build-old-model)
+    builds=". "
+    if [ "${X2B_OLD:-0}" = 1 ]; then
+        step build_old_model bash -c 'mkdir -p ../build-old-model && cd ../build-old-model &&
+            ../configure CC=mpicc FC=mpifort --with-cuda --with-cuda-arch="${CUDA_ARCH:-90}" \
+                CFLAGS="-O2 -g -DECCL_MDL_DEV_STREAMS=0" > /dev/null && make -j'"$jobs"' > /dev/null && make -j'"$jobs"' bench/bench_device > /dev/null'
+        builds=". ../build-old-model"
+    fi
+    for b in $builds; do
+        tag=$([ "$b" = . ] && echo new || echo old)
+        for dt in float32 float64; do # (ECCL_DEBUG=1: the cost model's calibration, printed at the first call)
+            step x2_bcast_auto_${tag}_$dt timeout "${BENCH_TIMEOUT:-600}" env ECCL_DEBUG=1 mpiexec -n 2 $b/bench/bench_device \
+                --colls bcast --dtype $dt --mib 4,16,64,256,1024 --iters 5 --bcast-algorithms auto,binomial
+        done
+    done
+    for f in "$out"/x2_bcast_auto_*.log; do echo "== $(basename $f .log)"
+        grep -E "^(#|coll|bcast)|eccl 0\] (GPU codec measured|NCCL link)" "$f"; done ;;
 esac
 case " $what " in *" x2chunks "*) # two GPUs over sockets: the pipelined ring's chunks per piece, each count of
     # CHUNK_LIST in turn (auto: the cost model's choice; repeats allowed) at X2C_MIB (256) MiB, under

@@ -218,10 +218,13 @@ eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *co
  * (launch, synchronisation, stream copy), out[1..3] compression, decompression and homomorphic
  * SUM throughput beyond that, in bytes of uncompressed data per second, stream copies over PCIe
  * included (a 16 MiB smooth float32 field at ABS 1e-4, best of three), out[4..6] the same for a
- * 16 MiB float64 field (the 64-bit kernels). Allocates and frees its own 32 MiB of device memory
- * and page-locked stream buffers; grows the context's buffers to that size. A few milliseconds;
+ * 16 MiB float64 field (the 64-bit kernels); out[7..10] compression and decompression throughput
+ * with the stream kept in device memory (eccl_dev_compress_keep, eccl_dev_decompress_dev: the
+ * device-stream paths), float32 then float64, each beyond its own tiny call, on 32 MiB. Allocates
+ * and frees its own 64 MiB of device memory and page-locked stream buffers; grows the context's
+ * buffers to about 32 MiB. A few milliseconds;
  * called once per communicator (src/transport/nccl.c). */
-eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7]);
+eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[11]);
 #ifdef __cplusplus
 }
 #endif

@@ -192,7 +192,7 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
     (void)ctx, (void)dst, (void)src, (void)bytes;
     return ECCL_ERR_UNSUPPORTED;
 }
-eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[7])
+eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[11])
 {
     (void)ctx, (void)out;
     return ECCL_ERR_UNSUPPORTED;

@@ -507,8 +507,14 @@ template <typename T> static __global__ void cal_field(T *x, uint64_t n)
         x[i] = (T)(sin((double)i * 1e-3) * cos((double)i * 3e-4));
 }
 
+static double elapsed(const struct timespec &u, const struct timespec &v)
+{
+    return (double)(v.tv_sec - u.tv_sec) + 1e-9 * (double)(v.tv_nsec - u.tv_nsec);
+}
+
 // Best of the last three of four rounds (the first warms up) of: a tiny compression, then
-// compression, decompression and homomorphic SUM of n elements of dt at x; seconds in best[4].
+// compression, decompression and homomorphic SUM of n elements of dt at x, the stream through host
+// memory; seconds in best[4].
 static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n, unsigned char *s,
                                 unsigned char *s2, size_t cap, double best[4])
 {
@@ -527,34 +533,66 @@ static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *
         clock_gettime(CLOCK_MONOTONIC, &ts[3]);
         if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, NULL, n, dt, ECCL_OP_SUM, s2, cap, &size2);
         clock_gettime(CLOCK_MONOTONIC, &ts[4]);
-        for (int k = 0; k < 4 && rep > 0; k++) {
-            double t = (double)(ts[k + 1].tv_sec - ts[k].tv_sec) + 1e-9 * (double)(ts[k + 1].tv_nsec - ts[k].tv_nsec);
-            if (t < best[k]) best[k] = t;
+        for (int k = 0; k < 4 && rep > 0; k++) best[k] = fmin(best[k], elapsed(ts[k], ts[k + 1]));
+    }
+    return rc;
+}
+
+// The same for the device-stream paths (eccl_dev_compress_keep, eccl_dev_decompress_dev: the stream
+// stays in the context's buffers), each against its own tiny call (1024 elements): best[0], best[1]
+// tiny and n-element compression, best[2], best[3] tiny and n-element decompression.
+static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n, double best[4])
+{
+    const eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+    eccl_result_t rc = ECCL_SUCCESS;
+    for (int k = 0; k < 4; k++) best[k] = INFINITY;
+    for (int rep = 0; rep < 4 && !rc; rep++) {
+        for (int k = 0; k < 2 && !rc; k++) { // k = 0: the tiny call, 1: n elements
+            size_t count = k ? n : 1024, size = 0;
+            const void *ds = NULL;
+            void *din = NULL;
+            struct timespec t[4];
+            clock_gettime(CLOCK_MONOTONIC, &t[0]);
+            rc = eccl_dev_compress_keep(c, x, NULL, count, dt, &b, &ds, &size);
+            clock_gettime(CLOCK_MONOTONIC, &t[1]);
+            if (!rc) rc = eccl_dev_stream_buf(c, size, &din); // (the receive side's buffer: untimed)
+            if (!rc) rc = eccl_dev_copy(c, din, ds, size);
+            clock_gettime(CLOCK_MONOTONIC, &t[2]);
+            if (!rc) rc = eccl_dev_decompress_dev(c, din, size, y, NULL, count, dt);
+            clock_gettime(CLOCK_MONOTONIC, &t[3]);
+            if (rep > 0) {
+                best[k] = fmin(best[k], elapsed(t[0], t[1]));
+                best[2 + k] = fmin(best[2 + k], elapsed(t[2], t[3]));
+            }
         }
     }
     return rc;
 }
 
-extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[7])
+extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
 {
     if (!c || !out) return ECCL_ERR_INVALID_ARG;
-    const size_t bytes = (size_t)1 << 24, n32 = bytes / 4, n64 = bytes / 8;
+    // 16 MiB through host memory; 32 MiB for the device-stream paths, whose kernels alone take
+    // tens of microseconds (less would measure mostly the host wait)
+    const size_t bytes = (size_t)1 << 24, dbytes = (size_t)1 << 25, n32 = bytes / 4, n64 = bytes / 8;
     const size_t cap32 = eccl_compress_bound(n32, ECCL_FLOAT32), cap64 = eccl_compress_bound(n64, ECCL_FLOAT64);
     const size_t cap = cap32 > cap64 ? cap32 : cap64;
     void *x = NULL, *y = NULL;
     unsigned char *s = NULL, *s2 = NULL;
     eccl_result_t rc = ECCL_SUCCESS;
-    if (cudaMalloc(&x, bytes) != cudaSuccess || cudaMalloc(&y, bytes) != cudaSuccess ||
+    if (cudaMalloc(&x, dbytes) != cudaSuccess || cudaMalloc(&y, dbytes) != cudaSuccess ||
         cudaMallocHost((void **)&s, cap) != cudaSuccess || cudaMallocHost((void **)&s2, cap) != cudaSuccess) {
         (void)cudaGetLastError();
         rc = ECCL_ERR_NO_MEMORY;
     }
-    double best[2][4];
-    for (int w = 0; w < 2 && !rc; w++) { // float32, then float64 (the same 16 MiB)
-        if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, n32);
-        else cal_field<double><<<1024, 256, 0, c->st>>>((double *)x, n64);
+    double best[2][4], dbest[2][4];
+    for (int w = 0; w < 2 && !rc; w++) { // float32, then float64 (the same field)
+        if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, dbytes / 4);
+        else cal_field<double><<<1024, 256, 0, c->st>>>((double *)x, dbytes / 8);
         if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(c->st) != cudaSuccess) rc = ECCL_ERR_CUDA;
-        if (!rc) rc = cal_rounds(c, w ? ECCL_FLOAT64 : ECCL_FLOAT32, x, y, w ? n64 : n32, s, s2, cap, best[w]);
+        eccl_dtype_t dt = w ? ECCL_FLOAT64 : ECCL_FLOAT32;
+        if (!rc) rc = cal_rounds(c, dt, x, y, w ? n64 : n32, s, s2, cap, best[w]);
+        if (!rc) rc = cal_rounds_dev(c, dt, x, y, dbytes / (w ? 8 : 4), dbest[w]);
     }
     eccl_gate_free(x, 0);
     eccl_gate_free(y, 0);
@@ -563,13 +601,18 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[7])
     (void)cudaGetLastError();
     if (rc) return rc;
     // per operation: the small float32 call; per byte: what the large calls take beyond their
-    // type's small one
+    // type's small one (the device-stream paths: beyond their own small calls)
     out[0] = best[0][0];
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < 2; w++) {
         for (int k = 1; k < 4; k++) {
             double t = best[w][k] - best[w][0];
             out[3 * w + k] = (double)bytes / (t > 1e-7 ? t : 1e-7);
         }
+        for (int k = 0; k < 2; k++) {
+            double t = dbest[w][2 * k + 1] - dbest[w][2 * k];
+            out[7 + 2 * w + k] = (double)dbytes / (t > 1e-7 ? t : 1e-7);
+        }
+    }
     return ECCL_SUCCESS;
 }
 

@@ -8,6 +8,13 @@
 #include "prims/prims.h"
 
 static inline double mdl_net(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->beta; }
+/* A stream that stays in device memory through NCCL (eccl_prim_dev_streams): the size over MPI and
+ * the payload over NCCL's link, without the two PCIe crossings mdl_net prices for the staged
+ * streams of the NCCL view (core/model.c derive). */
+static inline double mdl_net_dev(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->nccl_beta; }
+/* The GPU codec on such a stream: no copy of it between host and device (c_thr_dev, d_thr_dev). */
+static inline double mdl_compress_dev(const eccl_model_t *m, double bytes) { return bytes / m->c_thr_dev + m->op_lat; }
+static inline double mdl_decompress_dev(const eccl_model_t *m, double bytes) { return bytes / m->d_thr_dev + m->op_lat; }
 static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr + m->op_lat; }
 static inline double mdl_decompress(const eccl_model_t *m, double bytes) { return bytes / m->d_thr + m->op_lat; }
 static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes / m->h_thr + m->op_lat; }
@@ -20,6 +27,17 @@ static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (dou
  * NCCL (blocking pairs), not with the CPU codec (it holds the calling thread), and not where ranks
  * share a GPU (their GPU work contends; measured on an H100: the pipelined ring lost to the plain
  * one there). */
+/* Whether the call's streams stay in device memory on every rank (the binomial broadcast's device
+ * streams): every rank device-resident (agreed), and the transport and ECCL_DEVICE_STREAMS allow
+ * it (the same on every rank: the transport is the communicator's, the environment the job's). */
+#ifndef ECCL_MDL_DEV_STREAMS /* 0: price them as staged streams (the model before 2026-11-28; A/B runs) */
+#define ECCL_MDL_DEV_STREAMS 1
+#endif
+static inline int mdl_dev_streams(const eccl_call_t *c)
+{
+    return ECCL_MDL_DEV_STREAMS && c->dev.all && eccl_prim_dev_streams(c);
+}
+
 static inline int mdl_gpu_overlaps(const eccl_call_t *c)
 {
     return c->dev.all && eccl_prim_posts(c) && !c->comm->gpu.shared;

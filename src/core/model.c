@@ -28,6 +28,8 @@ static void derive(eccl_models_t *md)
         g->c_thr = md->gpu_thr[w][0];
         g->d_thr = md->gpu_thr[w][1];
         g->h_thr = md->gpu_thr[w][2];
+        g->c_thr_dev = md->gpu_thr_dev[w][0];
+        g->d_thr_dev = md->gpu_thr_dev[w][1];
         g->op_lat = md->gpu_lat_obs > 0 ? md->gpu_lat_obs : md->gpu_lat;
         g->stage = 2.0 * ECCL_PCIE_BETA; /* a staged buffer crosses PCIe twice */
         g->nccl_alpha = md->nccl_alpha;  /* NCCL's own collectives move device buffers directly */
@@ -60,17 +62,21 @@ void eccl_models_init(eccl_models_t *md, const double m[8])
     md->gpu_thr[1][0] = ECCL_GPU_C_THR64;
     md->gpu_thr[1][1] = ECCL_GPU_D_THR64;
     md->gpu_thr[1][2] = ECCL_GPU_H_THR64;
+    for (int w = 0; w < 2; w++) /* (unmeasured: no gain priced for keeping the stream on the GPU) */
+        for (int k = 0; k < 2; k++) md->gpu_thr_dev[w][k] = md->gpu_thr[w][k];
     derive(md);
 }
 
-int eccl_models_set_gpu(eccl_models_t *md, const double v[7])
+int eccl_models_set_gpu(eccl_models_t *md, const double v[ECCL_GPU_CAL_N])
 {
     md->gpu_measured = 1;
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < ECCL_GPU_CAL_N; k++)
         if (!(v[k] > 0 && isfinite(v[k]))) return 0;
     md->gpu_lat = v[0];
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < 2; w++) {
         for (int k = 0; k < 3; k++) md->gpu_thr[w][k] = v[1 + 3 * w + k];
+        for (int k = 0; k < 2; k++) md->gpu_thr_dev[w][k] = v[7 + 2 * w + k];
+    }
     derive(md);
     return 1;
 }

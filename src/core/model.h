@@ -22,6 +22,8 @@ typedef struct eccl_model {
     double h_thr;   /* homomorphic reduce (stream + local -> stream) */
     double g_thr;   /* local reduction of uncompressed data (the MPI baseline's gamma) */
     double comb_thr; /* combining two streams: always the CPU codec (streams live in host memory) */
+    double c_thr_dev, d_thr_dev; /* the GPU codec with the stream kept in device memory (no PCIe
+                                    copy of it): the device-stream paths (coll/model.h) */
     double nccl_alpha, nccl_beta; /* NCCL's own collectives' link (measured at its set-up; 0 before) */
     double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
     double stage;   /* s per byte of a device buffer staged whole through the host (0: none) */
@@ -73,6 +75,7 @@ typedef struct eccl_models {
                             views in place of gpu_lat once set: in an application that computes on
                             the GPU, a codec operation waits for SMs and the host waits for it */
     double gpu_thr[2][3]; /* GPU codec [w][compress, decompress, homomorphic] */
+    double gpu_thr_dev[2][2]; /* GPU codec [w][compress, decompress], the stream in device memory */
     double nccl_alpha, nccl_beta; /* NCCL point-to-point link (0: not measured) */
     int gpu_measured;    /* the GPU figures are this GPU's (1) or the constants (0) */
     /* derived */
@@ -84,10 +87,13 @@ typedef struct eccl_models {
  * homomorphic, reduce); a figure that is not a positive number gets its constant. The GPU and NCCL
  * figures start as the constants (NCCL: none). */
 void eccl_models_init(eccl_models_t *md, const double m[8]);
-/* The GPU codec as rank 0 measured it (eccl_dev_calibrate's v[7]: s per operation, then compress,
- * decompress, homomorphic for float32 and for float64). Ignored unless every figure is a positive
- * finite number; returns whether it was taken. gpu_measured is set either way (measured once). */
-int eccl_models_set_gpu(eccl_models_t *md, const double v[7]);
+/* The GPU codec as rank 0 measured it (eccl_dev_calibrate's v[ECCL_GPU_CAL_N]: s per operation,
+ * then compress, decompress, homomorphic for float32 and for float64, the stream copied to or from
+ * host memory; then compress and decompress for float32 and float64 with the stream kept in device
+ * memory). Ignored unless every figure is a positive finite number; returns whether it was taken.
+ * gpu_measured is set either way (measured once). */
+#define ECCL_GPU_CAL_N 11
+int eccl_models_set_gpu(eccl_models_t *md, const double v[ECCL_GPU_CAL_N]);
 /* NCCL's point-to-point link, measured at its set-up. */
 void eccl_models_set_nccl(eccl_models_t *md, double alpha, double beta);
 /* The GPU codec's per-operation latency as the ranks' calls observed it (s; agreed, so the same on

@@ -31,5 +31,7 @@ eccl_result_t eccl_bcast_binomial(eccl_call_t *c)
 double eccl_bcast_binomial_cost(const eccl_model_t *m, const eccl_call_t *c, double ratio)
 {
     double n = mdl_bytes(c, c->count);
+    if (mdl_dev_streams(c)) /* the stream stays on the GPUs: no PCIe copy priced */
+        return mdl_compress_dev(m, n) + eccl_ceil_log2(c->size) * mdl_net_dev(m, n / ratio) + mdl_decompress_dev(m, n);
     return mdl_compress(m, n) + eccl_ceil_log2(c->size) * mdl_net(m, n / ratio) + mdl_decompress(m, n);
 }
