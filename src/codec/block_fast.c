@@ -409,30 +409,36 @@ ECCL_AVX2 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double
 /* ================================ version 2 ================================ */
 
 /* A full block's integers (|q| <= QMAX32) as int32 at q[0..31] with their predecessors at q[-2],
- * q[-1] (head: q_0 for both; lag 2: the real part's q_{-2}; lag 1: q_{-2} for second order).
- * Returns 1 when every one of them is below 2^29 in magnitude, so that second-order deltas
- * (|d| <= 4 max|q|) are exact in int32. */
-ECCL_AVX2 static inline int load_q32(const int64_t *q64, const eccl_pred_t *pr, int lag, int32_t *q)
+ * q[-1] (head: q_0 for both; lag 2: the real part's q_{-2}; lag 1: q_{-2} for second order). */
+ECCL_AVX2 static inline void load_q32(const int64_t *q64, const eccl_pred_t *pr, int lag, int32_t *q)
 {
     const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-    const __m256i lim = _mm256_set1_epi32((1 << 29) - 1), nlim = _mm256_set1_epi32(-((1 << 29) - 1));
-    __m256i big = _mm256_setzero_si256();
     for (int k = 0; k < 4; k++) {
         __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(q64 + 8 * k)), lo);
         __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(q64 + 8 * k + 4)), lo);
-        __m256i v = _mm256_permute2x128_si256(a, b, 0x20);
-        _mm256_store_si256((__m256i *)(q + 8 * k), v);
-        big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(v, lim), _mm256_cmpgt_epi32(nlim, v)));
+        _mm256_store_si256((__m256i *)(q + 8 * k), _mm256_permute2x128_si256(a, b, 0x20));
     }
     q[-1] = pr->have ? (int32_t)pr->q[1] : q[0];
     q[-2] = pr->have ? (int32_t)(lag == 2 ? pr->q[0] : pr->q[2]) : q[0];
-    int pre_small = q[-1] < (1 << 29) && q[-1] > -(1 << 29) && q[-2] < (1 << 29) && q[-2] > -(1 << 29);
-    return _mm256_testz_si256(big, big) && pre_small;
 }
 
-/* The deltas of predictor kind k (0 Lorenzo, 1 none, 2 second order) of the integers load_q32
- * wrote, in four int32 registers. Second order needs small = 1 (its deltas are then exact); the
- * caller computes them in int64 otherwise (deltas_l2_wide). */
+/* Whether q[-2..31] are all below 2^29 in magnitude, so that second-order deltas (|d| <= 4 max|q|)
+ * are exact in int32. */
+ECCL_AVX2 static inline int small_q32(const int32_t *q)
+{
+    const __m256i lim = _mm256_set1_epi32((1 << 29) - 1), nlim = _mm256_set1_epi32(-((1 << 29) - 1));
+    __m256i big = _mm256_setzero_si256();
+    for (int k = 0; k < 4; k++) {
+        __m256i v = _mm256_load_si256((const __m256i *)(q + 8 * k));
+        big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(v, lim), _mm256_cmpgt_epi32(nlim, v)));
+    }
+    return _mm256_testz_si256(big, big) && q[-1] < (1 << 29) && q[-1] > -(1 << 29) && q[-2] < (1 << 29) &&
+           q[-2] > -(1 << 29);
+}
+
+/* The deltas of predictor kind k (0 Lorenzo, 1 none, 2 second order) of such integers in four
+ * int32 registers. Second order only where small_q32 (its deltas are then exact); the caller
+ * computes them in int64 otherwise (deltas_l2_wide). */
 ECCL_AVX2 static inline void deltas32(const int32_t *q, int lag, int kind, __m256i *d)
 {
     for (int k = 0; k < 4; k++) {
@@ -449,24 +455,25 @@ ECCL_AVX2 static inline void deltas32(const int32_t *q, int lag, int kind, __m25
     }
 }
 
-/* Second-order deltas of large integers, in int64: 0 when they need more than FQ = 31 bits
- * (not usable), else 1 with them narrowed (exactly) into four int32 registers. */
-ECCL_AVX2 static int deltas_l2_wide(const int64_t *q64, const eccl_pred_t *pr, __m256i *d)
+/* Second-order deltas of large integers, in int64 (the head's are right too: its predecessors are
+ * q_0): 0 when they need more than FQ = 31 bits (not usable), else 1 with them narrowed (exactly)
+ * into four int32 registers. */
+ECCL_AVX2 static int deltas_l2_wide(const int32_t *q, __m256i *d)
 {
-    int64_t d2[32];
     int32_t n32[32] __attribute__((aligned(32)));
-    int ok = l2_deltas(q64, pr, d2) <= ECCL_FMT_FQ32;
-    for (int i = 0; i < 32; i++) n32[i] = (int32_t)d2[i];
+    uint64_t all = 0;
+    for (int i = 0; i < 32; i++) {
+        int64_t v = (int64_t)q[i] - 2 * (int64_t)q[i - 1] + (int64_t)q[i - 2];
+        all |= v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        n32[i] = (int32_t)v;
+    }
     for (int k = 0; k < 4; k++) d[k] = _mm256_load_si256((const __m256i *)(n32 + 8 * k));
-    return ok;
+    return eccl_fmt_bitlen64(all) <= ECCL_FMT_FQ32;
 }
 
-ECCL_AVX2 void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr,
-                                       int want_l2, int *size, unsigned *code)
+ECCL_AVX2 void eccl_fast_price_forms32i(const eccl_qparams_t *p, const int32_t *q, int head, int want_l2,
+                                        int *size, unsigned *code)
 {
-    int32_t qb[48] __attribute__((aligned(32)));
-    int32_t *q = qb + 8;
-    int head = !pr->have, small = load_q32(q64, pr, p->lag, q);
     __m256i d[4];
     d32_t S;
     deltas32(q, p->lag, 0, d);
@@ -481,8 +488,8 @@ ECCL_AVX2 void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q
     code[0] = eccl_fmt_quant_code((unsigned)c->s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c->fc);
     if (!want_l2) return;
     int usable = 1;
-    if (small) deltas32(q, p->lag, 2, d);
-    else usable = deltas_l2_wide(q64, pr, d);
+    if (small_q32(q)) deltas32(q, p->lag, 2, d);
+    else usable = deltas_l2_wide(q, d);
     stats32(&S, d);
     choice_t c2 = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
     int l2 = usable && c2.size < cl.size;
@@ -491,16 +498,13 @@ ECCL_AVX2 void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q
     code[1] = eccl_fmt_quant_code((unsigned)c->s, l2 ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c->fc);
 }
 
-ECCL_AVX2 int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr,
-                                      unsigned form, unsigned code, unsigned char *out)
+ECCL_AVX2 int eccl_fast_write_quant32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned form,
+                                       unsigned code, unsigned char *out)
 {
-    int32_t qb[48] __attribute__((aligned(32)));
-    int32_t *q = qb + 8;
-    int head = !pr->have, small = load_q32(q64, pr, p->lag, q);
     int kind = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_LORENZO ? 0 : form == ECCL_FMT_FORM_L2 ? 2 : 1;
     __m256i d[4];
     d32_t S;
-    if (kind == 2 && !small) deltas_l2_wide(q64, pr, d);
+    if (kind == 2 && !small_q32(q)) deltas_l2_wide(q, d);
     else deltas32(q, p->lag, kind, d);
     stats32(&S, d);
     choice_t c = choose(S.all, S.neg, S.pos, 0, head && kind != 1 ? 4 : 0);
@@ -511,6 +515,22 @@ ECCL_AVX2 int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q6
     }
     if (c.F > 0) write_planes32(out + o, S.mag, S.neg, c.F, c.s == ECCL_FMT_SIGN_MAP);
     return c.size;
+}
+
+ECCL_AVX2 void eccl_fast_price_forms32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr,
+                                       int want_l2, int *size, unsigned *code)
+{
+    int32_t qb[48] __attribute__((aligned(32)));
+    load_q32(q64, pr, p->lag, qb + 8);
+    eccl_fast_price_forms32i(p, qb + 8, !pr->have, want_l2, size, code);
+}
+
+ECCL_AVX2 int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr,
+                                      unsigned form, unsigned code, unsigned char *out)
+{
+    int32_t qb[48] __attribute__((aligned(32)));
+    load_q32(q64, pr, p->lag, qb + 8);
+    return eccl_fast_write_quant32i(p, qb + 8, !pr->have, form, code, out);
 }
 
 ECCL_AVX2 int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,

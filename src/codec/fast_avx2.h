@@ -118,21 +118,6 @@ ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc
 
 /* ---- version 2 (doc/format.md 6.2, 8.1): second-order tiles, real types (lag 1) ---- */
 
-/* The second-order deltas of 32 integers from the previous block's pr (head: d_0 = 0 and
- * d_1 = q_1 - q_0), in int64 (|d| < 2^47); returns the bit length of their largest magnitude. */
-static inline int l2_deltas(const int64_t *q, const eccl_pred_t *pr, int64_t *d)
-{
-    int64_t a = pr->have ? pr->q[2] : q[0], b = pr->have ? pr->q[1] : q[0]; /* q_{i-2}, q_{i-1} */
-    uint64_t all = 0;
-    for (int i = 0; i < 32; i++) {
-        d[i] = q[i] - 2 * b + a;
-        a = b;
-        b = q[i];
-        all |= d[i] < 0 ? (uint64_t)0 - (uint64_t)d[i] : (uint64_t)d[i];
-    }
-    return eccl_fmt_bitlen64(all);
-}
-
 /* Second-order integers from 32 deltas d (int64), with block.c read_quant's checks: q_i =
  * d_i + 2 q_{i-1} - q_{i-2}, each within +-qmax before it predicts the next (head: q_0 = q0 and
  * q_1 = q_0 + d_1). 0, or -1. pr is updated on 0 (the caller saved it). */
