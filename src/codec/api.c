@@ -121,30 +121,45 @@ typedef struct {
     int fast;
 } compress_ctx_t;
 
-/* A version-2 float32 tile whose blocks are all full and quantize (the common case), through the
- * AVX2 coder on int32 integers: the bytes of the generic path below (tile.c's two passes), without
- * its 64-bit representation of the tile. Returns the payload size, or -1 when the generic path
- * must take the tile (a block that does not quantize, or a short one). */
-static int64_t tile_v2_f32(const compress_ctx_t *c, uint64_t b0, int nblk, unsigned char *codes, unsigned *form,
-                           unsigned char *payload)
+/* A version-2 tile whose blocks are all full and quantize (the common case), through the AVX2
+ * coder on the integers in place (int32 for float32, int64 for float64 and complex128): the bytes
+ * of the generic path below (tile.c's two passes), without its representation of the tile.
+ * Returns the payload size, or -1 when the generic path must take the tile (a block that does not
+ * quantize, or a short one). */
+static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsigned char *codes, unsigned *form,
+                            unsigned char *payload)
 {
-    enum { ST = 40 }; /* int32 slots a block: q[-2], q[-1] at 6 and 7, the 32 integers from 8 (aligned) */
+    enum { ST = 40 }; /* slots a block: q[-2], q[-1] at 6 and 7, the 32 integers from 8 (aligned) */
     const eccl_qparams_t *p = &c->qp;
+    const int is64 = p->is64;
+    const size_t W = is64 ? 8 : 4;
     if (eccl_fmt_block_len(c->n, b0 + (uint64_t)nblk - 1) != 32) return -1;
-    int32_t *qt = (int32_t *)aligned_alloc(32, (size_t)nblk * ST * sizeof(int32_t));
-    unsigned char code1[ECCL_FMT_TILE_BLOCKS];
+    unsigned char *qt = (unsigned char *)aligned_alloc(32, (size_t)nblk * ST * W), code1[ECCL_FMT_TILE_BLOCKS];
     if (!qt) return -(int64_t)ECCL_ERR_NO_MEMORY;
     int64_t s0 = 0, s1 = 0, off = 0;
     int eligible = p->lag == 1;
     for (int k = 0; k < nblk; k++) {
-        int32_t *q = qt + ST * k + 8;
-        int size[2];
+        unsigned char *qk = qt + ((size_t)ST * k + 8) * W;
+        const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
+        int size[2], ok;
         unsigned code[2] = {0, 0};
-        if (!eccl_fast_quantize_f32(p, (const float *)(const void *)c->x + ((b0 + (uint64_t)k) << 5), q)) goto generic;
-        q[-2] = k ? q[-ST + 30] : q[0];
-        q[-1] = k ? q[-ST + 31] : q[0];
-        eccl_fast_price_forms32i(p, q, k == 0, eligible, size, code);
-        if (size[0] < 0) goto generic; /* (never: a full block's form-0 encoding fits) */
+        if (is64) {
+            int64_t *q = (int64_t *)(void *)qk;
+            ok = eccl_fast_quantize_f64(p, (const double *)(const void *)xk, q);
+            q[-2] = k ? q[-ST + 30] : q[0];
+            q[-1] = k ? q[-ST + 31] : q[0];
+            if (ok) eccl_fast_price_forms64i(p, q, k == 0, eligible, size, code);
+        } else {
+            int32_t *q = (int32_t *)(void *)qk;
+            ok = eccl_fast_quantize_f32(p, (const float *)(const void *)xk, q);
+            q[-2] = k ? q[-ST + 30] : q[0];
+            q[-1] = k ? q[-ST + 31] : q[0];
+            if (ok) eccl_fast_price_forms32i(p, q, k == 0, eligible, size, code);
+        }
+        if (!ok || size[0] < 0) { /* (size[0] < 0 never: a full block's form-0 encoding fits) */
+            free(qt);
+            return -1;
+        }
         codes[k] = (unsigned char)code[0];
         code1[k] = (unsigned char)code[1];
         s0 += size[0];
@@ -154,16 +169,15 @@ static int64_t tile_v2_f32(const compress_ctx_t *c, uint64_t b0, int nblk, unsig
     *form = eligible && s1 < s0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
     for (int k = 0; k < nblk; k++) {
         unsigned code = *form == ECCL_FMT_FORM_L2 ? code1[k] : codes[k];
-        off += eccl_fast_write_quant32i(p, qt + ST * k + 8, k == 0, *form, code, payload + off);
+        const unsigned char *qk = qt + ((size_t)ST * k + 8) * W;
+        off += is64 ? eccl_fast_write_quant64i(p, (const int64_t *)(const void *)qk, k == 0, *form, code, payload + off)
+                    : eccl_fast_write_quant32i(p, (const int32_t *)(const void *)qk, k == 0, *form, code, payload + off);
         codes[k] = (unsigned char)code;
     }
     free(qt);
     int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
     memset(payload + off, 0, (size_t)(padded - off));
     return padded;
-generic:
-    free(qt);
-    return -1;
 }
 
 /* A version-2 tile: every block's representation, then the tile encoder's choice of form. */
@@ -173,8 +187,8 @@ static int64_t compress_tile_v2(void *vctx, uint64_t t, unsigned char *codes, un
     const compress_ctx_t *c = (const compress_ctx_t *)vctx;
     int W = c->qp.is64 ? 8 : 4;
     uint64_t nb = eccl_fmt_nblocks(c->n), b0 = t << 8, b1 = b0 + 256 < nb ? b0 + 256 : nb;
-    if (c->fast && c->qp.quant && !c->qp.is64) {
-        int64_t z = tile_v2_f32(c, b0, (int)(b1 - b0), codes, form, payload);
+    if (c->fast && c->qp.quant) {
+        int64_t z = tile_v2_fast(c, b0, (int)(b1 - b0), codes, form, payload);
         if (z != -1) return z;
     }
     eccl_blockrep_t *reps = (eccl_blockrep_t *)malloc((size_t)(b1 - b0) * sizeof *reps);

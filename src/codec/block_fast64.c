@@ -428,13 +428,9 @@ ECCL_AVX2 static inline void deltas64(const int64_t *q, int lag, int kind, __m25
     }
 }
 
-ECCL_AVX2 void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr,
-                                       int want_l2, int *size, unsigned *code)
+ECCL_AVX2 void eccl_fast_price_forms64i(const eccl_qparams_t *p, const int64_t *q, int head, int want_l2,
+                                        int *size, unsigned *code)
 {
-    int64_t qb[40] __attribute__((aligned(32)));
-    int64_t *q = qb + 4;
-    int head = !pr->have;
-    load_q64(qin, pr, p->lag, q);
     __m256i d[8];
     d64_t S;
     deltas64(q, p->lag, 0, d);
@@ -458,14 +454,10 @@ ECCL_AVX2 void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *q
                  : eccl_fmt_quant_code((unsigned)cl.s, ECCL_FMT_PRED_LORENZO, (unsigned)cl.fc);
 }
 
-ECCL_AVX2 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr,
-                                      unsigned form, unsigned code, unsigned char *out)
+ECCL_AVX2 int eccl_fast_write_quant64i(const eccl_qparams_t *p, const int64_t *q, int head, unsigned form,
+                                       unsigned code, unsigned char *out)
 {
-    int64_t qb[40] __attribute__((aligned(32)));
-    int64_t *q = qb + 4;
-    int head = !pr->have;
     int kind = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_LORENZO ? 0 : form == ECCL_FMT_FORM_L2 ? 2 : 1;
-    load_q64(qin, pr, p->lag, q);
     __m256i d[8];
     d64_t S;
     deltas64(q, p->lag, kind, d);
@@ -485,6 +477,22 @@ ECCL_AVX2 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *qi
         write_planes64(out + o, S.mag, c.F);
     }
     return c.size;
+}
+
+ECCL_AVX2 void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr,
+                                       int want_l2, int *size, unsigned *code)
+{
+    int64_t qb[40] __attribute__((aligned(32)));
+    load_q64(qin, pr, p->lag, qb + 4);
+    eccl_fast_price_forms64i(p, qb + 4, !pr->have, want_l2, size, code);
+}
+
+ECCL_AVX2 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr,
+                                      unsigned form, unsigned code, unsigned char *out)
+{
+    int64_t qb[40] __attribute__((aligned(32)));
+    load_q64(qin, pr, p->lag, qb + 4);
+    return eccl_fast_write_quant64i(p, qb + 4, !pr->have, form, code, out);
 }
 
 ECCL_AVX2 int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,

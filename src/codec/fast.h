@@ -66,10 +66,15 @@ int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q, const ecc
                             unsigned form, unsigned code, unsigned char *out);
 /* The float32 ones on int32 integers at q[0..31] whose predecessors the caller has put at q[-2]
  * (the previous block's q[30]; a head block: q[0]) and q[-1] (its q[31]; a head block: q[0]); q
- * 32-byte aligned. The version-2 tile path of float32 compression (api.c) keeps its tile so. */
+ * 32-byte aligned. The version-2 tile path of compression (api.c) keeps its tile so. */
 void eccl_fast_price_forms32i(const eccl_qparams_t *p, const int32_t *q, int head, int want_l2, int *size,
                               unsigned *code);
 int eccl_fast_write_quant32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned form, unsigned code,
+                             unsigned char *out);
+/* The same for 64-bit integers (q 32-byte aligned, predecessors at q[-2], q[-1] alike). */
+void eccl_fast_price_forms64i(const eccl_qparams_t *p, const int64_t *q, int head, int want_l2, int *size,
+                              unsigned *code);
+int eccl_fast_write_quant64i(const eccl_qparams_t *p, const int64_t *q, int head, unsigned form, unsigned code,
                              unsigned char *out);
 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
                             unsigned form, unsigned code, unsigned char *out);

@@ -117,6 +117,17 @@ int eccl_fast_write_quant32i(const eccl_qparams_t *p, const int32_t *q, int head
     (void)p, (void)q, (void)head, (void)form, (void)code, (void)out;
     return ECCL_FAST_DECLINE;
 }
+void eccl_fast_price_forms64i(const eccl_qparams_t *p, const int64_t *q, int head, int want_l2, int *size,
+                              unsigned *code)
+{
+    (void)p, (void)q, (void)head, (void)want_l2, (void)size, (void)code;
+}
+int eccl_fast_write_quant64i(const eccl_qparams_t *p, const int64_t *q, int head, unsigned form, unsigned code,
+                             unsigned char *out)
+{
+    (void)p, (void)q, (void)head, (void)form, (void)code, (void)out;
+    return ECCL_FAST_DECLINE;
+}
 int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, int64_t *q)
 {
