@@ -158,6 +158,34 @@ static void smooth_ratios(void)
     }
 }
 
+/* stream_info on version 2: an exact ramp has zero second differences, so its blocks are code
+ * 0x20 in form-L2 tiles, which is not the zero block there (format.md 6.2); zeros keep theirs. */
+static void info_zero_blocks(void)
+{
+    size_t n = 3 * 8192, cap = eccl_compress_bound(n, ECCL_FLOAT64), z;
+    double *x = tu_malloc(n * 8);
+    unsigned char *s = tu_malloc(cap);
+    double eb = 0x1p-20, D = eccl_fmt_quantum(eb);
+    eccl_bound_t b = ECCL_BOUND_ABS(eb);
+    eccl_stream_info_t info;
+    for (size_t i = 0; i < n; i++) x[i] = (double)(3 * (int64_t)i - 7000) * D;
+    TU_RC(eccl_compress_fmt(x, n, ECCL_FLOAT64, &b, s, cap, &z, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+    TU_RC(eccl_stream_info(s, z, &info), ECCL_SUCCESS);
+    TU_CHECK(l2_tiles(s, z) == 3 && info.nblocks_zero == 0, "ramp: %zu L2 tiles, %llu zero blocks reported",
+             l2_tiles(s, z), (unsigned long long)info.nblocks_zero);
+    size_t nz = 0;
+    eccl_stream_t st;
+    TU_RC(eccl_stream_parse(s, z, &st), ECCL_SUCCESS);
+    for (uint64_t k = 0; k < st.nb; k++) nz += st.codes[k] == 0x20u;
+    TU_CHECK(nz > st.nb / 2, "ramp: only %zu blocks of zero second differences", nz);
+    memset(x, 0, n * 8);
+    TU_RC(eccl_compress_fmt(x, n, ECCL_FLOAT64, &b, s, cap, &z, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+    TU_RC(eccl_stream_info(s, z, &info), ECCL_SUCCESS);
+    /* (a tile's head block is the 1-byte zero block; the others repeat their predecessor, code 0x00) */
+    TU_CHECK(info.nblocks_zero == 3, "zeros: %llu zero blocks, not one a tile", (unsigned long long)info.nblocks_zero);
+    free(x), free(s);
+}
+
 /* Part 3: integers at the format's limits. v(i) gives the quantized integer of element i. */
 static void adversarial(void)
 {
@@ -334,6 +362,7 @@ int main(void)
                     round_trip(dtypes[d], &modes[m], sizes[z], pats[p]);
             }
     smooth_ratios();
+    info_zero_blocks();
     adversarial();
     static const eccl_op_t ops[] = {ECCL_OP_SUM, ECCL_OP_MAX, ECCL_OP_MIN};
     static const size_t hsizes[] = {1, 33, 8193, 3 * 8192 + 5};

@@ -385,7 +385,8 @@ eccl_result_t eccl_stream_info(const void *stream, size_t stream_size, eccl_stre
     info->nblocks = s.nb;
     for (uint64_t b = 0; b < s.nb; b++) {
         unsigned m = s.codes[b];
-        info->nblocks_zero += m == 0x20u; /* predictor none, no planes: r zeros */
+        /* predictor none, no planes: r zeros (in a form-L2 tile the code is second order instead) */
+        info->nblocks_zero += m == 0x20u && eccl_stream_tile_form(&s, b >> 8) == ECCL_FMT_FORM_NONE;
         info->nblocks_raw += eccl_fmt_code_is_raw(m);
     }
     info->nblocks_quant = s.nb - info->nblocks_raw;
