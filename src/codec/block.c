@@ -102,35 +102,23 @@ static void deltas_of(const eccl_qparams_t *p, const int64_t *q, int r, const in
 int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                             unsigned char *out, unsigned *code)
 {
-    return eccl_block_encode_quant_form(p, q, r, pred, ECCL_FMT_FORM_NONE, out, code);
-}
-
-int eccl_block_encode_quant_form(const eccl_qparams_t *p, const int64_t *q, int r,
-                                 const int64_t *pred, unsigned form, unsigned char *out,
-                                 unsigned *code)
-{
-    deltas_t L, A;
+    deltas_t L, N;
     int H = pred ? 0 : eccl_fmt_head_bytes(p->is64);
-    int l2 = form == ECCL_FMT_FORM_L2;
     deltas_of(p, q, r, pred, PK_LORENZO, H, &L);
-    deltas_of(p, q, r, pred, l2 ? PK_L2 : PK_NONE, l2 ? H : 0, &A);
-    /* the alternative only when strictly smaller (section 8), and second order only when its
-     * deltas fit FQ planes (section 8.1) */
-    int fq = p->is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32;
-    int use_alt = A.c.size < L.c.size && (!l2 || A.bits <= fq);
-    const deltas_t *d = use_alt ? &A : &L;
+    deltas_of(p, q, r, pred, PK_NONE, 0, &N);
+    int use_none = N.c.size < L.c.size; /* only when strictly smaller (section 8) */
+    const deltas_t *d = use_none ? &N : &L;
     int W = p->is64 ? 8 : 4;
     if (d->c.size > r * W) return -1;
-    *code = eccl_fmt_quant_code((unsigned)d->c.s, use_alt ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
-                                (unsigned)d->c.fc);
-    if (!out) return d->c.size;
     int o = 0;
-    if (!pred && (!use_alt || l2)) {
+    if (!use_none && !pred) {
         uint64_t z = eccl_fmt_zigzag(q[0]);
         for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
         o = H;
     }
     if (d->c.F > 0) write_planes(out + o, d->mag, d->neg, r, d->c.F, d->c.s == ECCL_FMT_SIGN_MAP);
+    *code = eccl_fmt_quant_code((unsigned)d->c.s, use_none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
+                                (unsigned)d->c.fc);
     return d->c.size;
 }
 

@@ -64,16 +64,11 @@ int eccl_codec_threads(void);
 /* ---- block.c ---- */
 /* Quantize r values at x (section 8 step 1). Returns 1 if every value is quantizable. */
 int eccl_block_quantize(const eccl_qparams_t *p, const void *x, int r, int64_t *q);
-/* Encode integers as a QUANT block predicted from pred (eccl_pred_t.q of the previous block; NULL:
- * a head block); returns the payload size, or -1 when it would exceed r*W. The _form variant codes
- * the block for a tile of form `form` (ECCL_FMT_FORM_NONE: version 1's choice of Lorenzo or none;
- * ECCL_FMT_FORM_L2: Lorenzo or second order, real types only) and, with out == NULL, only prices
- * it (the size and *code, nothing written). */
+/* Encode integers as a QUANT block of a form-0 tile (every tile of version 1) predicted from pred
+ * (eccl_pred_t.q of the previous block; NULL: a head block); returns the payload size, or -1 when
+ * it would exceed r*W. */
 int eccl_block_encode_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                             unsigned char *out, unsigned *code);
-int eccl_block_encode_quant_form(const eccl_qparams_t *p, const int64_t *q, int r,
-                                 const int64_t *pred, unsigned form, unsigned char *out,
-                                 unsigned *code);
 /* Version 2, the two halves of the tile encoder's work on a QUANT block (doc/format.md 8.1):
  * price_forms gives its encoding's size and code in a form-0 tile (size[0], code[0]) and, with
  * want_l2, in a form-L2 tile (size[1], code[1]); a size is -1 where it exceeds r*W. write_quant
@@ -148,6 +143,14 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s);
  * eccl_result_t. */
 typedef int64_t (*eccl_tile_encode_fn)(void *ctx, uint64_t tile, unsigned char *codes,
                                        unsigned *form, unsigned char *payload);
+/* A tile encoder's last step: zero bytes after its off payload bytes up to a multiple of 16
+ * (section 7); returns the padded size. */
+static inline int64_t eccl_tile_pad(unsigned char *payload, int64_t off)
+{
+    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
+    memset(payload + off, 0, (size_t)(padded - off));
+    return padded;
+}
 /* Write a whole stream of desc's shape, calling enc for every tile (in parallel with OpenMP). */
 eccl_result_t eccl_stream_write(const eccl_stream_desc_t *desc, eccl_tile_encode_fn enc, void *ctx,
                                 void *out, size_t out_capacity, size_t *out_size);
@@ -180,8 +183,8 @@ static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
 /* ---- tile.c: the version-2 tile encoder (doc/format.md section 8.1) ----
  * Encode the nblk blocks of one tile from their representations (integers or exact values, as
  * compression and the homomorphic operations produce them): the form-0 kinds, both forms priced,
- * the smaller kept; with `fast`, full blocks go through the AVX2 twins (same bytes). Writes nblk codes, the tile's form and the padded payload; returns the payload
- * size (a multiple of 16). */
+ * the smaller kept; with `fast`, full blocks go through the AVX2 twins (same bytes). Writes nblk
+ * codes, the tile's form and the padded payload; returns the payload size (a multiple of 16). */
 int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
                             int nblk, unsigned char *codes, unsigned *form, unsigned char *payload);
 
