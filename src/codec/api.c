@@ -175,9 +175,7 @@ static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsi
         codes[k] = (unsigned char)code;
     }
     free(qt);
-    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
-    memset(payload + off, 0, (size_t)(padded - off));
-    return padded;
+    return eccl_tile_pad(payload, off);
 }
 
 /* A version-2 tile: every block's representation, then the tile encoder's choice of form. */
@@ -254,9 +252,7 @@ static int64_t compress_tile(void *vctx, uint64_t t, unsigned char *codes, unsig
         off += size;
         codes[b - b0] = (unsigned char)code;
     }
-    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
-    memset(payload + off, 0, (size_t)(padded - off));
-    return padded;
+    return eccl_tile_pad(payload, off);
 }
 
 eccl_result_t eccl_compress(const void *data, size_t count, eccl_dtype_t dtype,

@@ -260,9 +260,7 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned *
         off += eccl_block_encode_rep(p, &ro, &pro, payload + off, &code);
         codes[k - b0] = (unsigned char)code;
     }
-    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
-    memset(payload + off, 0, (size_t)(padded - off));
-    return padded;
+    return eccl_tile_pad(payload, off);
 }
 
 /* Whether [a, a + an) and [b, b + bn) share a byte, as address ranges. Neither end is computed

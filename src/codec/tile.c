@@ -10,8 +10,6 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "codec/codec.h"
 #include "codec/fast.h"
 
@@ -108,8 +106,6 @@ int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockr
         codes[k] = (unsigned char)code;
         off += size;
     }
-    int64_t padded = (int64_t)eccl_fmt_align16((uint64_t)off);
-    memset(payload + off, 0, (size_t)(padded - off));
     *form = f;
-    return padded;
+    return eccl_tile_pad(payload, off);
 }
