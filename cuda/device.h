@@ -223,7 +223,8 @@ eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *co
  * device-stream paths), float32 then float64, each beyond its own tiny call, on 32 MiB. Allocates
  * and frees its own 64 MiB of device memory and page-locked stream buffers; grows the context's
  * buffers to about 32 MiB. A few milliseconds;
- * called once per communicator (src/transport/nccl.c). */
+ * called once per communicator (src/transport/nccl.c). The 11 figures are core/model.h's
+ * ECCL_GPU_CAL_N. */
 eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[11]);
 #ifdef __cplusplus
 }

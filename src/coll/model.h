@@ -22,11 +22,6 @@ static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes
 static inline double mdl_combine(const eccl_model_t *m, double bytes) { return bytes / m->comb_thr; }
 static inline double mdl_reduce(const eccl_model_t *m, double bytes) { return bytes / m->g_thr; }
 static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (double)elems * (double)c->esize; }
-/* Whether the call's codec work overlaps its network time in the pipelined algorithms: the GPU
- * codec of every rank (device-resident, agreed) works while the host lets MPI progress; not over
- * NCCL (blocking pairs), not with the CPU codec (it holds the calling thread), and not where ranks
- * share a GPU (their GPU work contends; measured on an H100: the pipelined ring lost to the plain
- * one there). */
 /* Whether the call's streams stay in device memory on every rank (the binomial broadcast's device
  * streams): every rank device-resident (agreed), and the transport and ECCL_DEVICE_STREAMS allow
  * it (the same on every rank: the transport is the communicator's, the environment the job's). */
@@ -38,6 +33,11 @@ static inline int mdl_dev_streams(const eccl_call_t *c)
     return ECCL_MDL_DEV_STREAMS && c->dev.all && eccl_prim_dev_streams(c);
 }
 
+/* Whether the call's codec work overlaps its network time in the pipelined algorithms: the GPU
+ * codec of every rank (device-resident, agreed) works while the host lets MPI progress; not over
+ * NCCL (blocking pairs), not with the CPU codec (it holds the calling thread), and not where ranks
+ * share a GPU (their GPU work contends; measured on an H100: the pipelined ring lost to the plain
+ * one there). */
 static inline int mdl_gpu_overlaps(const eccl_call_t *c)
 {
     return c->dev.all && eccl_prim_posts(c) && !c->comm->gpu.shared;
