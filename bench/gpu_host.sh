@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
+#   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
 #   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, x2bcastauto and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
@@ -35,8 +35,29 @@ x2=0; [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] && x2=1
 case " $what " in *" quickbench "*)
     step bench_quick timeout 60 ./bench/bench_cuda_codec --mib 64 --small-kib 1024 --iters 3 ;;
 esac
+case " $what " in *" fmt2test "*) # the GPU codec on format version 2, and version 1 unchanged
+    step test_cuda_format2 timeout "$test_timeout" ./tests/test_cuda_format2
+    step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec ;;
+esac
+case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code must make test_cuda_format2 fail
+    mutate() { # file, sed expression, name (MUTANTS="name ...": only those)
+        case " ${MUTANTS:-$3} " in *" $3 "*) ;; *) return ;; esac
+        cp "../$1" "../$1.orig" && sed -i "$2" "../$1" && ! cmp -s "../$1" "../$1.orig" || { echo "mutant $3: no change"; return; }
+        if make -j"$jobs" > /dev/null 2>&1 && make -j"$jobs" tests/test_cuda_format2 > /dev/null 2>&1; then
+            if env ECCL_TEST_QUICK=1 timeout "$test_timeout" ./tests/test_cuda_format2 > "$out/mutant_$3.log" 2>&1
+            then echo "mutant $3: SURVIVED"; else echo "mutant $3: killed ($(grep -c FAIL "$out/mutant_$3.log") failures)"; fi
+        else echo "mutant $3: does not build"; fi
+        mv "../$1.orig" "../$1"; touch "../$1"
+    }
+    mutate cuda/dec.cuh 's/(U)(i + 1) \* vel/(U)i * vel/' rows_velocity
+    mutate cuda/dec.cuh 's/(long long)(lane + 1) \* vel/(long long)lane * vel/' warp_velocity
+    mutate cuda/dec.cuh 's/m.a = 32;/m.a = 31;/' chain_map
+    mutate cuda/dec.cuh 's/bad |= p1 > q.qmax || p1 < -q.qmax;/bad |= 0;/' l2_range_check
+    mutate cuda/enc32.cuh 's/(long long)d < 0 ? ECCL_FMT_FORM_L2/(long long)d <= 0 ? ECCL_FMT_FORM_L2/' form_rule ;;
+esac
 case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
     step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec
+    step test_cuda_format2_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_format2
     step coll_device_np2 timeout "$test_timeout" env ECCL_TEST_EXPECT_NCCL=$x2 mpiexec -n 2 ./tests/test_coll_device
     step coll_device_chunks timeout "$test_timeout" env ECCL_CHUNKS=3 ECCL_TEST_EXPECT_NCCL=$x2 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_f32 timeout "$test_timeout" env ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
@@ -148,12 +169,14 @@ case " $what " in *" gpusan "*) # compute-sanitizer memcheck on the codec tests 
     if [ -z "$cs" ]; then echo "gpusan: no compute-sanitizer on this host"; else
         csan="$cs --tool memcheck --leak-check no --error-exitcode 9"
         step memcheck_cuda_codec timeout "${SAN_TIMEOUT:-400}" env ECCL_TEST_QUICK=1 $csan ./tests/test_cuda_codec
+        step memcheck_cuda_format2 timeout "${SAN_TIMEOUT:-400}" env ECCL_TEST_QUICK=1 $csan ./tests/test_cuda_format2
         step memcheck_coll_hier timeout "${SAN_TIMEOUT:-400}" env ECCL_NODE_SIZE=2 mpiexec -n 4 $csan ./tests/test_coll_device
         grep -h -m 3 -E "ERROR SUMMARY|Invalid|failures" "$out"/memcheck_*.log
     fi ;;
 esac
 case " $what " in *" test "*|*" all "*)
     step test_cuda_codec timeout "$test_timeout" ./tests/test_cuda_codec
+    step test_cuda_format2 timeout "$test_timeout" ./tests/test_cuda_format2
     ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
     for np in 1 2 3; do # collectives on device buffers (one GPU per rank where there are enough: NCCL)
         expect=0; [ "$np" -gt 1 ] && [ "$np" -le "$ngpu" ] && expect=1

@@ -193,12 +193,13 @@ static eccl_result_t norm_view(const void **data, eccl_view *v, size_t count, ec
     return ECCL_SUCCESS;
 }
 
-eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
-                                      eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
-                                      size_t out_capacity, unsigned long long *d_size, size_t *h_size,
-                                      cudaStream_t st)
+static eccl_result_t compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
+                                   eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out, size_t out_capacity,
+                                   unsigned long long *d_size, size_t *h_size, cudaStream_t st, int vmajor)
 {
     if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
+    if (vmajor != 1 && vmajor != 2) return ECCL_ERR_INVALID_ARG;
+    if (vmajor == 2 && is64_of(dtype)) return ECCL_ERR_UNSUPPORTED; /* (the 64-bit encoders: version 1 only) */
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;
     if ((uintptr_t)d_out & 15u) return ECCL_ERR_INVALID_ARG;
@@ -215,6 +216,7 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
     a.P = eccl_fmt_payload_offset(a.nb);
     a.out = (unsigned char *)d_out;
     a.h.dtype = (unsigned char)dtype;
+    a.h.vmajor = (unsigned char)vmajor;
     a.h.mode = (unsigned char)bound->mode;
     a.h.nsum = 1;
     a.h.count = count;
@@ -263,6 +265,23 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
     CU(cudaGetLastError());
     if (h_size) return read_size(c, a.d_size, h_size, st);
     return ECCL_SUCCESS;
+}
+
+eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
+                                      eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                      size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                      cudaStream_t st)
+{
+    return compress_view(c, d_data, view, count, dtype, bound, d_out, out_capacity, d_size, h_size, st, 1);
+}
+
+extern "C" eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t c, const void *d_data, size_t count,
+                                                eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
+                                                size_t out_capacity, unsigned long long *d_size, size_t *h_size,
+                                                void *stream, int vmajor)
+{
+    return compress_view(c, d_data, eccl_view{0, 0, 0}, count, dtype, bound, d_out, out_capacity, d_size, h_size,
+                         (cudaStream_t)stream, vmajor);
 }
 
 extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_data, size_t count,
@@ -326,6 +345,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     a.v = view;
     a.count = count;
     a.dtype = (int)dtype;
+    a.vmax = 2; /* versions 1 and 2 (the homomorphic kernels: version 1 only, as yet) */
     a.n = (uint64_t)count * reals_of(dtype);
     a.nb = eccl_fmt_nblocks(a.n);
     a.nt = eccl_fmt_ntiles(a.nb);
@@ -397,6 +417,7 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     a.in.exact_size = exact_size;
     a.in.count = count;
     a.in.dtype = (int)dtype;
+    a.in.vmax = is64_of(dtype) ? 1 : 2; /* (the output keeps the input's version: the 64-bit encoders write 1 only) */
     a.in.n = (uint64_t)count * reals_of(dtype);
     a.in.nb = eccl_fmt_nblocks(a.in.n);
     a.in.nt = eccl_fmt_ntiles(a.in.nb);

@@ -214,7 +214,7 @@ __device__ __forceinline__ unsigned long long cta_sum(unsigned long long v, unsi
 
 // The 64-byte header (doc/format.md section 3) as the kernels need it.
 struct eccl_dev_header {
-    unsigned char dtype, mode;
+    unsigned char dtype, mode, vmajor; // vmajor: the format version written (0 means 1)
     uint32_t nsum;
     uint64_t count;
     double bound, eb, range;
@@ -224,7 +224,7 @@ __device__ __forceinline__ void write_header(unsigned char *b, const eccl_dev_he
 {
     for (int k = 0; k < 64; k++) b[k] = 0;
     b[0] = 'E'; b[1] = 'C'; b[2] = 'C'; b[3] = 'L';
-    b[ECCL_HDR_VMAJOR] = 1;
+    b[ECCL_HDR_VMAJOR] = h.vmajor ? h.vmajor : 1;
     b[ECCL_HDR_VMINOR] = 0;
     b[ECCL_HDR_DTYPE] = h.dtype;
     b[ECCL_HDR_MODE] = h.mode;

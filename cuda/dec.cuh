@@ -12,8 +12,10 @@ namespace {
 
 struct dec_smem {
     int ok;
+    int vmajor;                   // the stream's format version (1 or 2)
+    unsigned form;                // the tile's form (doc/format.md 4.1; always 0 in version 1)
     eccl_dev_q q;
-    uint64_t ssize, toff, tnext;
+    uint64_t ssize, toff, tnext, tword; // tword: the tile's index entry as stored (form bits included)
     eccl_dev_header hin;          // the input header's fields
     unsigned char codes[256];
     unsigned boff[257];
@@ -40,8 +42,9 @@ __device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
     for (int k = 0; k < 4; k++) hv[k] = ((const uint4 *)a.in)[k];
     const unsigned char *b = (const unsigned char *)hv;
     if (b[0] != 'E' || b[1] != 'C' || b[2] != 'C' || b[3] != 'L') return ECCL_ERR_CORRUPT;
-    if (b[ECCL_HDR_VMAJOR] > 1) return ECCL_ERR_UNSUPPORTED;
-    if (b[ECCL_HDR_VMAJOR] != 1) return ECCL_ERR_CORRUPT;
+    const int vmax = a.vmax > 1 ? a.vmax : 1; // (a caller that did not say reads version 1 only)
+    if (b[ECCL_HDR_VMAJOR] > vmax) return ECCL_ERR_UNSUPPORTED;
+    if (b[ECCL_HDR_VMAJOR] < 1) return ECCL_ERR_CORRUPT;
     int dtype = b[ECCL_HDR_DTYPE], mode = b[ECCL_HDR_MODE];
     if (dtype < 1 || dtype > 4 || mode > 2) return ECCL_ERR_CORRUPT;
     if (b[ECCL_HDR_BLOCKLOG] != ECCL_FMT_BLOCK_LOG2 || b[ECCL_HDR_TILELOG] != ECCL_FMT_TILE_LOG2 ||
@@ -61,8 +64,10 @@ __device__ int parse_header(const eccl_decomp_args &a, dec_smem &sm)
     if (ssize > a.in_cap || (a.exact_size && ssize != a.in_cap) || ssize < a.P || (ssize & 15u))
         return ECCL_ERR_CORRUPT;
     sm.q = dev_qparams(dtype, mode, eb);
+    sm.vmajor = b[ECCL_HDR_VMAJOR];
     sm.ssize = ssize;
     sm.hin.dtype = (unsigned char)dtype;
+    sm.hin.vmajor = (unsigned char)sm.vmajor; // (a homomorphic output keeps its input's version)
     sm.hin.mode = (unsigned char)mode;
     sm.hin.nsum = nsum;
     sm.hin.count = count;
@@ -82,7 +87,7 @@ __device__ __forceinline__ uint32_t ld_word(const unsigned char *pay, unsigned o
 }
 
 struct qblock {
-    int r, F, head, none, sb;
+    int r, F, head, none, l2, sb; // l2: second-order Lorenzo (p = 1 in a form-1 tile)
     unsigned o; // byte offset of the planes (after head value and sign map)
     uint32_t negmask;
     long long q0;
@@ -96,8 +101,10 @@ __device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned
     unsigned sgn = eccl_fmt_code_sign(code);
     k.r = eccl_fmt_block_len(n, b0 + b);
     k.F = eccl_fmt_quant_planes(code, is64);
-    k.none = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
-    k.head = !k.none && (b == 0 || eccl_fmt_code_is_raw(sm.codes[b - 1]));
+    const int p1 = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
+    k.none = p1 && sm.form == ECCL_FMT_FORM_NONE;
+    k.l2 = p1 && sm.form == ECCL_FMT_FORM_L2;
+    k.head = !k.none && (b == 0 || eccl_fmt_code_is_raw(sm.codes[b - 1])); // (a head value follows)
     unsigned o = sm.boff[b];
     k.q0 = 0;
     if (k.head) {
@@ -111,8 +118,18 @@ __device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned
     return k;
 }
 
+// Sum of the indices of the set bits of w.
+__device__ __forceinline__ long long bit_index_sum(uint32_t w)
+{
+    return __popc(w & 0xAAAAAAAAu) + 2 * __popc(w & 0xCCCCCCCCu) + 4 * __popc(w & 0xF0F0F0F0u) +
+           8 * __popc(w & 0xFF00FF00u) + 16 * __popc(w & 0xFFFF0000u);
+}
+
 // Pass 2 (one thread per QUANT block): canonical form and the integers at r-lag and r-1, from the
 // planes alone (relative to the predecessors unless the block is absolute). Returns 0 if corrupt.
+// In a form-1 tile (doc/format.md 4.1: real types, lag 1) *t0, *t1 are the integers at r-2 and
+// r-1 (r-1 for both when r = 1): absolute for a head or predictor-none block, else as if the
+// predecessor's chain state (q_{-1}, q_{-1} - q_{-2}) were (0, 0) (tile_chains_l2).
 __device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
                              long long *t0, long long *t1)
 {
@@ -123,19 +140,25 @@ __device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b
     uint32_t valid = k.r == 32 ? 0xFFFFFFFFu : ((1u << k.r) - 1u);
     if (k.head) valid &= ~1u;
     uint32_t nz = 0, top = 0, high = 0;
-    long long se = 0, so = 0, v1 = 0, v0 = 0; // even/odd lane sums; values at r-1 and r-lag
-    int l1 = k.r - 1, l0 = k.r - q.lag;
+    long long se = 0, so = 0, v1 = 0, v0 = 0; // even/odd lane sums; magnitudes at r-1 and r-lag
+    long long s2 = 0;                                  // form 1: sum of (r - i) d_i
+    const int l1 = k.r - 1, l0 = k.r - q.lag, form1 = sm.form == ECCL_FMT_FORM_L2;
     for (int j = 0; j < k.F; j++) {
         uint32_t w = ld_word(pay, k.o + 4 * j);
         nz |= w;
         top = w;
         if (j >= 30) high |= w;
-        long long pos = __popc(w & ~k.negmask & 0x55555555u) - __popc(w & k.negmask & 0x55555555u);
-        long long pod = __popc(w & ~k.negmask & 0xAAAAAAAAu) - __popc(w & k.negmask & 0xAAAAAAAAu);
+        const uint32_t wp = w & ~k.negmask, wn = w & k.negmask;
+        long long pos = __popc(wp & 0x55555555u) - __popc(wn & 0x55555555u);
+        long long pod = __popc(wp & 0xAAAAAAAAu) - __popc(wn & 0xAAAAAAAAu);
         se += pos << j;
         so += pod << j;
         v1 |= (long long)((w >> l1) & 1u) << j;
         v0 |= (long long)((w >> l0) & 1u) << j;
+        if (form1) {
+            long long cnt = __popc(wp) - __popc(wn), idx = bit_index_sum(wp) - bit_index_sum(wn);
+            s2 += (k.r * cnt - idx) << j;
+        }
     }
     ok &= (nz & ~valid) == 0;
     if (k.F > 0) {
@@ -145,6 +168,18 @@ __device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b
         }
         if ((code & 31u) < 31u || !q.is64) ok &= top != 0;
         else ok &= high != 0; // 45 planes: the bit length is 31..45
+    }
+    if (form1) { // (lag 1)
+        const long long s1 = se + so, base = k.head ? k.q0 : 0;
+        const long long d1 = (k.negmask >> l1) & 1u ? -v1 : v1;
+        if (k.l2) {
+            *t1 = base + s2;
+            *t0 = *t1 - s1;
+        } else { // Lorenzo (a form-1 tile has no predictor none)
+            *t1 = base + s1;
+            *t0 = k.r >= 2 ? *t1 - d1 : *t1;
+        }
+        return ok;
     }
     if (k.none) { // the integers are the deltas
         *t1 = (k.negmask >> l1) & 1u ? -v1 : v1;
@@ -300,8 +335,10 @@ template <> struct itype<true> { typedef long long I; typedef unsigned long long
 // them; long long for the 64-bit types). *absolute: the block does not depend on its predecessor
 // (predictor none, or a head value), and the row holds its integers; else the row holds each
 // integer less the predecessor's tail on its lag chain (the running sums of the deltas), which
-// rows_finish adds once the chains are resolved. *t0, *t1 as block_summary gives them. Returns 0
-// if the block is not canonical.
+// rows_finish adds once the chains are resolved (a second-order block: as if the predecessor's
+// state were (0, 0); only 64-bit types come here with one, float32's wrap modulo 2^32 would hide
+// an out-of-range integer). *t0, *t1 as block_summary gives them. Returns 0 if the block is not
+// canonical.
 template <bool D64>
 __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0, void *rows,
                           long long *t0, long long *t1, int *absolute)
@@ -327,19 +364,21 @@ __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, u
     }
     *absolute = k.none || k.head;
     U p1 = k.head ? (U)(I)k.q0 : 0, p2 = p1; // (unsigned: float32's integers wrap modulo 2^32)
+    U vel = 0;                                // second order: q_i - q_{i-1}, from 0 in a relative row
 #pragma unroll
     for (int i = 0; i < 32; i++) {
         if (i < k.r) {
             const U d = (k.negmask >> i) & 1u ? (U)0 - (U)m[i] : (U)m[i];
             U v;
             if (k.none) v = d;
+            else if (k.l2) v = p1 = p1 + (vel += d); // (64-bit types only: tile_prepare)
             else if (q.lag == 1 || (i & 1)) v = p1 = p1 + d;
             else v = p2 = p2 + d;
             row[i] = (I)v;
         }
     }
     *t1 = (long long)row[k.r - 1];
-    *t0 = (long long)row[k.r - q.lag];
+    *t0 = (long long)row[sm.form == ECCL_FMT_FORM_L2 ? (k.r >= 2 ? k.r - 2 : 0) : k.r - q.lag];
     return ok;
 }
 
@@ -355,16 +394,18 @@ __device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
     typedef typename itype<D64>::T T;
     const eccl_dev_q &q = sm.q;
     I *row = (I *)rows + 33 * b;
-    U b1 = 0, b2 = 0;
+    U b1 = 0, b2 = 0, vel = 0;
     if (sm.thr[b] == 1) {
         b2 = (U)(I)sm.tail[b - 1][0];
         b1 = (U)(I)sm.tail[b - 1][1];
+        // a relative second-order row: add q_{-1} + (i + 1) (q_{-1} - q_{-2})
+        if (sm.form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(sm.codes[b]) == ECCL_FMT_PRED_NONE) vel = b1 - b2;
     }
     int bad = 0;
 #pragma unroll
     for (int i = 0; i < 32; i++) {
         if (i < r) {
-            const I v = (I)((U)row[i] + ((q.lag == 1 || (i & 1)) ? b1 : b2));
+            const I v = (I)((U)row[i] + ((q.lag == 1 || (i & 1)) ? b1 : b2) + (U)(i + 1) * vel);
             bad |= v > (I)q.qmax || v < -(I)q.qmax;
             if (INTS) row[i] = v;
             else ((T *)row)[i] = (T)((double)v * q.D);
@@ -388,7 +429,18 @@ __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b,
     U m = lane_bits<U>(pay, k.o, k.F, lane);
     I d = lane < k.r ? ((k.negmask >> lane) & 1u ? (I)0 - (I)m : (I)m) : 0;
     I v;
-    if (k.none) {
+    if (k.l2) { // second order, in 64 bits: q_i = q_{-1} + (i + 1) v + the double prefix sum of d
+        long long u = warp_scan_lag((int64_t)d, 1, lane), base = k.q0, vel = 0;
+        u = warp_scan_lag(u, 1, lane);
+        if (!k.head) {
+            base = sm.tail[b - 1][1];
+            vel = base - sm.tail[b - 1][0];
+        }
+        const long long qv = base + (long long)(lane + 1) * vel + u;
+        int bad = lane < k.r && (qv > q.qmax || qv < -q.qmax);
+        if (lane < k.r) ((T *)x)[map.at((uint32_t)(b * 32 + lane))] = (T)((double)qv * q.D);
+        return !__any_sync(ECCL_WARP_FULL, bad);
+    } else if (k.none) {
         v = d;
     } else {
         v = warp_scan_lag_small<I>(d, q.lag, k.F, lane);
@@ -398,6 +450,32 @@ __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b,
     int bad = lane < k.r && (v > (I)q.qmax || v < -(I)q.qmax);
     if (lane < k.r) ((T *)x)[map.at((uint32_t)(b * 32 + lane))] = (T)((double)v * q.D);
     return !__any_sync(ECCL_WARP_FULL, bad);
+}
+
+// A second-order block (k, its magnitudes m) decoded by one thread in 64-bit integers (float32's
+// too: modulo 2^32 an out-of-range integer could wrap back into range): out(i, q_i, D) for each
+// of its integers, each checked against QMAX. Returns 0 if one is out of range.
+template <class Out>
+__device__ __forceinline__ int decode_l2_thread(const dec_smem &sm, const qblock &k, int b, const uint32_t (&m)[32],
+                                                Out out)
+{
+    const eccl_dev_q &q = sm.q;
+    long long p1 = k.q0, vel = 0; // the chain state (q_{i-1}, q_{i-1} - q_{i-2})
+    if (!k.head) {
+        p1 = sm.tail[b - 1][1];
+        vel = p1 - sm.tail[b - 1][0];
+    }
+    int bad = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if (i < k.r) {
+            vel += (k.negmask >> i) & 1u ? -(long long)m[i] : (long long)m[i];
+            p1 += vel;
+            bad |= p1 > q.qmax || p1 < -q.qmax;
+            out(i, p1, q.D);
+        }
+    }
+    return !bad;
 }
 
 // Pass 3 for float32 with 256 threads: one THREAD per block decodes into rows of 33 words of
@@ -455,6 +533,10 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
     qblock k = parse_quant(sm, pay, b, n, b0, 0);
     uint32_t m[32];
     unplanes(m, pay, k.o, k.F);
+    if (k.l2) return decode_l2_thread(sm, k, b, m, [row](int i, long long v, double D) {
+        if (INTS) ((int *)row)[i] = (int)v;
+        else row[i] = (float)((double)v * D);
+    });
     // integers modulo 2^32, as in decode_quant (the range check catches any corruption)
     int p2 = 0, p1 = 0;
     if (!k.none) {
@@ -497,6 +579,7 @@ __device__ __forceinline__ int decode_ints_thread64(const dec_smem &sm, const un
     qblock k = parse_quant(sm, pay, b, n, b0, 1);
     uint32_t m[32];
     unplanes(m, pay, k.o, k.F);
+    if (k.l2) return decode_l2_thread(sm, k, b, m, [&out](int i, long long v, double) { out(i, v); });
     long long p2 = 0, p1 = 0;
     if (!k.none) {
         if (k.head) p2 = p1 = k.q0;
@@ -540,9 +623,17 @@ __device__ int tile_open(const eccl_decomp_args &a, uint64_t t, dec_smem &sm, in
     int rc = parse_header(a, sm);
     if (!rc && a.nt > 0) {
         uint64_t psize = sm.ssize - a.P, W = d64 ? 8 : 4;
-        sm.toff = *(const unsigned long long *)(a.in + 64 + 8 * t);
-        sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) : psize;
+        // version 2: the top two bits of an entry are the tile's form (version 1: must be 0, which
+        // the offset checks below see as offsets beyond the payload)
+        const uint64_t omask = sm.vmajor >= 2 ? ECCL_FMT_INDEX_OFFSET_MASK : ~0ull;
+        sm.tword = *(const unsigned long long *)(a.in + 64 + 8 * t);
+        sm.toff = sm.tword & omask;
+        sm.form = sm.vmajor >= 2 ? eccl_fmt_index_form(sm.tword) : 0u;
+        sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) & omask : psize;
         if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
+            rc = ECCL_ERR_CORRUPT;
+        // form 1 only for real types in streams that quantize; forms 2 and 3 are reserved
+        if (sm.form > ECCL_FMT_FORM_L2 || (sm.form == ECCL_FMT_FORM_L2 && (sm.q.lag != 1 || !sm.q.quant)))
             rc = ECCL_ERR_CORRUPT;
         if (!rc && sm.q.is64 != d64) rc = ECCL_ERR_MISMATCH;
     }
@@ -569,6 +660,7 @@ __device__ void hom_open(const eccl_hom_args &a, int d64, dec_smem &ds, unsigned
         *q = ds.q;
     } else {
         h->dtype = (unsigned char)a.in.dtype;
+        h->vmajor = 1;
         h->mode = 0;
         h->nsum = 1;
         h->count = a.in.count;
@@ -589,6 +681,104 @@ __device__ __forceinline__ void seg_scan2(long long &a, long long &b, int &f, in
             b += ub;
             f = uf;
         }
+    }
+}
+
+// A block's effect on the chain state (q, v) = (q_{-1}, q_{-1} - q_{-2}) of a form-1 tile
+// (doc/gpu.md): (q, v) -> (al q + a v + c, be v + e), al and be 0 or 1. A head block is constant
+// (al = be = a = 0), a Lorenzo block (q + S1, d_{r-1}), a second-order one (q + r v + S2, v + S1).
+struct chain_map {
+    long long c, e;
+    int a, al, be;
+};
+// m after p (p applied first). Modulo 2^64 in a corrupt stream; exact in a valid one.
+__device__ __forceinline__ chain_map chain_after(const chain_map &p, const chain_map &m)
+{
+    chain_map r;
+    r.al = p.al & m.al;
+    r.be = p.be & m.be;
+    r.a = (m.al ? p.a : 0) + (p.be ? m.a : 0);
+    r.c = (long long)((unsigned long long)(m.al ? p.c : 0) + (unsigned long long)m.a * (unsigned long long)p.e +
+                      (unsigned long long)m.c);
+    r.e = (long long)((unsigned long long)(m.be ? p.e : 0) + (unsigned long long)m.e);
+    return r;
+}
+__device__ __forceinline__ chain_map chain_shfl_up(const chain_map &m, int o)
+{
+    chain_map u;
+    u.c = __shfl_up_sync(ECCL_WARP_FULL, m.c, o);
+    u.e = __shfl_up_sync(ECCL_WARP_FULL, m.e, o);
+    u.a = __shfl_up_sync(ECCL_WARP_FULL, m.a, o);
+    u.al = __shfl_up_sync(ECCL_WARP_FULL, m.al, o);
+    u.be = __shfl_up_sync(ECCL_WARP_FULL, m.be, o);
+    return u;
+}
+// Inclusive scan of the maps over lanes 0..span-1 of a warp (every lane calls it).
+__device__ __forceinline__ void chain_scan(chain_map &m, int lane, int span)
+{
+    for (int o = 1; o < span; o <<= 1) {
+        const chain_map u = chain_shfl_up(m, o);
+        if (lane >= o) m = chain_after(u, m);
+    }
+}
+
+// Step 2's chains in a form-1 tile: thread b's block gave t0, t1 (block_summary, block_rows: the
+// integers at r-2 and r-1, absolute when f) and is second order when its predictor bit is set;
+// the maps compose over the tile (block 0 is always absolute, so every prefix is constant) and
+// sm.tail[b] gets the integers at r-2 and r-1 of block b. Called by every thread of the CTA.
+__device__ __forceinline__ void tile_chains_l2(dec_smem &sm, long long t0, long long t1, int f, int nblk)
+{
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    chain_map m;
+    m.c = t1;
+    m.e = (long long)((unsigned long long)t1 - (unsigned long long)t0);
+    m.a = 0;
+    m.al = m.be = 0;
+    if (tid < nblk && !f) { // a relative QUANT block (RAW blocks and those beyond the tile: constant)
+        m.al = 1;
+        if (eccl_fmt_code_pred(sm.codes[tid]) == ECCL_FMT_PRED_NONE) { // second order
+            m.a = 32; // (r: only the stream's last block is short, and no block follows it)
+            m.be = 1;
+        }
+    }
+    if (tid < 256) {
+        chain_scan(m, lane, 32);
+        if (lane == 31) {
+            sm.carry[w][0] = m.c;
+            sm.carry[w][1] = m.e;
+            sm.wscan[w] = m.a;
+            sm.wflag[w] = m.al | (m.be << 1);
+        }
+    }
+    __syncthreads();
+    if (tid < 32) { // carries across the 8 warps: the same scan over lanes 0..7 of warp 0
+        chain_map c;
+        c.c = lane < 8 ? sm.carry[lane][0] : 0;
+        c.e = lane < 8 ? sm.carry[lane][1] : 0;
+        c.a = lane < 8 ? sm.wscan[lane] : 0;
+        c.al = lane < 8 ? sm.wflag[lane] & 1 : 0;
+        c.be = lane < 8 ? sm.wflag[lane] >> 1 : 0;
+        chain_scan(c, lane, 8);
+        if (lane < 8) {
+            sm.carry[lane][0] = c.c;
+            sm.carry[lane][1] = c.e;
+            sm.wscan[lane] = c.a;
+            sm.wflag[lane] = c.al | (c.be << 1);
+        }
+    }
+    __syncthreads();
+    if (tid < 256) {
+        if (w > 0) {
+            chain_map p;
+            p.c = sm.carry[w - 1][0];
+            p.e = sm.carry[w - 1][1];
+            p.a = sm.wscan[w - 1];
+            p.al = sm.wflag[w - 1] & 1;
+            p.be = sm.wflag[w - 1] >> 1;
+            m = chain_after(p, m);
+        }
+        sm.tail[tid][0] = (long long)((unsigned long long)m.c - (unsigned long long)m.e);
+        sm.tail[tid][1] = m.c;
     }
 }
 
@@ -619,7 +809,7 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
     if (tid < (int)nblk) {
         unsigned m = sm.codes[tid];
         int head = tid == 0 || eccl_fmt_code_is_raw(sm.codes[tid - 1]);
-        mysize = eccl_fmt_block_size(m, eccl_fmt_block_len(a.n, b0 + tid), D64, head);
+        mysize = eccl_fmt_block_size_form(m, eccl_fmt_block_len(a.n, b0 + tid), D64, head, sm.form);
         bad = mysize < 0 || (!q.quant && !eccl_fmt_code_is_raw(m));
         if (mysize < 0) mysize = 0;
     }
@@ -667,14 +857,16 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
             if (8 * wd + k - cstart >= nblk) bad |= ((v >> (8 * k)) & 0xFFu) != 0;
         h += chk_word(v, wd);
     }
-    if (tid == 0) h += chk_word(sm.toff, (64 + 8 * t) / 8);
+    if (tid == 0) h += chk_word(sm.tword, (64 + 8 * t) / 8);
     if (t == 0 && tid < 8) h += chk_word(tid == 7 ? 0u : *(const unsigned long long *)(a.in + 8 * tid), (uint64_t)tid);
 
     // 2. Per block: canonical form and sums; then a segmented scan resolves the chains.
     long long t0 = 0, t1 = 0;
     int f = 1, thr = 0;
+    const int form1 = sm.form == ECCL_FMT_FORM_L2;
     if (tid < (int)nblk && !eccl_fmt_code_is_raw(sm.codes[tid])) {
-        if (ROWS && (!D64 || (sm.codes[tid] & 31u) < 31u)) {
+        const int l2 = form1 && eccl_fmt_code_pred(sm.codes[tid]) == ECCL_FMT_PRED_NONE;
+        if (ROWS && (D64 ? (sm.codes[tid] & 31u) < 31u : !l2)) { // (float32 second order: decode_l2_thread)
             bad |= !block_rows<D64>(sm, src, tid, a.n, b0, rows, &t0, &t1, &f);
             thr = 1 + f;
         } else {
@@ -684,7 +876,9 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
         }
     }
     if (ROWS && tid < (int)nblk) sm.thr[tid] = (unsigned char)thr;
-    if (tid < 256) {
+    if (form1) { // (uniform over the CTA)
+        tile_chains_l2(sm, t0, t1, f, (int)nblk);
+    } else if (tid < 256) {
         seg_scan2(t0, t1, f, lane, 32); // within the warp
         if (lane == 31) {
             sm.carry[w][0] = t0;
@@ -692,8 +886,8 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
             sm.wflag[w] = f;
         }
     }
-    __syncthreads();
-    if (tid < 32) { // carries across the 8 warps: the same segmented scan over lanes 0..7 of warp 0
+    if (!form1) __syncthreads();
+    if (!form1 && tid < 32) { // carries across the 8 warps: the same segmented scan over lanes 0..7 of warp 0
         long long c0 = lane < 8 ? sm.carry[lane][0] : 0, c1 = lane < 8 ? sm.carry[lane][1] : 0;
         int cf = lane < 8 ? sm.wflag[lane] : 1; // (block 0 of a tile is always absolute)
         seg_scan2(c0, c1, cf, lane, 8);
@@ -702,8 +896,8 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
             sm.carry[lane][1] = c1;
         }
     }
-    __syncthreads();
-    if (tid < 256) {
+    if (!form1) __syncthreads();
+    if (!form1 && tid < 256) {
         if (!f && w > 0) {
             t0 += sm.carry[w - 1][0];
             t1 += sm.carry[w - 1][1];

@@ -107,14 +107,74 @@ struct plan {
     int size, quant, none, F, with_sign, head, raw_coded;
     uint32_t neg, head_word, v0;
     unsigned code;
+    // version 2 (plan_quant with l2): the block's form-1 encoding (doc/format.md 8.1): its size
+    // (-1 if it exceeds r*W), code, planes and sign map, and whether it is second order
+    int size1, F1, with_sign1, alt1;
+    unsigned code1;
 };
 
 // The QUANT encoding of block b from its integers in shared memory (section 8); plan.size < 0
 // when the block must be RAW. D64: a float64/complex128 block whose integers all lie within
 // +-(2^30 - 1) (compress64.cu): 6-byte head values, 8-byte reals, and a plane code of 31 (deltas
 // of 31 bits) meaning 45 planes, of which 31..44 are zero.
+// Second-order delta i of a block (doc/format.md 6.2) from q_i and the two integers before it
+// (for a head block, have = 0: d_0 = 0, d_1 = q_1 - q_0). In 64 bits: they reach 4 QMAX.
+__device__ __forceinline__ long long l2_delta(int i, int have, int qi, int pm1, int pm2)
+{
+    if (!have && i == 0) return 0;
+    if (!have && i == 1) return (long long)qi - pm1;
+    return (long long)qi - 2 * (long long)pm1 + pm2;
+}
+
+// The magnitudes of a block's second-order deltas into m (0 beyond r); returns the sign bits.
+__device__ __forceinline__ uint32_t l2_mags(const int *qs, int b, int r, int have, uint32_t (&m)[32])
+{
+    const int *row = qs + ROW * b;
+    int pm2 = have ? qs[ROW * (b - 1) + 30] : 0, pm1 = have ? qs[ROW * (b - 1) + 31] : 0;
+    uint32_t neg = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        const int qi = i < r ? row[i] : 0;
+        const long long d = i < r ? l2_delta(i, have, qi, pm1, pm2) : 0;
+        m[i] = (uint32_t)(d < 0 ? -d : d);
+        neg |= (uint32_t)(d < 0) << i;
+        pm2 = pm1;
+        pm1 = qi;
+    }
+    return neg;
+}
+
+// The magnitudes of a block's Lorenzo deltas into m (real types; 0 beyond r); returns the sign bits.
+__device__ __forceinline__ uint32_t lorenzo_mags(const int *qs, int b, int r, int have, uint32_t (&m)[32])
+{
+    const int *row = qs + ROW * b;
+    int pm1 = have ? qs[ROW * (b - 1) + 31] : row[0];
+    uint32_t neg = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        const int qi = i < r ? row[i] : 0, dl = i < r ? qi - pm1 : 0;
+        m[i] = dl < 0 ? 0u - (uint32_t)dl : (uint32_t)dl;
+        neg |= (uint32_t)(dl < 0) << i;
+        pm1 = qi;
+    }
+    return neg;
+}
+
+// A plane choice of the 64-bit types: a plane code of 31 means 45 planes.
+template <bool D64> __device__ __forceinline__ void wide_escape(eccl_fmt_choice_t &c)
+{
+    if (D64 && c.fc == ECCL_FMT_F_ESCAPE) {
+        c.size += 4 * (ECCL_FMT_FQ64 - ECCL_FMT_FQ32);
+        c.F = ECCL_FMT_FQ64;
+    }
+}
+
+// l2 (version 2, a real type): also price the block's form-1 encoding (plan.size1 ...), whose
+// second-order candidate is usable when its deltas need at most FQ planes (31 for float32; the
+// 64-bit fast path's integers keep them below 2^32, always usable).
 template <bool D64 = false>
-__device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int have, uint32_t (&m)[32])
+__device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int have, uint32_t (&m)[32],
+                           int l2 = 0)
 {
     plan p;
     const int *row = qs + ROW * b;
@@ -124,7 +184,7 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
         pm1 = qs[ROW * (b - 1) + 31];
     }
     const int q0 = row[0];
-    uint32_t allL = 0, allN = 0, negL = 0, posL = 0, negN = 0, posN = 0;
+    uint32_t allL = 0, allN = 0, negL = 0, posL = 0, negN = 0, posN = 0, all2 = 0, neg2 = 0, pos2 = 0;
 #pragma unroll
     for (int i = 0; i < 32; i++) {
         int qi = i < r ? row[i] : 0;
@@ -142,10 +202,38 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
         pm2 = pm1;
         pm1 = qi;
     }
+    if (l2) { // (a loop of its own: with these lines inside the loop above, the GPU host's nvcc
+              // built a plan_quant whose posL had bits set where no delta was positive, 2026-11-28)
+        pm2 = have ? qs[ROW * (b - 1) + 30] : 0;
+        pm1 = have ? qs[ROW * (b - 1) + 31] : 0;
+        uint32_t nz2 = 0;
+#pragma unroll
+        for (int i = 0; i < 32; i++) {
+            const int qi = i < r ? row[i] : 0;
+            const long long d2 = i < r ? l2_delta(i, have, qi, pm1, pm2) : 0;
+            const uint32_t mag = (uint32_t)(d2 < 0 ? -d2 : d2);
+            all2 |= mag;
+            neg2 |= (uint32_t)(d2 < 0) << i;
+            nz2 |= (uint32_t)(mag != 0) << i;
+            pm2 = pm1;
+            pm1 = qi;
+        }
+        pos2 = nz2 & ~neg2;
+    }
     eccl_fmt_choice_t cl = choose(allL, negL, posL, have ? 0 : eccl_fmt_head_bytes(D64)), cn = choose(allN, negN, posN, 0);
-    if (D64 && cl.fc == ECCL_FMT_F_ESCAPE) { // (only Lorenzo deltas reach 31 bits)
-        cl.size += 4 * (ECCL_FMT_FQ64 - ECCL_FMT_FQ32);
-        cl.F = ECCL_FMT_FQ64;
+    wide_escape<D64>(cl); // (of form 0, only Lorenzo deltas reach 31 bits)
+    if (l2) {
+        eccl_fmt_choice_t c2 = choose(all2, neg2, pos2, have ? 0 : eccl_fmt_head_bytes(D64));
+        wide_escape<D64>(c2);
+        const int bits2 = 32 - __clz((int)all2);
+        p.alt1 = bits2 <= (D64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32) && c2.size < cl.size;
+        eccl_fmt_choice_t c1 = cl;
+        if (p.alt1) c1 = c2;
+        p.size1 = c1.size <= r * (D64 ? 8 : 4) ? c1.size : -1;
+        p.F1 = c1.F;
+        p.with_sign1 = c1.s == ECCL_FMT_SIGN_MAP && c1.F > 0;
+        p.code1 = eccl_fmt_quant_code((unsigned)c1.s, p.alt1 ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
+                                      (unsigned)c1.fc);
     }
     p.none = cn.size < cl.size;
     eccl_fmt_choice_t c = p.none ? cn : cl;
@@ -213,11 +301,38 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
     return plan_raw_from(q, [x](int i) { return x[i]; }, r, m);
 }
 
+// Version 2: the tile's form (doc/format.md 8.1) from every thread's plan (threads without a
+// block, or whose block is RAW, count for nothing); where it is L2 each QUANT block takes its
+// form-1 encoding, its magnitudes recomputed into m from the rows (qs, still intact: call it
+// before the image may overlay them). Every thread of the CTA calls it; tmp: 32 entries.
+__device__ __forceinline__ unsigned choose_form(plan &p, int isq, const int *qs, int b, int r, int have,
+                                                uint32_t (&m)[32], unsigned long long *tmp, unsigned *form)
+{
+    const int inel = isq && p.size1 < 0;
+    const long long diff = isq ? (long long)p.size1 - p.size : 0;
+    const unsigned long long d = cta_sum((unsigned long long)diff, tmp); // (thread 0)
+    const int any_inel = __syncthreads_or(inel);
+    if (threadIdx.x == 0) *form = !any_inel && (long long)d < 0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
+    __syncthreads();
+    const unsigned f = *form;
+    if (f == ECCL_FMT_FORM_L2 && isq) {
+        if (p.alt1) p.neg = l2_mags(qs, b, r, have, m);
+        else if (p.none) p.neg = lorenzo_mags(qs, b, r, have, m); // (form 0 had predictor none)
+        p.size = p.size1;
+        p.code = p.code1;
+        p.F = p.F1;
+        p.with_sign = p.with_sign1;
+        p.none = 0;
+        p.head = !have;
+    }
+    return f;
+}
+
 struct c32_smem {
     unsigned char codes[256];
     unsigned char qok[256];
     int wsum[8];
-    unsigned total, padded;
+    unsigned total, padded, form;
     unsigned long long tile_off, tile_id, csum_tmp[32];
     tile_map map; // compression: where the tile's values are read (RAW blocks read them again)
     eccl_dev_q q;
@@ -260,10 +375,14 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     uint32_t m[32];
     plan p;
     p.size = 0;
+    p.quant = 0;
+    int r = 32, have = 0;
+    const int l2 = sm.h.vmajor >= 2 && q.quant && q.lag == 1; // (version 2: price form 1 too)
     if (b < (int)nblk) {
-        int r = b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
+        r = b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
+        have = b > 0 && sm.qok[b - 1];
         p.size = -1;
-        if (sm.qok[b]) p = plan_quant(q, qs, b, r, b > 0 && sm.qok[b - 1], m);
+        if (sm.qok[b]) p = plan_quant(q, qs, b, r, have, m, l2);
         if (p.size < 0 && !rawsrc && sm.qok[b]) // integers that do not fit (a short last block):
             for (int i = 0; i < r; i++) { // RAW of T(Q*D), in place (no block reads this row after it)
                 float f = (float)((double)qs[ROW * b + i] * q.D);
@@ -273,8 +392,9 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
             p = plan_raw_from(q, [rawsrc, &sm, b](int i) { return rawsrc[sm.map.at((uint32_t)(32 * b + i))]; }, r, m);
         else if (p.size < 0)
             p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
-        sm.codes[b] = (unsigned char)p.code;
     }
+    const unsigned form = l2 ? choose_form(p, b < (int)nblk && p.quant, qs, b, r, have, m, sm.csum_tmp, &sm.form) : 0u;
+    if (b < (int)nblk) sm.codes[b] = (unsigned char)p.code;
     // CTA exclusive scan of the sizes (all multiples of 4 for float32)
     int incl = p.size;
     for (int o = 1; o < 32; o <<= 1) {
@@ -353,8 +473,9 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
         h += chk_word(v, wd);
     }
     if (tid == 0) {
-        *(unsigned long long *)(a.out + 64 + 8 * t) = sm.tile_off;
-        h += chk_word(sm.tile_off, (64 + 8 * t) / 8);
+        const unsigned long long entry = eccl_fmt_index_entry(sm.tile_off, form);
+        *(unsigned long long *)(a.out + 64 + 8 * t) = entry;
+        h += chk_word(entry, (64 + 8 * t) / 8);
     }
     h = cta_sum(h, sm.csum_tmp);
     if (tid == 0) {

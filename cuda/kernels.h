@@ -34,6 +34,7 @@ struct eccl_decomp_args {
     uint64_t n, nb, nt, P;
     eccl_dev_scratch *s;
     unsigned long long done_base;
+    int vmax;                // the newest format version read (0 or 1: version 1 only; 2: both)
 };
 
 // Operations of the homomorphic kernel (the values of eccl_op_t; kernels do not include eccl.h).

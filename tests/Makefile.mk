@@ -210,6 +210,12 @@ TESTS += tests/test_cuda_codec
 tests_test_cuda_codec_SOURCES = tests/test_cuda_codec.c
 tests_test_cuda_codec_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 tests_test_cuda_codec_LDADD = $(TEST_LDADD) $(CUDA_LDFLAGS) $(CUDA_LIBS)
+# the GPU decoder on format version 2 (written by the CPU codec)
+check_PROGRAMS += tests/test_cuda_format2
+TESTS += tests/test_cuda_format2
+tests_test_cuda_format2_SOURCES = tests/test_cuda_format2.c
+tests_test_cuda_format2_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_test_cuda_format2_LDADD = $(TEST_LDADD) $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 
 # eccl-info and the one list of ECCL_* variables (src/core/env_doc.c, doc/env.md): see the script.

@@ -1,0 +1,513 @@
+/*
+ * test_cuda_format2.c - the GPU codec on stream format version 2 (doc/format.md sections 4.1,
+ * 6.2, 8.1; doc/gpu.md): the CPU codec writes the version-2 stream, both codecs decode it, and the
+ * GPU's values must equal the CPU's bit for bit, with the same verdict on damaged streams; where
+ * the GPU writes version 2 (float32 and complex64), its bytes must equal the CPU's.
+ *  1. dtypes x bounds x sizes x data patterns (the sizes reach every decompression kernel: 1024-
+ *     and 256-thread CTAs, the small-stream float32 instance), with a count of the form-L2 tiles
+ *     seen, which must not be zero where the data is smooth;
+ *  2. integer sequences built in quanta: constant second differences (second-order blocks with
+ *     zero or one-plane deltas), float64 blocks whose second-order deltas need 34 bits (45 planes:
+ *     the warp decoder) but no sign map, RAW blocks inside form-L2 tiles (head blocks after them),
+ *     integers near QMAX, short last blocks;
+ *  3. damage: random bit flips with the checksum repaired (the verdicts must agree; where both
+ *     accept, the values too), second-order integers bent past QMAX, tile forms 2 and 3, form 1 written into a form-0 tile and the other
+ *     way round, a version-3 stream (ECCL_ERR_UNSUPPORTED);
+ *  4. a column-major view (eccl_cuda_decompress_2d) of a version-2 stream;
+ *  5. the 64-bit encoders write version 1 only as yet: their homomorphic kernel refuses a
+ *     version-2 input and eccl_cuda_compress_fmt version 2 (ECCL_ERR_UNSUPPORTED), never a
+ *     wrong stream;
+ *  6. the float32 and complex64 encoder (compress32.cu) writes the CPU's version-2 bytes for every
+ *     input of parts 1-2;
+ *  7. the float32 homomorphic kernel (SUM, MAX, MIN) on those streams writes the CPU's version-2
+ *     output bytes.
+ * Skips with a message when there is no CUDA backend or no GPU.
+ */
+#include "config.h"
+
+#include <cuda_runtime_api.h>
+
+#include "codec/codec.h"
+#include "cuda/device.h"
+#include "eccl_cuda.h"
+#include "testutil.h"
+
+static const eccl_dtype_t dtypes[] = {ECCL_FLOAT32, ECCL_FLOAT64, ECCL_COMPLEX64, ECCL_COMPLEX128};
+
+typedef struct {
+    eccl_cuda_codec_t codec;
+    void *dy, *ds, *dz, *dh; /* dh: the homomorphic output */
+    size_t cap_elems, cap_stream;
+} gpu_t;
+
+static long streams, l2_seen, damaged;
+
+static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
+static size_t reals_of(eccl_dtype_t dt) { return dt >= ECCL_COMPLEX64 ? 2 : 1; }
+
+static void rechecksum(unsigned char *s, size_t size)
+{
+    uint64_t sum = 0;
+    for (size_t k = 0; k < size / 8; k++) sum += eccl_fmt_chk_word(k == 7 ? 0 : eccl_ld64(s + 8 * k), k);
+    eccl_st64(s + ECCL_HDR_CHECKSUM, sum);
+}
+
+static void gpu_reserve(gpu_t *g, size_t count, eccl_dtype_t dt)
+{
+    size_t bytes = count * eccl_dtype_size(dt) + 64, sb = eccl_compress_bound(count, dt) + 64;
+    if (bytes > g->cap_elems) {
+        cudaFree(g->dy);
+        cudaFree(g->dz);
+        if (cudaMalloc(&g->dy, bytes) || cudaMalloc(&g->dz, bytes)) exit(99);
+        g->cap_elems = bytes;
+    }
+    if (sb > g->cap_stream) {
+        cudaFree(g->ds);
+        cudaFree(g->dh);
+        if (cudaMalloc(&g->ds, sb) || cudaMalloc(&g->dh, sb)) exit(99);
+        g->cap_stream = sb;
+    }
+}
+
+/* Second-order blocks seen, by the decoder path they take (dec.cuh): [0] float32 (decode_l2_thread),
+ * [1] 64-bit of at most 30 planes (block_rows, rows_finish), [2] 64-bit of 45 planes (the warp
+ * decoder), [3] head blocks (any type). */
+static long l2_blocks[4];
+
+static size_t l2_tiles(const unsigned char *s, size_t size)
+{
+    eccl_stream_t st;
+    if (eccl_stream_parse(s, size, &st)) return 0;
+    size_t k = 0;
+    for (uint64_t t = 0; t < st.nt; t++) {
+        if (eccl_stream_tile_form(&st, t) != ECCL_FMT_FORM_L2) continue;
+        k++;
+        for (uint64_t b = 256 * t; b < st.nb && b < 256 * t + 256; b++) {
+            const unsigned m = st.codes[b];
+            if (eccl_fmt_code_is_raw(m) || eccl_fmt_code_pred(m) != ECCL_FMT_PRED_NONE) continue;
+            const int head = b == 256 * t || eccl_fmt_code_is_raw(st.codes[b - 1]);
+            l2_blocks[head ? 3 : st.dtype == ECCL_FLOAT32 ? 0 : (m & 31u) < 31u ? 1 : 2]++;
+        }
+    }
+    return k;
+}
+
+/* Decode s (size bytes) on both codecs: same verdict, same values where both accept. Returns the
+ * CPU's verdict. */
+static eccl_result_t both_decode(gpu_t *g, const unsigned char *s, size_t size, size_t count, eccl_dtype_t dt,
+                                 const char *what)
+{
+    const size_t esz = eccl_dtype_size(dt);
+    void *y = tu_malloc(count * esz + 1), *z = tu_malloc(count * esz + 1);
+    eccl_result_t r1 = eccl_decompress(s, size, y, count, dt);
+    cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
+    eccl_result_t r2 = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
+    TU_CHECK((r1 == ECCL_SUCCESS) == (r2 == ECCL_SUCCESS), "%s %s n=%zu: verdicts differ: cpu %s, gpu %s", what,
+             eccl_dtype_name(dt), count, eccl_strerror(r1), eccl_strerror(r2));
+    if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS) {
+        cudaMemcpy(z, g->dy, count * esz, cudaMemcpyDeviceToHost);
+        int same = memcmp(y, z, count * esz) == 0;
+        if (!same) {
+            size_t k = 0;
+            while (memcmp((char *)y + k * esz, (char *)z + k * esz, esz) == 0) k++;
+            TU_CHECK(0, "%s %s n=%zu: GPU decode differs from the CPU's at element %zu", what, eccl_dtype_name(dt),
+                     count, k);
+        }
+    }
+    free(y);
+    free(z);
+    return r1;
+}
+
+static long encoded, homs;
+static int hom_ok = 1; /* (off for the largest inputs: the homomorphic comparison needs a CPU pass more) */
+
+/* Where two streams of the same input differ: the first tile whose form or block codes differ. */
+static void explain(const unsigned char *s, size_t size, const unsigned char *g, size_t gsize)
+{
+    eccl_stream_t a, c;
+    eccl_result_t r1 = eccl_stream_parse(s, size, &a), r2 = eccl_stream_parse(g, gsize, &c);
+    if (r1 || r2) {
+        printf("  (streams do not parse: cpu %s, gpu %s)\n", eccl_strerror(r1), eccl_strerror(r2));
+        return;
+    }
+    for (uint64_t t = 0; t < a.nt; t++) {
+        unsigned fa = eccl_stream_tile_form(&a, t), fc = eccl_stream_tile_form(&c, t);
+        uint64_t k = 256 * t;
+        while (k < a.nb && k < 256 * t + 256 && a.codes[k] == c.codes[k]) k++;
+        const int same_codes = k == a.nb || k == 256 * t + 256;
+        if (fa != fc || !same_codes) {
+            printf("  tile %llu: form cpu %u gpu %u", (unsigned long long)t, fa, fc);
+            if (!same_codes)
+                printf(", block %llu: code cpu 0x%02x gpu 0x%02x (previous 0x%02x)", (unsigned long long)(k - 256 * t),
+                       a.codes[k], c.codes[k], k > 256 * t ? a.codes[k - 1] : 0);
+            printf("\n");
+            return;
+        }
+    }
+    printf("  forms and codes agree: a payload differs\n");
+}
+
+/* Part 6: the GPU's version-2 stream of x (float32, complex64) must be the CPU's s, byte for byte. */
+static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
+                           const unsigned char *s, size_t size, const char *what)
+{
+    const size_t esz = eccl_dtype_size(dt), cap = eccl_compress_bound(count, dt);
+    size_t gsize = 0;
+    unsigned char *gs = tu_malloc(cap + 1);
+    cudaMemcpy(g->dz, x, count * esz, cudaMemcpyHostToDevice);
+    eccl_result_t rc = eccl_cuda_compress_fmt(g->codec, g->dz, count, dt, b, g->ds, g->cap_stream, NULL, &gsize,
+                                              NULL, 2);
+    TU_CHECK(rc == ECCL_SUCCESS, "%s %s n=%zu: gpu compress (v2): %s", what, eccl_dtype_name(dt), count,
+             eccl_strerror(rc));
+    if (rc == ECCL_SUCCESS) {
+        cudaMemcpy(gs, g->ds, gsize < cap ? gsize : cap, cudaMemcpyDeviceToHost);
+        size_t k = 0;
+        while (k < size && k < gsize && s[k] == gs[k]) k++;
+        TU_CHECK(gsize == size && k == size,
+                 "%s %s mode %d %g n=%zu: GPU version-2 stream differs from the CPU's: sizes %zu/%zu, first "
+                 "difference at byte %zu",
+                 what, eccl_dtype_name(dt), b->mode, b->value, count, gsize, size, k);
+        if (gsize != size || k != size) {
+            explain(s, size, gs, gsize);
+            if (getenv("ECCL_TEST_VERBOSE")) { /* the version-1 streams of the same input, for comparison */
+                size_t z1 = 0, g1 = 0;
+                unsigned char *s1 = tu_malloc(cap), *t1 = tu_malloc(cap);
+                eccl_compress_fmt(x, count, dt, b, s1, cap, &z1, ECCL_PATH_AUTO, 1);
+                eccl_cuda_compress_fmt(g->codec, g->dz, count, dt, b, g->ds, g->cap_stream, NULL, &g1, NULL, 1);
+                cudaMemcpy(t1, g->ds, g1 < cap ? g1 : cap, cudaMemcpyDeviceToHost);
+                printf("  version 1: sizes %zu/%zu, %s\n", g1, z1, g1 == z1 && !memcmp(s1, t1, z1) ? "same" : "differ");
+                explain(s1, z1, t1, g1);
+                free(s1);
+                free(t1);
+            }
+        }
+        encoded++;
+    }
+    free(gs);
+}
+
+/* Part 7: the float32 homomorphic kernel on the version-2 stream s of x, with x reversed as the
+ * local operand, against eccl_hom_reduce: the same bytes (a version-2 stream). */
+static void hom_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
+                        const unsigned char *s, size_t size, const char *what)
+{
+    const size_t esz = eccl_dtype_size(dt), cap = eccl_compress_bound(count, dt);
+    unsigned char *y = tu_malloc(count * esz + 1), *out = tu_malloc(cap), *gout = tu_malloc(cap);
+    for (size_t i = 0; i < count; i++) memcpy(y + i * esz, (const unsigned char *)x + (count - 1 - i) * esz, esz);
+    const eccl_op_t ops[] = {ECCL_OP_SUM, ECCL_OP_MAX, ECCL_OP_MIN};
+    for (int k = 0; k < (dt == ECCL_FLOAT32 ? 3 : 1); k++) {
+        size_t o1 = 0, o2 = 0;
+        eccl_result_t r1 = eccl_hom_reduce(s, size, y, count, dt, ops[k], out, cap, &o1);
+        cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
+        cudaMemcpy(g->dy, y, count * esz, cudaMemcpyHostToDevice);
+        eccl_result_t r2 = eccl_cuda_hom_reduce(g->codec, g->ds, size, g->dy, count, dt, ops[k], g->dh, cap, NULL,
+                                                &o2, NULL);
+        if (r2 == ECCL_SUCCESS) r2 = eccl_cuda_codec_check(g->codec, NULL);
+        TU_CHECK(r1 == r2, "hom %s %s op %d n=%zu: cpu %s, gpu %s", what, eccl_dtype_name(dt), (int)ops[k], count,
+                 eccl_strerror(r1), eccl_strerror(r2));
+        if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS) {
+            cudaMemcpy(gout, g->dh, o2 < cap ? o2 : cap, cudaMemcpyDeviceToHost);
+            size_t z = 0;
+            while (z < o1 && z < o2 && out[z] == gout[z]) z++;
+            TU_CHECK(o1 == o2 && z == o1 && out[ECCL_HDR_VMAJOR] == 2,
+                     "hom %s %s op %d mode %d %g n=%zu: GPU stream differs (sizes %zu/%zu, byte %zu, version %d)",
+                     what, eccl_dtype_name(dt), (int)ops[k], b->mode, b->value, count, o2, o1, z,
+                     out[ECCL_HDR_VMAJOR]);
+            homs++;
+        }
+    }
+    free(y);
+    free(out);
+    free(gout);
+}
+
+/* The checks of parts 1-3 on the count elements at x. */
+static void case_v2(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x, const char *what,
+                    int trials, tu_rng *rng)
+{
+    size_t cap = eccl_compress_bound(count, dt), size = 0;
+    unsigned char *s = tu_malloc(cap);
+    gpu_reserve(g, count, dt);
+    eccl_result_t rc = eccl_compress_fmt(x, count, dt, b, s, cap, &size, ECCL_PATH_AUTO, 2);
+    TU_CHECK(rc == ECCL_SUCCESS, "%s: cpu compress (v2): %s", what, eccl_strerror(rc));
+    if (rc) {
+        free(s);
+        return;
+    }
+    streams++;
+    l2_seen += (long)l2_tiles(s, size);
+    if (!is64_of(dt)) encode_compare(g, dt, b, count, x, s, size, what);
+    if (!is64_of(dt) && hom_ok) hom_compare(g, dt, b, count, x, s, size, what);
+    rc = both_decode(g, s, size, count, dt, what);
+    TU_CHECK(rc == ECCL_SUCCESS, "%s: the CPU refuses its own stream: %s", what, eccl_strerror(rc));
+    unsigned char *c = tu_malloc(size);
+    for (int trial = 0; trial < trials && size > 80; trial++) {
+        memcpy(c, s, size);
+        size_t pos = 64 + tu_next(rng) % (size - 64);
+        c[pos] ^= (unsigned char)(1u << (tu_next(rng) % 8));
+        rechecksum(c, size);
+        both_decode(g, c, size, count, dt, what);
+        damaged++;
+    }
+    eccl_stream_t st;
+    if (size > 64 && eccl_stream_parse(s, size, &st) == ECCL_SUCCESS) {
+        for (uint64_t t = 0; t < st.nt && t < 3; t++) { /* every form value in the first tiles' entries */
+            for (unsigned form = 0; form < 4; form++) {
+                memcpy(c, s, size);
+                uint64_t e = eccl_ld64(c + 64 + 8 * t);
+                eccl_st64(c + 64 + 8 * t, (e & ECCL_FMT_INDEX_OFFSET_MASK) | ((uint64_t)form << 62));
+                rechecksum(c, size);
+                eccl_result_t r = both_decode(g, c, size, count, dt, what);
+                if (form >= 2) TU_CHECK(r == ECCL_ERR_CORRUPT, "%s: form %u accepted", what, form);
+                damaged++;
+            }
+        }
+        memcpy(c, s, size); /* a version-3 stream */
+        c[ECCL_HDR_VMAJOR] = 3;
+        rechecksum(c, size);
+        cudaMemcpy(g->ds, c, size, cudaMemcpyHostToDevice);
+        rc = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
+        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "%s: version 3: %s", what, eccl_strerror(rc));
+    }
+    free(c);
+    free(s);
+}
+
+/* Part 1. */
+static void pattern_cases(gpu_t *g, int quick, tu_rng *rng)
+{
+    const size_t sizes[] = {1, 2, 31, 33, 8191, 8193, 100003, (size_t)1 << 20, (size_t)4 << 20};
+    const eccl_bound_t bounds[] = {{ECCL_MODE_ABS, 1e-4, 0},  {ECCL_MODE_ABS, 1e-1, 0},
+                                   {ECCL_MODE_ABS, 1e-7, 0},  {ECCL_MODE_ABS, 1e-13, 0},
+                                   {ECCL_MODE_REL, 1e-4, ECCL_RANGE_FROM_DATA}, {ECCL_MODE_LOSSLESS, 0, 0}};
+    for (unsigned d = 0; d < 4; d++)
+        for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
+            for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
+                for (int pat = 0; pat < TU_NPATTERNS; pat++) {
+                    const size_t n = sizes[si];
+                    if (n > 100000 && (pat != TU_SMOOTH && pat != TU_RANDOMWALK && pat != TU_NANINF)) continue;
+                    if (n > 100000 && (quick || bi > 2)) continue;
+                    void *x = tu_malloc(n * eccl_dtype_size(dtypes[d]));
+                    tu_fill(x, n * reals_of(dtypes[d]), is64_of(dtypes[d]), pat, n + 17);
+                    char what[96];
+                    snprintf(what, sizeof what, "%s mode %d %g", tu_pattern_name[pat], bounds[bi].mode,
+                             bounds[bi].value);
+                    hom_ok = n <= 100000;
+                    case_v2(g, dtypes[d], &bounds[bi], n, x, what, n > 100000 ? 2 : 4, rng);
+                    hom_ok = 1;
+                    free(x);
+                }
+}
+
+/* Part 2: the integers q (n of them, |q| <= QMAX) as values q * D at ABS eb, so that they quantize
+ * to exactly q. */
+static void ints_case(gpu_t *g, eccl_dtype_t dt, const int64_t *q, size_t n, double eb, const char *what,
+                      tu_rng *rng)
+{
+    const double D = eccl_fmt_quantum(eb);
+    void *x = tu_malloc(n * 8);
+    for (size_t i = 0; i < n; i++) {
+        if (dt == ECCL_FLOAT32) ((float *)x)[i] = (float)((double)q[i] * D);
+        else ((double *)x)[i] = (double)q[i] * D;
+    }
+    eccl_bound_t b = {ECCL_MODE_ABS, eb, 0};
+    case_v2(g, dt, &b, n, x, what, 12, rng);
+    free(x);
+}
+
+static void integer_cases(gpu_t *g, tu_rng *rng)
+{
+    const size_t lens[] = {8192 * 3, 8192 * 3 + 1, 8192 * 2 + 45, 8192 * 4 + 8191};
+    for (unsigned li = 0; li < 4; li++) {
+        const size_t n = lens[li];
+        int64_t *q = tu_malloc(n * sizeof *q);
+        for (int dti = 0; dti < 2; dti++) {
+            const eccl_dtype_t dt = dti ? ECCL_FLOAT64 : ECCL_FLOAT32;
+            /* exact parabolas and cubics: constant or slowly changing second differences */
+            for (size_t i = 0; i < n; i++) {
+                const double u = (double)(i % 4096) - 2048.0;
+                q[i] = (int64_t)(u * u * 60.0) - (int64_t)(i / 4096 % 2) * (int64_t)(u * u * u / 40.0);
+            }
+            ints_case(g, dt, q, n, 1e-3, "parabolas", rng);
+            /* a random walk of the slope (second-order deltas of a few bits), a NaN block in tile 1
+             * and an infinity in the last block: RAW blocks inside form-L2 tiles */
+            int64_t v = 0, p = 0;
+            for (size_t i = 0; i < n; i++) {
+                v += (int64_t)(tu_next(rng) % 9) - 4;
+                if (v > 3000 || v < -3000) v /= 2;
+                p += v;
+                if (p > 400000000 || p < -400000000) p /= 2;
+                q[i] = p;
+            }
+            const double D = eccl_fmt_quantum(1e-3);
+            void *x = tu_malloc(n * 8);
+            for (size_t i = 0; i < n; i++) {
+                if (dt == ECCL_FLOAT32) ((float *)x)[i] = (float)((double)q[i] * D);
+                else ((double *)x)[i] = (double)q[i] * D;
+            }
+            if (dt == ECCL_FLOAT32) {
+                ((float *)x)[8192 + 100] = NAN;
+                ((float *)x)[n - 1] = INFINITY;
+            } else {
+                ((double *)x)[8192 + 100] = NAN;
+                ((double *)x)[n - 1] = INFINITY;
+            }
+            eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
+            case_v2(g, dt, &b, n, x, "slope walk with RAW blocks", 12, rng);
+            free(x);
+            /* integers near QMAX that swing: second-order deltas beyond FQ planes (Lorenzo kept) */
+            const int64_t qmax = dt == ECCL_FLOAT32 ? ECCL_FMT_QMAX32 : ECCL_FMT_QMAX64;
+            for (size_t i = 0; i < n; i++)
+                q[i] = (i / 64) % 2 ? ((i & 1) ? qmax - (int64_t)(i % 7) : -qmax + (int64_t)(i % 5))
+                                    : (int64_t)(i % 4096) * 1000 - 2000000;
+            ints_case(g, dt, q, n, 1e-3, "swings near QMAX", rng);
+        }
+        /* float64: second differences of 2^32 quanta, all positive, where the Lorenzo deltas change
+         * sign: second order wins by the sign map with 45 planes (the warp decoder) */
+        for (size_t i = 0; i < n; i++) { /* a gentle parabola per tile (form L2), and over blocks
+                                              * 40-41 a steep one whose vertex starts block 41 */
+            const int64_t j = (int64_t)(i % 8192), u = j - 1312;
+            q[i] = (j - 4096) * (j - 4096) / 16 + (j >= 1280 && j < 1344 ? ((int64_t)1 << 31) * u * u : 0);
+        }
+        ints_case(g, ECCL_FLOAT64, q, n, 1e-6, "45-plane second order", rng);
+        free(q);
+    }
+}
+
+/* Part 3b: a float32 parabola whose vertex sits 2000 quanta below QMAX (second-order blocks of
+ * sign mode "all <= 0"); block 128's sign mode turned to "all >= 0" (same size, canonical, the
+ * checksum repaired) bends the curve up past QMAX: both decoders must refuse it. */
+static void out_of_range_case(gpu_t *g)
+{
+    const size_t n = 8192;
+    const double D = eccl_fmt_quantum(1e-3);
+    float *x = tu_malloc(n * sizeof *x);
+    for (size_t i = 0; i < n; i++) {
+        const int64_t j = (int64_t)i - 4096;
+        x[i] = (float)((double)(ECCL_FMT_QMAX32 - 2000 - 128 * j * j) * D);
+    }
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
+    size_t cap = eccl_compress_bound(n, ECCL_FLOAT32), size = 0;
+    unsigned char *s = tu_malloc(cap);
+    TU_RC(eccl_compress_fmt(x, n, ECCL_FLOAT32, &b, s, cap, &size, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+    gpu_reserve(g, n, ECCL_FLOAT32);
+    eccl_stream_t st;
+    TU_RC(eccl_stream_parse(s, size, &st), ECCL_SUCCESS);
+    const size_t at = (size_t)(st.codes - s) + 128;
+    TU_CHECK(eccl_stream_tile_form(&st, 0) == ECCL_FMT_FORM_L2 && (s[at] & 0xE0u) == 0xA0u,
+             "out-of-range case: block 128 is not second order with sign mode 2 (form %u, code 0x%02x)",
+             eccl_stream_tile_form(&st, 0), s[at]);
+    s[at] = (unsigned char)((s[at] & 0x3Fu) | 0x40u);
+    rechecksum(s, size);
+    eccl_result_t rc = both_decode(g, s, size, n, ECCL_FLOAT32, "second-order integers past QMAX");
+    TU_CHECK(rc == ECCL_ERR_CORRUPT, "integers past QMAX accepted: %s", eccl_strerror(rc));
+    damaged++;
+    free(x);
+    free(s);
+}
+
+/* Part 4: a version-2 stream decoded into an m x n column-major matrix with leading dimension ld. */
+static void view_case(gpu_t *g, eccl_dtype_t dt, size_t m, size_t n, size_t ld)
+{
+    const size_t esz = eccl_dtype_size(dt), count = m * n, reals = reals_of(dt);
+    void *x = tu_malloc(count * esz), *y = tu_malloc(count * esz), *big = tu_malloc(ld * n * esz);
+    tu_fill(x, count * reals, is64_of(dt), TU_SMOOTH, 5);
+    size_t cap = eccl_compress_bound(count, dt), size = 0;
+    unsigned char *s = tu_malloc(cap);
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-5, 0};
+    TU_RC(eccl_compress_fmt(x, count, dt, &b, s, cap, &size, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+    TU_RC(eccl_decompress(s, size, y, count, dt), ECCL_SUCCESS);
+    gpu_reserve(g, ld * n, dt);
+    cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
+    cudaMemset(g->dz, 0, ld * n * esz);
+    eccl_result_t rc = eccl_cuda_decompress_2d(g->codec, g->ds, size, g->dz, m, n, ld, dt, 1, NULL);
+    TU_CHECK(rc == ECCL_SUCCESS, "2d %s %zux%zu ld %zu: %s", eccl_dtype_name(dt), m, n, ld, eccl_strerror(rc));
+    cudaMemcpy(big, g->dz, ld * n * esz, cudaMemcpyDeviceToHost);
+    int same = 1;
+    for (size_t j = 0; j < n; j++)
+        same &= memcmp((char *)big + j * ld * esz, (char *)y + j * m * esz, m * esz) == 0;
+    TU_CHECK(same, "2d %s %zux%zu ld %zu: GPU values differ from the CPU's", eccl_dtype_name(dt), m, n, ld);
+    l2_seen += (long)l2_tiles(s, size);
+    free(x);
+    free(y);
+    free(big);
+    free(s);
+}
+
+/* Part 5. */
+static void hom_refuses(gpu_t *g)
+{
+    const size_t n = 20000;
+    for (int dti = 0; dti < 2; dti++) {
+        const eccl_dtype_t dt = dti ? ECCL_COMPLEX128 : ECCL_FLOAT64;
+        const size_t esz = eccl_dtype_size(dt);
+        void *x = tu_malloc(n * esz);
+        tu_fill(x, n * reals_of(dt), 1, TU_SMOOTH, 3);
+        size_t cap = eccl_compress_bound(n, dt), size = 0, hsize = 0;
+        unsigned char *s = tu_malloc(cap);
+        eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
+        TU_RC(eccl_compress_fmt(x, n, dt, &b, s, cap, &size, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+        gpu_reserve(g, n, dt);
+        cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
+        cudaMemcpy(g->dy, x, n * esz, cudaMemcpyHostToDevice);
+        void *dout = NULL;
+        if (cudaMalloc(&dout, cap)) exit(99);
+        eccl_result_t rc = eccl_cuda_hom_reduce(g->codec, g->ds, size, g->dy, n, dt, ECCL_OP_SUM, dout, cap, NULL,
+                                                &hsize, NULL);
+        if (rc == ECCL_SUCCESS) rc = eccl_cuda_codec_check(g->codec, NULL);
+        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "homomorphic kernel on a version-2 %s stream: %s", eccl_dtype_name(dt),
+                 eccl_strerror(rc));
+        rc = eccl_cuda_compress_fmt(g->codec, g->dy, n, dt, &b, dout, cap, NULL, &hsize, NULL, 2);
+        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "version-2 compression of %s: %s", eccl_dtype_name(dt),
+                 eccl_strerror(rc));
+        cudaFree(dout);
+        free(x);
+        free(s);
+    }
+}
+
+int main(void)
+{
+    int ndev = 0;
+    eccl_result_t rc = eccl_cuda_device_count(&ndev);
+    if (rc == ECCL_ERR_UNSUPPORTED) {
+        printf("SKIP: eccl was built without the CUDA backend\n");
+        return 77;
+    }
+    if (ndev == 0) {
+        printf("SKIP: no CUDA device on this machine (run on the GPU host: see doc/gpu.md)\n");
+        return 77;
+    }
+    gpu_t g = {0};
+    rc = eccl_cuda_codec_create(1 << 20, &g.codec);
+    if (rc) {
+        printf("eccl_cuda_codec_create: %s\n", eccl_strerror(rc));
+        return 1;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const int quick = getenv("ECCL_TEST_QUICK") != NULL;
+    tu_rng rng = {2026};
+    integer_cases(&g, &rng);
+    out_of_range_case(&g);
+    printf("integer cases: %ld streams, %ld form-L2 tiles, %ld damaged copies\n", streams, l2_seen, damaged);
+    TU_CHECK(l2_seen > 0, "no form-L2 tile in the integer cases: the test does not reach the second-order decoder");
+    pattern_cases(&g, quick, &rng);
+    view_case(&g, ECCL_FLOAT32, 1000, 37, 1003);
+    view_case(&g, ECCL_FLOAT64, 777, 41, 800);
+    view_case(&g, ECCL_FLOAT64, 9000, 3, 9001);
+    hom_refuses(&g);
+    printf("compared %ld version-2 streams (%ld form-L2 tiles), %ld damaged copies\n", streams, l2_seen, damaged);
+    printf("GPU version-2 streams equal to the CPU's: %ld compressed, %ld homomorphic\n", encoded, homs);
+    TU_CHECK(encoded > 0 && homs > 0, "no GPU version-2 stream compared");
+    printf("second-order blocks: float32 %ld, 64-bit rows %ld, 64-bit 45 planes %ld, head %ld\n", l2_blocks[0],
+           l2_blocks[1], l2_blocks[2], l2_blocks[3]);
+    for (int k = 0; k < 4; k++)
+        TU_CHECK(l2_blocks[k] > 0, "no second-order block of kind %d: a decoder path goes untested", k);
+    eccl_cuda_codec_free(&g.codec);
+    cudaFree(g.dy);
+    cudaFree(g.dz);
+    cudaFree(g.ds);
+    cudaFree(g.dh);
+    return tu_finish("test_cuda_format2");
+}
