@@ -113,10 +113,6 @@ struct plan {
     unsigned code1;
 };
 
-// The QUANT encoding of block b from its integers in shared memory (section 8); plan.size < 0
-// when the block must be RAW. D64: a float64/complex128 block whose integers all lie within
-// +-(2^30 - 1) (compress64.cu): 6-byte head values, 8-byte reals, and a plane code of 31 (deltas
-// of 31 bits) meaning 45 planes, of which 31..44 are zero.
 // Second-order delta i of a block (doc/format.md 6.2) from q_i and the two integers before it
 // (for a head block, have = 0: d_0 = 0, d_1 = q_1 - q_0). In 64 bits: they reach 4 QMAX.
 __device__ __forceinline__ long long l2_delta(int i, int have, int qi, int pm1, int pm2)
@@ -169,6 +165,10 @@ template <bool D64> __device__ __forceinline__ void wide_escape(eccl_fmt_choice_
     }
 }
 
+// The QUANT encoding of block b from its integers in shared memory (section 8); plan.size < 0
+// when the block must be RAW. D64: a float64/complex128 block whose integers all lie within
+// +-(2^30 - 1) (compress64.cu): 6-byte head values, 8-byte reals, and a plane code of 31 (deltas
+// of 31 bits) meaning 45 planes, of which 31..44 are zero.
 // l2 (version 2, a real type): also price the block's form-1 encoding (plan.size1 ...), whose
 // second-order candidate is usable when its deltas need at most FQ planes (31 for float32; the
 // 64-bit fast path's integers keep them below 2^32, always usable).
