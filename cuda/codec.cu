@@ -345,7 +345,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     a.v = view;
     a.count = count;
     a.dtype = (int)dtype;
-    a.vmax = 2; /* versions 1 and 2 (the homomorphic kernels: version 1 only, as yet) */
+    a.vmax = 2; /* versions 1 and 2 (the 64-bit homomorphic kernel: version 1 only, as yet) */
     a.n = (uint64_t)count * reals_of(dtype);
     a.nb = eccl_fmt_nblocks(a.n);
     a.nt = eccl_fmt_ntiles(a.nb);

@@ -176,8 +176,9 @@ static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, siz
                 eccl_compress_fmt(x, count, dt, b, s1, cap, &z1, ECCL_PATH_AUTO, 1);
                 eccl_cuda_compress_fmt(g->codec, g->dz, count, dt, b, g->ds, g->cap_stream, NULL, &g1, NULL, 1);
                 cudaMemcpy(t1, g->ds, g1 < cap ? g1 : cap, cudaMemcpyDeviceToHost);
-                printf("  version 1: sizes %zu/%zu, %s\n", g1, z1, g1 == z1 && !memcmp(s1, t1, z1) ? "same" : "differ");
-                explain(s1, z1, t1, g1);
+                const int same1 = g1 == z1 && !memcmp(s1, t1, z1);
+                printf("  version 1: sizes %zu/%zu, %s\n", g1, z1, same1 ? "same" : "differ");
+                if (!same1) explain(s1, z1, t1, g1);
                 free(s1);
                 free(t1);
             }
