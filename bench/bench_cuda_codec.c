@@ -164,27 +164,17 @@ static result_t measure(eccl_cuda_codec_t codec, eccl_dtype_t dt, const void *hx
     CUDA(cudaEventCreate(&e0));
     CUDA(cudaEventCreate(&e1));
     CUDA(cudaMemcpy(dx, hx, bytes, cudaMemcpyHostToDevice));
-    /* version 2 of the 64-bit types: the GPU decodes it but does not write it yet (cuda/device.h):
-     * the CPU's stream is decoded, and compression and the homomorphic kernel are not measured */
-    const int gpu_writes = !(fmt == 2 && is64);
     int rc;
     double gbs[REPS];
-    if (gpu_writes) {
-        rc = eccl_cuda_compress_fmt(codec, dx, n, dt, b, ds, cap, NULL, &gsize, st, fmt);
-        if (rc) die("eccl_cuda_compress", rc);
-        for (int rep = 0; rep < REPS; rep++) {
-            START_TIMING();
-            for (int k = 0; k < iters; k++)
-                if ((rc = eccl_cuda_compress_fmt(codec, dx, n, dt, b, ds, cap, NULL, NULL, st, fmt))) die("compress", rc);
-            gbs[rep] = STOP_TIMING();
-        }
-        r.comp_gbs = median(gbs);
-    } else {
-        unsigned char *h = malloc(cap);
-        if ((rc = eccl_compress_fmt(hx, n, dt, b, h, cap, &gsize, ECCL_PATH_AUTO, fmt))) die("eccl_compress_fmt", rc);
-        CUDA(cudaMemcpy(ds, h, gsize, cudaMemcpyHostToDevice));
-        free(h);
+    rc = eccl_cuda_compress_fmt(codec, dx, n, dt, b, ds, cap, NULL, &gsize, st, fmt);
+    if (rc) die("eccl_cuda_compress", rc);
+    for (int rep = 0; rep < REPS; rep++) {
+        START_TIMING();
+        for (int k = 0; k < iters; k++)
+            if ((rc = eccl_cuda_compress_fmt(codec, dx, n, dt, b, ds, cap, NULL, NULL, st, fmt))) die("compress", rc);
+        gbs[rep] = STOP_TIMING();
     }
+    r.comp_gbs = median(gbs);
     for (int rep = 0; rep < REPS; rep++) {
         START_TIMING();
         for (int k = 0; k < iters; k++)
@@ -195,16 +185,16 @@ static result_t measure(eccl_cuda_codec_t codec, eccl_dtype_t dt, const void *hx
     if ((rc = eccl_cuda_codec_check(codec, st))) die("decompression (device check)", rc);
     /* the fused homomorphic kernel: stream + local array (dx) -> stream, SUM */
     size_t hsize = 0;
-    if (gpu_writes && (rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, dt, ECCL_OP_SUM, ds2, cap, NULL, &hsize, st)))
+    if ((rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, dt, ECCL_OP_SUM, ds2, cap, NULL, &hsize, st)))
         die("eccl_cuda_hom_reduce", rc);
-    for (int rep = 0; rep < REPS && gpu_writes; rep++) {
+    for (int rep = 0; rep < REPS; rep++) {
         START_TIMING();
         for (int k = 0; k < iters; k++)
             if ((rc = eccl_cuda_hom_reduce(codec, ds, cap, dx, n, dt, ECCL_OP_SUM, ds2, cap, NULL, NULL, st)))
                 die("hom_reduce", rc);
         gbs[rep] = STOP_TIMING();
     }
-    if (gpu_writes) r.hom_gbs = median(gbs);
+    r.hom_gbs = median(gbs);
     if ((rc = eccl_cuda_codec_check(codec, st))) die("homomorphic reduction (device check)", rc);
     r.ratio = (double)bytes / (double)gsize;
     /* the same bytes as the CPU codec, and every value within the bound */
@@ -214,8 +204,7 @@ static result_t measure(eccl_cuda_codec_t codec, eccl_dtype_t dt, const void *hx
     CUDA(cudaMemcpy(hy, dy, bytes, cudaMemcpyDeviceToHost));
     if ((rc = eccl_compress_fmt(hx, n, dt, b, cs, cap, &csize, ECCL_PATH_AUTO, fmt))) die("eccl_compress", rc);
     r.same_as_cpu = csize == gsize && memcmp(cs, hs, csize) == 0;
-    r.hom_same = 1;
-    if (gpu_writes) {
+    {
         unsigned char *hh = malloc(cap), *ch = malloc(cap);
         size_t chs = 0;
         CUDA(cudaMemcpy(hh, ds2, hsize, cudaMemcpyDeviceToHost));
@@ -331,8 +320,7 @@ int main(int argc, char **argv)
                    "  --raw FILE  one more dataset: FILE's values (raw little-endian reals of --dtype), repeated\n"
                    "              to fill N MiB (a real field tiled, as issue 21's rows are)\n"
                    "  --datasets  which rows to run (default all; raw needs --raw), then the strided panels\n"
-                   "  --format    stream format version (default 1); float64 version 2: the GPU decodes the\n"
-                   "              CPU's stream (no GPU compression or homomorphic figures: 0.0)\n");
+                   "  --format    stream format version (default 1)\n");
             return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
         }
         if (!strcmp(argv[i], "--mib")) mib = strtoul(argv[i + 1], NULL, 10);

@@ -53,7 +53,12 @@ case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code mus
     mutate cuda/dec.cuh 's/(long long)(lane + 1) \* vel/(long long)lane * vel/' warp_velocity
     mutate cuda/dec.cuh 's/m.a = 32;/m.a = 31;/' chain_map
     mutate cuda/dec.cuh 's/bad |= p1 > q.qmax || p1 < -q.qmax;/bad |= 0;/' l2_range_check
-    mutate cuda/enc32.cuh 's/(long long)d < 0 ? ECCL_FMT_FORM_L2/(long long)d <= 0 ? ECCL_FMT_FORM_L2/' form_rule ;;
+    mutate cuda/enc32.cuh 's/(long long)d < 0 ? ECCL_FMT_FORM_L2/(long long)d <= 0 ? ECCL_FMT_FORM_L2/' form_rule
+    mutate cuda/enc32.cuh 's/int dlp = have ? pm1 - pm2 : 0;/int dlp = 0;/' fast_l2_entry
+    mutate cuda/enc64.cuh 's/if (lane == 1) a2 = p1;/if (lane == 1) a2 = p0;/' warp_l2_lane1
+    mutate cuda/enc64.cuh 's/!bad \&\& t1 < t0/!bad \&\& t1 <= t0/' warp_form_rule
+    mutate cuda/enc64.cuh 's/qi, r > 1 ? r - 2 : 0)/qi, r - 1)/' warp_tail
+    mutate cuda/compress64.cu 's/vel = base - sm.tail\[b - 1\]\[0\];/vel = 0;/' hom64_l2_velocity ;;
 esac
 case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
     step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec

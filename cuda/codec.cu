@@ -199,7 +199,6 @@ static eccl_result_t compress_view(eccl_cuda_codec_t c, const void *d_data, eccl
 {
     if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     if (vmajor != 1 && vmajor != 2) return ECCL_ERR_INVALID_ARG;
-    if (vmajor == 2 && is64_of(dtype)) return ECCL_ERR_UNSUPPORTED; /* (the 64-bit encoders: version 1 only) */
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;
     if ((uintptr_t)d_out & 15u) return ECCL_ERR_INVALID_ARG;
@@ -345,7 +344,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     a.v = view;
     a.count = count;
     a.dtype = (int)dtype;
-    a.vmax = 2; /* versions 1 and 2 (the 64-bit homomorphic kernel: version 1 only, as yet) */
+    a.vmax = 2; /* versions 1 and 2 */
     a.n = (uint64_t)count * reals_of(dtype);
     a.nb = eccl_fmt_nblocks(a.n);
     a.nt = eccl_fmt_ntiles(a.nb);
@@ -417,7 +416,7 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     a.in.exact_size = exact_size;
     a.in.count = count;
     a.in.dtype = (int)dtype;
-    a.in.vmax = is64_of(dtype) ? 1 : 2; /* (the output keeps the input's version: the 64-bit encoders write 1 only) */
+    a.in.vmax = 2; /* versions 1 and 2 (the output keeps the input's version) */
     a.in.n = (uint64_t)count * reals_of(dtype);
     a.in.nb = eccl_fmt_nblocks(a.in.n);
     a.in.nt = eccl_fmt_ntiles(a.in.nb);

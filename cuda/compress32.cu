@@ -20,6 +20,9 @@
 #ifndef ECCL_C32_MINB
 #define ECCL_C32_MINB 4
 #endif
+#ifndef ECCL_C32_V2_MINB // the same for the version-2 instance (ptxas: 152 bytes of spills at 4, 48 at 3)
+#define ECCL_C32_V2_MINB 4
+#endif
 #ifndef ECCL_C32_BIG // 1024-thread CTAs for small streams (NT below)
 #define ECCL_C32_BIG 1
 #endif
@@ -71,9 +74,11 @@ __device__ __forceinline__ void quantize_tile32(const eccl_comp_args &a, c32_sme
 // cuda/codec.cu: one CTA per SM, 32 warps to quantize a tile instead of 8, the same register
 // budget).
 // VIEW: the input is a view (a.v.rows != 0), read through the tile's map; one instance per
-// layout, so that the contiguous kernel is the plain one.
-template <int NT, bool VIEW>
-__global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compress32_kernel(eccl_comp_args a)
+// layout, so that the contiguous kernel is the plain one. V2: the instance that writes format
+// version 2 (a.h.vmajor 2; its second-order pricing would cost the version-1 kernel registers).
+template <int NT, bool VIEW, bool V2>
+__global__ void __launch_bounds__(NT, NT == 256 ? (V2 ? ECCL_C32_V2_MINB : ECCL_C32_MINB) : 1)
+    eccl_compress32_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ c32_smem sm;
@@ -125,16 +130,34 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C32_MINB : 1) eccl_compre
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = NULL;
-    encode_tile32<NT, VIEW>(o, qs, img, sm, (const unsigned *)a.x + (VIEW ? 0 : v0), t, b0, nblk);
+    encode_tile32<NT, VIEW, V2>(o, qs, img, sm, (const unsigned *)a.x + (VIEW ? 0 : v0), t, b0, nblk);
+}
+
+template <bool V2> static cudaError_t setup32(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256, false, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, false, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<256, true, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, true, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    return e;
 }
 
 cudaError_t eccl_compress32_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<256, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    return e;
+    cudaError_t e = setup32<false>();
+    return e ? e : setup32<true>();
+}
+
+template <bool V2> static void launch32(const eccl_comp_args &a, int big, cudaStream_t st)
+{
+    const unsigned g = (unsigned)a.nt;
+    if (a.v.rows) {
+        if (big) eccl_compress32_kernel<1024, true, V2><<<g, 1024, C32_SMEM, st>>>(a);
+        else eccl_compress32_kernel<256, true, V2><<<g, 256, C32_SMEM, st>>>(a);
+    } else {
+        if (big) eccl_compress32_kernel<1024, false, V2><<<g, 1024, C32_SMEM, st>>>(a);
+        else eccl_compress32_kernel<256, false, V2><<<g, 256, C32_SMEM, st>>>(a);
+    }
 }
 
 cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_t st)
@@ -142,13 +165,7 @@ cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_
 #if !ECCL_C32_BIG
     big = 0;
 #endif
-    const unsigned g = (unsigned)a.nt;
-    if (a.v.rows) {
-        if (big) eccl_compress32_kernel<1024, true><<<g, 1024, C32_SMEM, st>>>(a);
-        else eccl_compress32_kernel<256, true><<<g, 256, C32_SMEM, st>>>(a);
-    } else {
-        if (big) eccl_compress32_kernel<1024, false><<<g, 1024, C32_SMEM, st>>>(a);
-        else eccl_compress32_kernel<256, false><<<g, 256, C32_SMEM, st>>>(a);
-    }
+    if (a.h.vmajor >= 2) launch32<true>(a, big, st);
+    else launch32<false>(a, big, st);
     return cudaGetLastError();
 }

@@ -106,7 +106,8 @@ __device__ __forceinline__ int quantize_tile64(const void *xp, const eccl_view &
 // stream's checksum field (in_checksum) and this CTA's share of the input's hash (hin, the same on
 // every thread): added to checksum2 once the tile is committed to this path, compared by the
 // last CTA (as compress_tile<.., true> does).
-template <int NT>
+// V2: the instance that also writes version 2 (the header's vmajor says which this stream is).
+template <int NT, bool V2>
 __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, unsigned char *img, uint64_t t,
                              uint64_t b0, int nblk, const unsigned long long *in_checksum = nullptr,
                              unsigned long long hin = 0)
@@ -119,13 +120,21 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
     plan p;
     p.size = 0;
     p.head = 0;
+    p.quant = 0;
+    const int l2 = V2 && sm.c.h.vmajor >= 2 && q.lag == 1; // (version 2: price form 1 too)
+    const int r = b < nblk && b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
+    if (b < nblk) p = plan_quant<true, !V2>(q, qs, b, r, b > 0, m, l2);
+    if (__syncthreads_or(b < nblk && p.size < 0)) return 0; // (a short last block QUANT cannot hold)
+    unsigned form = ECCL_FMT_FORM_NONE;
+    if (V2) { // the tile's form, then the chosen encoding's magnitudes (second-order ones reach
+              // 2^32 - 4: still 32-bit words)
+        if (l2) form = choose_form(p, b < nblk, b > 0, sm.c.csum_tmp, &sm.c.form);
+        if (b < nblk) quant_mags(p, qs, b, r, b > 0, q.lag, m);
+    }
     if (b < nblk) {
-        const int r = b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
-        p = plan_quant<true>(q, qs, b, r, b > 0, m);
         sm.c.codes[b] = (unsigned char)p.code;
         if (b == 0) sm.shift = p.head ? 2u : 0u;
     }
-    if (__syncthreads_or(b < nblk && p.size < 0)) return 0; // (a short last block QUANT cannot hold)
     if (in_checksum && tid == 0 && hin) atomicAdd(&s->checksum2, hin);
     int incl = p.size; // CTA exclusive scan of the sizes (even numbers)
     for (int o = 1; o < 32; o <<= 1) {
@@ -164,7 +173,7 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
         }
         uint32_t *o = (uint32_t *)(img + at);
         if (p.with_sign) *o++ = p.neg;
-        const int F = p.F < 31 ? p.F : 31; // planes 31..44 of a 45-plane block are zero
+        const int F = p.F < 32 ? p.F : 32; // planes 32..44 of a 45-plane block are zero
         planes(o, m, F);
         for (int j = F; j < p.F; j++) o[j] = 0;
     }
@@ -200,8 +209,9 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
         h += chk_word(v, wd);
     }
     if (tid == 0) { // tile index entry
-        *(unsigned long long *)(a.out + 64 + 8 * t) = sm.c.tile_off;
-        h += chk_word(sm.c.tile_off, (64 + 8 * t) / 8);
+        const unsigned long long entry = eccl_fmt_index_entry(sm.c.tile_off, form);
+        *(unsigned long long *)(a.out + 64 + 8 * t) = entry;
+        h += chk_word(entry, (64 + 8 * t) / 8);
     }
     h = cta_sum(h, sm.c.csum_tmp);
     if (tid == 0) {
@@ -228,7 +238,7 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
 // NT = 256 threads per CTA, or 1024 for small streams (fewer tiles than twice the SMs: 32 warps
 // quantize a tile instead of 8). VIEW: the input is a view (a.v.rows != 0), read through the
 // tile's map; one instance per layout, so that the contiguous kernel is the plain one.
-template <int NT, bool VIEW>
+template <int NT, bool VIEW, bool V2>
 __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compress64_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -253,33 +263,46 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compre
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192;
     int *qs = (int *)dyn;
     if (sm.c.q.quant && quantize_tile64<NT, VIEW>(a.x, a.v, sm, qs, v0, nv, nblk, w, lane) &&
-        encode_tile64<NT>(a, sm, qs, dyn, t, b0, nblk))
+        encode_tile64<NT, V2>(a, sm, qs, dyn, t, b0, nblk))
         return;
     __syncthreads(); // (every thread is past the fast path's reads of the rows)
     compress_tile<NT>(a, sm.c, (long long *)dyn);
 }
 
-cudaError_t eccl_compress64_setup(void)
+template <bool V2> static cudaError_t setup64(void)
 {
     cudaError_t e = cudaSuccess;
-    const void *k[4] = {(const void *)eccl_compress64_kernel<256, false>, (const void *)eccl_compress64_kernel<1024, false>,
-                        (const void *)eccl_compress64_kernel<256, true>, (const void *)eccl_compress64_kernel<1024, true>};
+    const void *k[4] = {(const void *)eccl_compress64_kernel<256, false, V2>, (const void *)eccl_compress64_kernel<1024, false, V2>,
+                        (const void *)eccl_compress64_kernel<256, true, V2>, (const void *)eccl_compress64_kernel<1024, true, V2>};
     for (int i = 0; i < 4 && !e; i++) e = cudaFuncSetAttribute(k[i], cudaFuncAttributeMaxDynamicSharedMemorySize, C64_SMEM);
     return e;
 }
 
+cudaError_t eccl_compress64_setup(void)
+{
+    cudaError_t e = setup64<false>();
+    return e ? e : setup64<true>();
+}
+
 int eccl_compress64_enabled(void) { return ECCL_C64_FAST; }
 
-cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st)
+// V2: the instance for version 2 (its pricing would cost the version-1 kernel registers).
+template <bool V2> static void launch64(const eccl_comp_args &a, int big, cudaStream_t st)
 {
     const unsigned g = (unsigned)a.nt;
     if (a.v.rows) {
-        if (big) eccl_compress64_kernel<1024, true><<<g, 1024, C64_SMEM, st>>>(a);
-        else eccl_compress64_kernel<256, true><<<g, 256, C64_SMEM, st>>>(a);
+        if (big) eccl_compress64_kernel<1024, true, V2><<<g, 1024, C64_SMEM, st>>>(a);
+        else eccl_compress64_kernel<256, true, V2><<<g, 256, C64_SMEM, st>>>(a);
     } else {
-        if (big) eccl_compress64_kernel<1024, false><<<g, 1024, C64_SMEM, st>>>(a);
-        else eccl_compress64_kernel<256, false><<<g, 256, C64_SMEM, st>>>(a);
+        if (big) eccl_compress64_kernel<1024, false, V2><<<g, 1024, C64_SMEM, st>>>(a);
+        else eccl_compress64_kernel<256, false, V2><<<g, 256, C64_SMEM, st>>>(a);
     }
+}
+
+cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st)
+{
+    if (a.h.vmajor >= 2) launch64<true>(a, big, st);
+    else launch64<false>(a, big, st);
     return cudaGetLastError();
 }
 
@@ -307,7 +330,15 @@ __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay,
     qblock k = parse_quant(sm, pay, b, n, b0, 1);
     unsigned long long m = lane_bits<unsigned long long>(pay, k.o, k.F, lane);
     long long v = lane < k.r ? ((k.negmask >> lane) & 1u ? 0ll - (long long)m : (long long)m) : 0;
-    if (!k.none) {
+    if (k.l2) { // second order (a form-1 tile): q_{-1} + (i + 1) v + the double prefix sum of d
+        long long u = warp_scan_lag((int64_t)v, 1, lane), base = k.q0, vel = 0;
+        u = warp_scan_lag(u, 1, lane);
+        if (!k.head) {
+            base = sm.tail[b - 1][1];
+            vel = base - sm.tail[b - 1][0];
+        }
+        v = base + (long long)(lane + 1) * vel + u;
+    } else if (!k.none) {
         v = warp_scan_lag_small<long long>(v, q.lag, k.F, lane);
         if (k.head) v += (long long)k.q0;
         else v += (long long)sm.tail[b - 1][q.lag == 1 ? 1 : (lane & 1)];
@@ -354,7 +385,7 @@ __device__ int hom_tile_fast(const eccl_hom_args &a, const eccl_comp_args &o, de
     }
     if (!__syncthreads_and(fine)) return 0;
     const unsigned long long hsum = cta_sum(hin, ds.csum_tmp);
-    return encode_tile64<256>(o, sm, qs, (unsigned char *)qs, t, b0, (int)nblk, in_checksum, hsum);
+    return encode_tile64<256, true>(o, sm, qs, (unsigned char *)qs, t, b0, (int)nblk, in_checksum, hsum); // (either version)
 }
 
 // Shared memory: only the rows. The input payload is read in place (through L1, which the
@@ -487,7 +518,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
             }
         }
         if (!useint) Q = 0;
-        long long t1 = __shfl_sync(ECCL_WARP_FULL, Q, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, Q, r - q.lag);
+        long long t1 = __shfl_sync(ECCL_WARP_FULL, Q, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, Q, r > 1 ? r - 2 : 0);
         if (lane == 0) {
             sm.qok[b] = (unsigned char)useint;
             sm.tail[b][0] = t0;

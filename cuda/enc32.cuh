@@ -111,6 +111,7 @@ struct plan {
     // (-1 if it exceeds r*W), code, planes and sign map, and whether it is second order
     int size1, F1, with_sign1, alt1;
     unsigned code1;
+    int alt; // the block is second order (a form-1 tile: choose_form)
 };
 
 // Second-order delta i of a block (doc/format.md 6.2) from q_i and the two integers before it
@@ -140,20 +141,50 @@ __device__ __forceinline__ uint32_t l2_mags(const int *qs, int b, int r, int hav
     return neg;
 }
 
-// The magnitudes of a block's Lorenzo deltas into m (real types; 0 beyond r); returns the sign bits.
-__device__ __forceinline__ uint32_t lorenzo_mags(const int *qs, int b, int r, int have, uint32_t (&m)[32])
+// The magnitudes of a block's Lorenzo deltas (lag 1 or 2, doc/format.md 6.2) into m (0 beyond r);
+// returns the sign bits.
+__device__ __forceinline__ uint32_t lorenzo_mags(const int *qs, int b, int r, int have, int lag, uint32_t (&m)[32])
 {
     const int *row = qs + ROW * b;
-    int pm1 = have ? qs[ROW * (b - 1) + 31] : row[0];
+    const int q0 = row[0];
+    int pm2 = have ? qs[ROW * (b - 1) + 30] : 0, pm1 = have ? qs[ROW * (b - 1) + 31] : 0;
     uint32_t neg = 0;
 #pragma unroll
     for (int i = 0; i < 32; i++) {
-        const int qi = i < r ? row[i] : 0, dl = i < r ? qi - pm1 : 0;
+        const int qi = i < r ? row[i] : 0;
+        int prev = lag == 1 ? pm1 : pm2;
+        if (!have && i < lag) prev = i == 0 ? qi : q0;
+        const int dl = i < r ? qi - prev : 0;
         m[i] = dl < 0 ? 0u - (uint32_t)dl : (uint32_t)dl;
         neg |= (uint32_t)(dl < 0) << i;
+        pm2 = pm1;
         pm1 = qi;
     }
     return neg;
+}
+
+// The magnitudes of the integers themselves (predictor none) into m; returns the sign bits.
+__device__ __forceinline__ uint32_t none_mags(const int *qs, int b, int r, uint32_t (&m)[32])
+{
+    const int *row = qs + ROW * b;
+    uint32_t neg = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        const int qi = i < r ? row[i] : 0;
+        m[i] = qi < 0 ? 0u - (uint32_t)qi : (uint32_t)qi;
+        neg |= (uint32_t)(qi < 0) << i;
+    }
+    return neg;
+}
+
+// The magnitudes (into m) and sign bits (p.neg) of the encoding plan p chose for QUANT block b
+// (version 2 computes them once the tile's form is known, so that no thread holds 32 magnitudes
+// across choose_form's barriers).
+__device__ __forceinline__ void quant_mags(plan &p, const int *qs, int b, int r, int have, int lag, uint32_t (&m)[32])
+{
+    if (p.alt) p.neg = l2_mags(qs, b, r, have, m);
+    else if (p.none) p.neg = none_mags(qs, b, r, m);
+    else p.neg = lorenzo_mags(qs, b, r, have, lag, m);
 }
 
 // A plane choice of the 64-bit types: a plane code of 31 means 45 planes.
@@ -172,11 +203,14 @@ template <bool D64> __device__ __forceinline__ void wide_escape(eccl_fmt_choice_
 // l2 (version 2, a real type): also price the block's form-1 encoding (plan.size1 ...), whose
 // second-order candidate is usable when its deltas need at most FQ planes (31 for float32; the
 // 64-bit fast path's integers keep them below 2^32, always usable).
-template <bool D64 = false>
+// MAGS: also leave the chosen form-0 encoding's magnitudes in m (version 1; version 2 leaves m
+// alone and quant_mags fills it once the tile's form is known).
+template <bool D64 = false, bool MAGS = true>
 __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int have, uint32_t (&m)[32],
                            int l2 = 0)
 {
     plan p;
+    p.alt = 0;
     const int *row = qs + ROW * b;
     int pm2 = 0, pm1 = 0; // q_{i-2}, q_{i-1}
     if (have) {
@@ -184,7 +218,13 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
         pm1 = qs[ROW * (b - 1) + 31];
     }
     const int q0 = row[0];
-    uint32_t allL = 0, allN = 0, negL = 0, posL = 0, negN = 0, posN = 0, all2 = 0, neg2 = 0, pos2 = 0;
+    uint32_t allL = 0, allN = 0, negL = 0, posL = 0, negN = 0, posN = 0, all2 = 0, neg2 = 0, nz2 = 0;
+    // second-order deltas (l2) as differences of the Lorenzo ones, d2_i = dl_i - dl_{i-1}: a head
+    // block's dl_0 = 0 gives d2_0 = 0 and d2_1 = q_1 - q_0 (doc/format.md 6.2), and before a
+    // block with a predecessor dl_{-1} = q_{-1} - q_{-2}
+    // (in 32 bits: |dl| < 2^31 and |d2| < 2^32, so the sign is dl < dl_{i-1} and the magnitude
+    // the difference modulo 2^32)
+    int dlp = have ? pm1 - pm2 : 0;
 #pragma unroll
     for (int i = 0; i < 32; i++) {
         int qi = i < r ? row[i] : 0;
@@ -192,34 +232,25 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
         if (!have && i < q.lag) prev = i == 0 ? qi : q0; // head: d_0 = 0, d_1 = q_1 - q_0
         int dl = i < r ? qi - prev : 0;
         uint32_t ml = dl < 0 ? 0u - (uint32_t)dl : (uint32_t)dl, mn = qi < 0 ? 0u - (uint32_t)qi : (uint32_t)qi;
-        m[i] = ml;
+        if (MAGS) m[i] = ml;
         allL |= ml;
         allN |= mn;
         negL |= (uint32_t)(dl < 0) << i;
         posL |= (uint32_t)(dl > 0) << i;
         negN |= (uint32_t)(qi < 0) << i;
         posN |= (uint32_t)(qi > 0) << i;
+        if (!MAGS) { // (version 2)
+            const int lt = i < r && dl < dlp;
+            const uint32_t mag2 = i >= r ? 0u : lt ? (uint32_t)dlp - (uint32_t)dl : (uint32_t)dl - (uint32_t)dlp;
+            all2 |= mag2;
+            neg2 |= (uint32_t)lt << i;
+            nz2 |= (uint32_t)(mag2 != 0) << i;
+            dlp = dl;
+        }
         pm2 = pm1;
         pm1 = qi;
     }
-    if (l2) { // (a loop of its own: with these lines inside the loop above, the GPU host's nvcc
-              // built a plan_quant whose posL had bits set where no delta was positive, 2026-11-28)
-        pm2 = have ? qs[ROW * (b - 1) + 30] : 0;
-        pm1 = have ? qs[ROW * (b - 1) + 31] : 0;
-        uint32_t nz2 = 0;
-#pragma unroll
-        for (int i = 0; i < 32; i++) {
-            const int qi = i < r ? row[i] : 0;
-            const long long d2 = i < r ? l2_delta(i, have, qi, pm1, pm2) : 0;
-            const uint32_t mag = (uint32_t)(d2 < 0 ? -d2 : d2);
-            all2 |= mag;
-            neg2 |= (uint32_t)(d2 < 0) << i;
-            nz2 |= (uint32_t)(mag != 0) << i;
-            pm2 = pm1;
-            pm1 = qi;
-        }
-        pos2 = nz2 & ~neg2;
-    }
+    const uint32_t pos2 = nz2 & ~neg2;
     eccl_fmt_choice_t cl = choose(allL, negL, posL, have ? 0 : eccl_fmt_head_bytes(D64)), cn = choose(allN, negN, posN, 0);
     wide_escape<D64>(cl); // (of form 0, only Lorenzo deltas reach 31 bits)
     if (l2) {
@@ -246,7 +277,7 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
     p.head = !p.none && !have;
     p.head_word = (uint32_t)eccl_fmt_zigzag(q0);
     p.code = eccl_fmt_quant_code((unsigned)c.s, p.none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c.fc);
-    if (p.none) { // the magnitudes of the integers themselves
+    if (MAGS && p.none) { // the magnitudes of the integers themselves
 #pragma unroll
         for (int i = 0; i < 32; i++) {
             int qi = i < r ? row[i] : 0;
@@ -301,12 +332,11 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
     return plan_raw_from(q, [x](int i) { return x[i]; }, r, m);
 }
 
-// Version 2: the tile's form (doc/format.md 8.1) from every thread's plan (threads without a
-// block, or whose block is RAW, count for nothing); where it is L2 each QUANT block takes its
-// form-1 encoding, its magnitudes recomputed into m from the rows (qs, still intact: call it
-// before the image may overlay them). Every thread of the CTA calls it; tmp: 32 entries.
-__device__ __forceinline__ unsigned choose_form(plan &p, int isq, const int *qs, int b, int r, int have,
-                                                uint32_t (&m)[32], unsigned long long *tmp, unsigned *form)
+// Version 2: the tile's form (doc/format.md 8.1) from every thread's plan (isq: the thread has a
+// QUANT block, have: it has a predecessor; other threads count for nothing); where it is L2 each QUANT block takes its form-1
+// encoding (p.alt: second order; its magnitudes are then quant_mags'). Every thread of the CTA
+// calls it; tmp: 32 entries.
+__device__ __forceinline__ unsigned choose_form(plan &p, int isq, int have, unsigned long long *tmp, unsigned *form)
 {
     const int inel = isq && p.size1 < 0;
     const long long diff = isq ? (long long)p.size1 - p.size : 0;
@@ -316,14 +346,13 @@ __device__ __forceinline__ unsigned choose_form(plan &p, int isq, const int *qs,
     __syncthreads();
     const unsigned f = *form;
     if (f == ECCL_FMT_FORM_L2 && isq) {
-        if (p.alt1) p.neg = l2_mags(qs, b, r, have, m);
-        else if (p.none) p.neg = lorenzo_mags(qs, b, r, have, m); // (form 0 had predictor none)
+        p.alt = p.alt1;
         p.size = p.size1;
         p.code = p.code1;
         p.F = p.F1;
         p.with_sign = p.with_sign1;
         p.none = 0;
-        p.head = !have;
+        p.head = !have; // (every form-1 head block carries its first value)
     }
     return f;
 }
@@ -363,7 +392,8 @@ struct enc32_out {
 // may overlay the rows (every thread holds what its block's image needs once the blocks are
 // planned and placed: the planes' magnitudes, or a VERBATIM block's values, in m). NT threads
 // (256 or 1024): threads 0-255 plan a block each, all of them share the copy-out.
-template <int NT = 256, bool VIEW = false>
+// V2: an instance that also writes version 2 (the header's vmajor says which this stream is).
+template <int NT = 256, bool VIEW = false, bool V2 = false>
 __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_smem &sm, const unsigned *rawsrc,
                               unsigned long long t, uint64_t b0, uint64_t nblk)
 {
@@ -377,23 +407,30 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     p.size = 0;
     p.quant = 0;
     int r = 32, have = 0;
-    const int l2 = sm.h.vmajor >= 2 && q.quant && q.lag == 1; // (version 2: price form 1 too)
+    const int l2 = V2 && sm.h.vmajor >= 2 && q.quant && q.lag == 1; // (version 2: price form 1 too)
     if (b < (int)nblk) {
         r = b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
         have = b > 0 && sm.qok[b - 1];
         p.size = -1;
-        if (sm.qok[b]) p = plan_quant(q, qs, b, r, have, m, l2);
-        if (p.size < 0 && !rawsrc && sm.qok[b]) // integers that do not fit (a short last block):
+        if (sm.qok[b]) p = plan_quant<false, !V2>(q, qs, b, r, have, m, l2);
+    }
+    unsigned form = ECCL_FMT_FORM_NONE;
+    if (V2) { // the tile's form, then the chosen encoding's magnitudes (none held across barriers)
+        const int isq = b < (int)nblk && sm.qok[b] && p.size >= 0;
+        if (l2) form = choose_form(p, isq, have, sm.csum_tmp, &sm.form);
+        if (isq) quant_mags(p, qs, b, r, have, q.lag, m);
+    }
+    if (b < (int)nblk && p.size < 0) {
+        if (!rawsrc && sm.qok[b]) // integers that do not fit (a short last block):
             for (int i = 0; i < r; i++) { // RAW of T(Q*D), in place (no block reads this row after it)
                 float f = (float)((double)qs[ROW * b + i] * q.D);
                 qs[ROW * b + i] = __float_as_int(f);
             }
-        if (VIEW && p.size < 0 && rawsrc) // (a view: the values through the tile's map)
+        if (VIEW && rawsrc) // (a view: the values through the tile's map)
             p = plan_raw_from(q, [rawsrc, &sm, b](int i) { return rawsrc[sm.map.at((uint32_t)(32 * b + i))]; }, r, m);
-        else if (p.size < 0)
+        else
             p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
     }
-    const unsigned form = l2 ? choose_form(p, b < (int)nblk && p.quant, qs, b, r, have, m, sm.csum_tmp, &sm.form) : 0u;
     if (b < (int)nblk) sm.codes[b] = (unsigned char)p.code;
     // CTA exclusive scan of the sizes (all multiples of 4 for float32)
     int incl = p.size;

@@ -27,10 +27,10 @@ template <> struct types<true> {
 struct comp_smem {
     unsigned char codes[256];
     unsigned char qok[256];       // block quantizable
-    long long tail[256][2];       // float64: last lag integers of each block
-    unsigned warp_bytes[32], warp_off[32];
+    long long tail[256][2];       // the integers at r-2 and r-1 of each quantized block
+    unsigned warp_bytes[32], warp_off[32]; // (version 2: first each warp's two form sums)
     unsigned long long tile_off, tile_id, csum_tmp[32];
-    unsigned total, padded;
+    unsigned total, padded, form; // form: the tile's (doc/format.md 4.1; 0 in version 1)
     eccl_dev_q q;
     eccl_dev_header h;
 };
@@ -98,39 +98,93 @@ __device__ __forceinline__ eccl_fmt_choice_t choose(uint64_t all, uint32_t neg, 
 
 __device__ __forceinline__ uint64_t or_all(unsigned long long v) { return warp_or64(v); }
 
-// Encode one QUANT block from its integers (lane i: q_i, i < r); returns the size, or -1 when it
-// does not fit r*W (only a short last block).
+// This lane's delta of one kind (0: Lorenzo, 1: none, 2: second-order Lorenzo, real types only)
+// in a QUANT block (lane i: q_i, i < r; p0, p1: the predecessor's integers at r-2 and r-1 when
+// have), with the warp's choice of sign mode and planes for it (doc/format.md 6.2, 8).
+template <bool D64> struct wdeltas {
+    typename types<D64>::U m; // this lane's magnitude
+    uint32_t neg;             // the warp's sign bits
+    int bits;                 // bit length of the largest magnitude
+    eccl_fmt_choice_t c;
+};
+
 template <bool D64>
-__device__ int encode_quant(const eccl_dev_q &q, typename types<D64>::I qi, int r, int lane, int have,
-                            typename types<D64>::I p0, typename types<D64>::I p1, unsigned char *o, unsigned *code)
+__device__ __forceinline__ wdeltas<D64> warp_deltas(const eccl_dev_q &q, typename types<D64>::I qi, int r, int lane,
+                                                   int have, typename types<D64>::I p0, typename types<D64>::I p1,
+                                                   int kind)
 {
     typedef typename types<D64>::I I;
     typedef typename types<D64>::U U;
-    const int act = lane < r;
-    I prev = __shfl_up_sync(ECCL_WARP_FULL, qi, q.lag);
-    I q0 = __shfl_sync(ECCL_WARP_FULL, qi, 0);
-    if (lane < q.lag) prev = have ? (lane == 0 ? p0 : p1) : (lane == 0 ? qi : q0);
-    I dl = act ? qi - prev : 0, dn = act ? qi : 0;
-    U ml = dl < 0 ? (U)0 - (U)dl : (U)dl, mn = dn < 0 ? (U)0 - (U)dn : (U)dn;
-    uint32_t negl = __ballot_sync(ECCL_WARP_FULL, dl < 0), posl = __ballot_sync(ECCL_WARP_FULL, dl > 0);
-    uint32_t negn = __ballot_sync(ECCL_WARP_FULL, dn < 0), posn = __ballot_sync(ECCL_WARP_FULL, dn > 0);
-    int H = have ? 0 : eccl_fmt_head_bytes(D64);
-    eccl_fmt_choice_t cl = choose(or_all(ml), negl, posl, D64, H);
-    eccl_fmt_choice_t cn = choose(or_all(mn), negn, posn, D64, 0);
-    int none = cn.size < cl.size;
-    eccl_fmt_choice_t c = none ? cn : cl;
-    if (c.size > r * (D64 ? 8 : 4)) return -1;
-    int off = 0;
-    if (!none && !have) {
-        if (lane == 0) {
-            if (D64) st_bytes(o, eccl_fmt_zigzag((int64_t)q0), H);
-            else st4<D64>(o, (uint32_t)eccl_fmt_zigzag((int64_t)q0));
-        }
-        off = H;
+    const I q0 = __shfl_sync(ECCL_WARP_FULL, qi, 0);
+    I d;
+    if (kind == 1) {
+        d = qi;
+    } else if (kind == 0) {
+        I prev = __shfl_up_sync(ECCL_WARP_FULL, qi, q.lag);
+        if (lane < q.lag) prev = have ? (lane == q.lag - 1 ? p1 : p0) : (lane == 0 ? qi : q0);
+        d = qi - prev;
+    } else { // d_i = q_i - 2 q_{i-1} + q_{i-2}; a head block: d_0 = 0, d_1 = q_1 - q_0
+        I a1 = __shfl_up_sync(ECCL_WARP_FULL, qi, 1), a2 = __shfl_up_sync(ECCL_WARP_FULL, qi, 2);
+        if (lane == 0) a1 = p1, a2 = p0;
+        if (lane == 1) a2 = p1;
+        d = qi - 2 * a1 + a2;
+        if (!have && lane < 2) d = lane == 0 ? 0 : qi - q0;
     }
-    if (c.F > 0) warp_planes<D64, U>(o + off, none ? mn : ml, none ? negn : negl, c.F, c.s == ECCL_FMT_SIGN_MAP, lane);
-    *code = eccl_fmt_quant_code((unsigned)c.s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c.fc);
-    return c.size;
+    if (lane >= r) d = 0;
+    wdeltas<D64> w;
+    w.m = d < 0 ? (U)0 - (U)d : (U)d;
+    w.neg = __ballot_sync(ECCL_WARP_FULL, d < 0);
+    const uint32_t pos = __ballot_sync(ECCL_WARP_FULL, d > 0);
+    const uint64_t all = or_all(w.m);
+    w.bits = 64 - __clzll((long long)all);
+    w.c = choose(all, w.neg, pos, D64, kind != 1 && !have ? eccl_fmt_head_bytes(D64) : 0);
+    return w;
+}
+
+// Encode one QUANT block from its integers (lane i: q_i, i < r) in a tile of the given form
+// (doc/format.md 4.1); returns the size of its form-0 encoding, or -1 when that does not fit r*W
+// (only a short last block: the block is then RAW in either form, and nothing is written). With
+// size1, also the block's form-1 encoding's size (-1 where it does not fit: section 8.1); with o
+// NULL, nothing is written (pricing). In a form-1 tile, the form-1 encoding is written.
+template <bool D64>
+__device__ int encode_quant(const eccl_dev_q &q, typename types<D64>::I qi, int r, int lane, int have,
+                            typename types<D64>::I p0, typename types<D64>::I p1, unsigned char *o, unsigned *code,
+                            unsigned form = ECCL_FMT_FORM_NONE, int *size1 = nullptr)
+{
+    typedef typename types<D64>::I I;
+    const int W = D64 ? 8 : 4;
+    const wdeltas<D64> L = warp_deltas<D64>(q, qi, r, lane, have, p0, p1, 0);
+    const wdeltas<D64> N = warp_deltas<D64>(q, qi, r, lane, have, p0, p1, 1);
+    const int none = N.c.size < L.c.size;
+    const wdeltas<D64> Z = none ? N : L; // the form-0 encoding
+    if (Z.c.size > r * W) return -1;
+    const int want1 = form == ECCL_FMT_FORM_L2 || size1;
+    wdeltas<D64> A = L; // the form-1 encoding: second order where usable and strictly smaller
+    int alt = 0;
+    if (want1) {
+        const wdeltas<D64> S = warp_deltas<D64>(q, qi, r, lane, have, p0, p1, 2);
+        alt = S.bits <= (D64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32) && S.c.size < L.c.size;
+        if (alt) A = S;
+        if (size1) *size1 = A.c.size <= r * W ? A.c.size : -1;
+    }
+    if (!o) return Z.c.size;
+    const int one = form == ECCL_FMT_FORM_L2, pnone = one ? alt : none;
+    const wdeltas<D64> E = one ? A : Z;
+    int off = 0;
+    if (one || !none) { // a head value: Lorenzo and second-order head blocks carry q_0
+        if (!have) {
+            const I q0 = __shfl_sync(ECCL_WARP_FULL, qi, 0);
+            const int H = eccl_fmt_head_bytes(D64);
+            if (lane == 0) {
+                if (D64) st_bytes(o, eccl_fmt_zigzag((int64_t)q0), H);
+                else st4<D64>(o, (uint32_t)eccl_fmt_zigzag((int64_t)q0));
+            }
+            off = H;
+        }
+    }
+    if (E.c.F > 0) warp_planes<D64>(o + off, E.m, E.neg, E.c.F, E.c.s == ECCL_FMT_SIGN_MAP, lane);
+    *code = eccl_fmt_quant_code((unsigned)E.c.s, pnone ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)E.c.fc);
+    return E.c.size;
 }
 
 // A RAW block (section 6.3): key differences, CODED when smaller than VERBATIM.
@@ -215,7 +269,7 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
             if (q.quant && lane < r) ok = quantize(xv, q, &qi);
             int all = q.quant && __all_sync(ECCL_WARP_FULL, ok);
             if (lane < r) rows[b * 32 + lane] = all ? qi : __double_as_longlong(xv);
-            long long t1 = __shfl_sync(ECCL_WARP_FULL, qi, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, qi, r - q.lag);
+            long long t1 = __shfl_sync(ECCL_WARP_FULL, qi, r - 1), t0 = __shfl_sync(ECCL_WARP_FULL, qi, r > 1 ? r - 2 : 0);
             if (lane == 0) {
                 sm.qok[b] = (unsigned char)all;
                 sm.tail[b][0] = t0;
@@ -224,11 +278,52 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
         }
     }
     __syncthreads();
+    const int rlast = eccl_fmt_block_len(a.n, a.nb - 1);
+
+    // Version 2: the tile's form (doc/format.md 8.1), from both forms' sizes of every QUANT block
+    // (each warp sums its blocks'; a block whose form-1 encoding does not fit makes form 1
+    // ineligible). The rows are still intact.
+    if (sm.h.vmajor >= 2 && q.quant && q.lag == 1) {
+        unsigned s0 = 0, s1 = 0;
+        int inel = 0;
+        for (int k = 0; k < BPW; k++) {
+            const uint64_t b = (uint64_t)w * BPW + k;
+            if (b >= nblk) break;
+            if (!sm.qok[b]) continue;
+            const int r = b0 + b == a.nb - 1 ? rlast : 32, have = b > 0 && sm.qok[b - 1];
+            const I qi = lane < r ? (I)rows[b * 32 + lane] : 0;
+            const I p0 = have ? (I)sm.tail[b - 1][0] : 0, p1 = have ? (I)sm.tail[b - 1][1] : 0;
+            unsigned code;
+            int z1 = -1;
+            const int z0 = encode_quant<D64>(q, qi, r, lane, have, p0, p1, nullptr, &code, ECCL_FMT_FORM_NONE, &z1);
+            if (z0 < 0) continue; // (RAW in both forms)
+            s0 += (unsigned)z0;
+            s1 += z1 < 0 ? 0u : (unsigned)z1;
+            inel |= z1 < 0;
+        }
+        if (lane == 0) {
+            sm.warp_bytes[w] = s0;
+            sm.warp_off[w] = inel ? ~0u : s1;
+        }
+        __syncthreads();
+        if (tid == 0) {
+            unsigned t0 = 0, t1 = 0, bad = 0;
+            for (int k = 0; k < WPC; k++) {
+                t0 += sm.warp_bytes[k];
+                bad |= sm.warp_off[k] == ~0u;
+                t1 += sm.warp_off[k];
+            }
+            sm.form = !bad && t1 < t0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
+        }
+    } else if (tid == 0) {
+        sm.form = ECCL_FMT_FORM_NONE;
+    }
+    __syncthreads();
+    const unsigned form = sm.form;
 
     // Phase B: encode each block into this warp's staging area.
     unsigned char *mine = stage + w * SPW;
     int off = 0;
-    const int rlast = eccl_fmt_block_len(a.n, a.nb - 1);
     for (int k = 0; k < BPW; k++) {
         uint64_t b = (uint64_t)w * BPW + k;
         if (b >= nblk) break;
@@ -246,7 +341,7 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
                 p0 = (I)sm.tail[b - 1][0];
                 p1 = (I)sm.tail[b - 1][1];
             }
-            size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code);
+            size = encode_quant<D64>(q, qi, r, lane, have, p0, p1, mine + off, &code, form);
             if (HOM && size < 0) { // a short last block too large as QUANT: RAW of the values T(Q*D)
                 if (lane < r) rows[b * 32 + lane] = __double_as_longlong((double)qi * q.D);
                 __syncwarp();
@@ -322,8 +417,9 @@ __device__ void compress_tile(const eccl_comp_args &a, comp_smem &sm, long long 
         h += chk_word(v, wd);
     }
     if (tid == 0) { // tile index entry
-        *(unsigned long long *)(a.out + 64 + 8 * t) = sm.tile_off;
-        h += chk_word(sm.tile_off, (64 + 8 * t) / 8);
+        const unsigned long long entry = eccl_fmt_index_entry(sm.tile_off, form);
+        *(unsigned long long *)(a.out + 64 + 8 * t) = entry;
+        h += chk_word(entry, (64 + 8 * t) / 8);
     }
     h = cta_sum(h, sm.csum_tmp);
     if (tid == 0) {

@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom3
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM);
-    encode_tile32<NT>(o, qs, img, sm, NULL, t, b0, nblk);
+    encode_tile32<NT, false, true>(o, qs, img, sm, NULL, t, b0, nblk); // (either version: the input's)
 }
 
 // Zero elements: the input is a header alone; the output is its header with nsum updated.
