@@ -2,8 +2,8 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, x2bcastauto and x2chunks (two GPUs), profile on request
+#   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto and x2chunks (two GPUs), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -59,6 +59,15 @@ case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code mus
     mutate cuda/enc64.cuh 's/!bad \&\& t1 < t0/!bad \&\& t1 <= t0/' warp_form_rule
     mutate cuda/enc64.cuh 's/qi, r > 1 ? r - 2 : 0)/qi, r - 1)/' warp_tail
     mutate cuda/compress64.cu 's/vel = base - sm.tail\[b - 1\]\[0\];/vel = 0;/' hom64_l2_velocity ;;
+esac
+case " $what " in *" fmt2coll "*|*" quicktest "*|*" test "*|*" all "*) # the collectives on version-2 streams
+    # (ECCL_FORMAT=2): device buffers bit for bit the host path's, over NCCL where two GPUs are
+    # there, and a corrupt stream (float64 and float32) from the GPU codec
+    step coll_device_fmt2_np2 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_TEST_EXPECT_NCCL=$x2 mpiexec -n 2 ./tests/test_coll_device
+    [ "$x2" = 1 ] && step coll_device_fmt2_nccl timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_TRANSPORT=nccl \
+        ECCL_TEST_EXPECT_NCCL=1 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_fmt2_f64 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
+    step corrupt_device_fmt2_f32 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32 ;;
 esac
 case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
     step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec
@@ -341,6 +350,22 @@ case " $what " in *" x2bench "*) # a host of two GPUs, one rank each (doc/perfor
     step x2_nvlink_256 timeout "${BENCH_TIMEOUT:-600}" mpiexec -n 2 ./bench/bench_device --colls allreduce --mib 256 \
         --iters 3 --allreduce-algorithms ring_pipelined
     for f in x2_socket_256 x2_socket_1024 x2_nvlink_256; do echo "== $f"; grep -E "^(#|coll|allreduce|bcast)" "$out/$f.log"; done ;;
+esac
+case " $what " in *" fmt2bench "*) # two GPUs, one rank each: the collectives writing format version 1
+    # and 2 (ECCL_FORMAT) against NCCL, smooth data, over sockets (float64 and float32) and NVLink
+    sock="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    for dt in float64 float32; do for v in 1 2; do
+        step fmt${v}_socket_$dt timeout "${BENCH_TIMEOUT:-600}" env $sock ECCL_FORMAT=$v mpiexec -n 2 ./bench/bench_device \
+            --colls allreduce,bcast --mib 256 --iters 3 --dtype $dt --allreduce-algorithms ring_pipelined \
+            --bcast-algorithms pipeline
+    done; done
+    for v in 1 2; do
+        step fmt${v}_nvlink_float64 timeout "${BENCH_TIMEOUT:-600}" env ECCL_FORMAT=$v mpiexec -n 2 ./bench/bench_device \
+            --colls allreduce,bcast --mib 256 --iters 3 --dtype float64 --allreduce-algorithms ring_pipelined \
+            --bcast-algorithms pipeline
+    done
+    for f in fmt1_socket_float64 fmt2_socket_float64 fmt1_socket_float32 fmt2_socket_float32 fmt1_nvlink_float64 \
+        fmt2_nvlink_float64; do echo "== $f"; grep -E "^(#|coll|allreduce|bcast)" "$out/$f.log"; done ;;
 esac
 case " $what " in *" x2bcastauto "*) # two GPUs over NVLink: what auto picks for a broadcast (the binomial
     # one with device streams priced without PCIe crossings, doc/performance.md section 21) against

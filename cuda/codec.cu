@@ -269,9 +269,9 @@ static eccl_result_t compress_view(eccl_cuda_codec_t c, const void *d_data, eccl
 eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
                                       eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
                                       size_t out_capacity, unsigned long long *d_size, size_t *h_size,
-                                      cudaStream_t st)
+                                      cudaStream_t st, int vmajor)
 {
-    return compress_view(c, d_data, view, count, dtype, bound, d_out, out_capacity, d_size, h_size, st, 1);
+    return compress_view(c, d_data, view, count, dtype, bound, d_out, out_capacity, d_size, h_size, st, vmajor);
 }
 
 extern "C" eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t c, const void *d_data, size_t count,
@@ -289,7 +289,7 @@ extern "C" eccl_result_t eccl_cuda_compress(eccl_cuda_codec_t c, const void *d_d
                                             cudaStream_t st)
 {
     return eccl_cuda_compress_view(c, d_data, eccl_view{0, 0, 0}, count, dtype, bound, d_out, out_capacity, d_size,
-                                   h_size, st);
+                                   h_size, st, ECCL_FORMAT_VERSION_MAJOR);
 }
 
 // The view of an m x n column-major matrix with leading dimension ld (elements); 0 for bad sizes.
@@ -311,7 +311,8 @@ extern "C" eccl_result_t eccl_cuda_compress_2d(eccl_cuda_codec_t c, const void *
     eccl_view v;
     size_t count;
     if (!matrix_view(m, n, ld, dtype, &v, &count)) return ECCL_ERR_INVALID_ARG;
-    return eccl_cuda_compress_view(c, d_a, v, count, dtype, bound, d_out, out_capacity, d_size, h_size, st);
+    return eccl_cuda_compress_view(c, d_a, v, count, dtype, bound, d_out, out_capacity, d_size, h_size, st,
+                                   ECCL_FORMAT_VERSION_MAJOR);
 }
 
 extern "C" eccl_result_t eccl_cuda_codec_check(eccl_cuda_codec_t c, cudaStream_t st)

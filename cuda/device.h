@@ -85,6 +85,11 @@ typedef struct eccl_dev_ctx eccl_dev_ctx_t;
  * Errors: ECCL_ERR_NO_DEVICE, ECCL_ERR_NO_MEMORY, ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED (no CUDA
  * backend). */
 eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx, int high);
+
+/* The stream format version (doc/format.md: 1 or 2) the context's compressions write
+ * (eccl_dev_compress, eccl_dev_compress_keep, eccl_dev_sample); 1 from creation. Errors:
+ * ECCL_ERR_INVALID_ARG (ctx NULL, another version), ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *ctx, int vmajor);
 /* A non-blocking stream of the current device in *stream (a cudaStream_t), at the device's
  * greatest priority when `high`, else the default one. Errors: ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED
  * (no CUDA backend). */

@@ -128,11 +128,11 @@ cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st);
 // The codec on a view of the data (cuda/codec.cu; eccl_cuda_compress and eccl_cuda_compress_2d are
 // the public forms, doc: include/eccl_cuda.h): count elements taken in the view's order. A view
 // needs the data aligned to one real (4 or 8 bytes); a contiguous array (view.rows == 0) to 16
-// bytes.
+// bytes. vmajor: the format version written (1 or 2).
 eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, eccl_view view, size_t count,
                                       eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
                                       size_t out_capacity, unsigned long long *d_size, size_t *h_size,
-                                      cudaStream_t st);
+                                      cudaStream_t st, int vmajor);
 // exact_size: 0 takes stream_capacity as a capacity (the public forms: bytes after the stream are
 // ignored); 1 as the stream's exact size, refusing a stream whose stream_size field differs, as
 // eccl_decompress and eccl_hom_reduce do (the device-resident primitives, cuda/resident.cu).

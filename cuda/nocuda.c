@@ -163,6 +163,13 @@ eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx, int high)
     if (ctx) *ctx = NULL;
     return ECCL_ERR_UNSUPPORTED;
 }
+
+eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *ctx, int vmajor)
+{
+    (void)ctx;
+    (void)vmajor;
+    return ECCL_ERR_UNSUPPORTED;
+}
 eccl_result_t eccl_dev_stream_create(void **stream, int high)
 {
     (void)high;

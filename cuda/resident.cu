@@ -21,6 +21,7 @@ struct eccl_dev_ctx {
     eccl_cuda_codec_t codec;
     void *d_in, *d_out, *d_tmp; // stream in, stream out, aligned copies of misaligned data
     size_t in_cap, out_cap, tmp_cap;
+    int vmajor; // the stream format version its compressions write (eccl_dev_ctx_set_format)
 };
 
 #define CK(call)                                                                                   \
@@ -90,6 +91,7 @@ extern "C" eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **out, int high)
     if (!rc) rc = eccl_dev_stream_create(&st, high);
     c->st = (cudaStream_t)st;
     if (!rc) rc = eccl_cuda_codec_create((size_t)1 << 20, &c->codec);
+    c->vmajor = ECCL_FORMAT_VERSION_MAJOR;
     if (rc) {
         eccl_dev_ctx_free(c);
         return rc;
@@ -187,9 +189,16 @@ static eccl_result_t compress_out(eccl_dev_ctx_t *c, const void *d_base, const e
     eccl_result_t rc = v.rows ? ECCL_SUCCESS : aligned_input(c, d_base, count * esize_of(dtype), &src);
     if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
     if (!rc) rc = eccl_cuda_compress_view(c->codec, count ? src : c->d_out, v, count, dtype, bound, c->d_out,
-                                          c->out_cap, NULL, size, c->st);
+                                          c->out_cap, NULL, size, c->st, c->vmajor);
     if (!rc && *size > cap) rc = ECCL_ERR_INTERNAL;
     return rc;
+}
+
+extern "C" eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *c, int vmajor)
+{
+    if (!c || (vmajor != 1 && vmajor != 2)) return ECCL_ERR_INVALID_ARG;
+    c->vmajor = vmajor;
+    return ECCL_SUCCESS;
 }
 
 extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
@@ -347,7 +356,8 @@ extern "C" eccl_result_t eccl_dev_sample(eccl_dev_ctx_t *c, const void *d_base, 
     if (even && (size_t)nwin * capw >= eccl_compress_bound((size_t)nwin * win, dtype)) {
         eccl_view w = eccl_view{wre, stride * k_re, (uint64_t)starts[0] * k_re};
         rc = eccl_cuda_compress_view(c->codec, d_base, w, (size_t)nwin * win, dtype, bound, out,
-                                     eccl_compress_bound((size_t)nwin * win, dtype), &d_sizes[0], NULL, c->st);
+                                     eccl_compress_bound((size_t)nwin * win, dtype), &d_sizes[0], NULL, c->st,
+                                     c->vmajor);
         if (rc) return rc;
         unsigned long long h = 0;
         CK(cudaMemcpyAsync(&h, d_sizes, sizeof h, cudaMemcpyDeviceToHost, c->st));
@@ -362,7 +372,7 @@ extern "C" eccl_result_t eccl_dev_sample(eccl_dev_ctx_t *c, const void *d_base, 
         eccl_view w = v;
         w.first += (uint64_t)starts[k] * k_re;
         rc = eccl_cuda_compress_view(c->codec, d_base, w, win, dtype, bound, out + (size_t)k * capw, capw,
-                                     &d_sizes[k], NULL, c->st);
+                                     &d_sizes[k], NULL, c->st, c->vmajor);
         if (rc) return rc;
     }
     unsigned long long h[ECCL_DEV_SAMPLE_MAX];

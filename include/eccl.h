@@ -231,7 +231,8 @@ typedef enum eccl_sum_mode {
 
 /* Per-communicator configuration. Start from ECCL_CONFIG_INITIALIZER: every field "unset" means
  * "default". The environment variables of doc/env.md (ECCL_COMPRESS, ECCL_FALLBACK, ECCL_ALPHA,
- * ECCL_BETA, ECCL_MIN_BYTES), when set to a valid value, override the field even when it is set. */
+ * ECCL_BETA, ECCL_MIN_BYTES, ECCL_FORMAT), when set to a valid value, override the field even when
+ * it is set. */
 typedef struct eccl_config {
     eccl_bound_t bound;              /* default bound for calls given bound == NULL;
                                         mode < 0 = unset (default: REL 1e-6) */
@@ -242,19 +243,23 @@ typedef struct eccl_config {
     double alpha;                    /* link latency in seconds; <= 0 = measure at creation */
     double beta;                     /* seconds per byte; <= 0 = measure at creation */
     double min_bytes;                /* below this many bytes never compress; < 0 = unset (64 KiB) */
+    int format;                      /* the stream format version the collectives write
+                                        (doc/format.md): 1 or 2; 0 = unset (default 1, env
+                                        ECCL_FORMAT). Every version-2 reader also reads 1, so
+                                        ranks may differ. */
 } eccl_config_t;
 
 #define ECCL_CONFIG_INITIALIZER                                                                    \
     {{(eccl_mode_t)-1, 0.0, 0.0}, ECCL_COMPRESS_UNSET, ECCL_FALLBACK_UNSET, ECCL_SUM_UNSET, 0.0,   \
-     0.0, 0.0, -1.0}
+     0.0, 0.0, -1.0, 0}
 
 /* Wrap `comm` (any communicator, row/column sub-communicators included; it is duplicated, so
  * eccl's messages never mix with the caller's). Collective over comm. Measures the link's latency
  * and bandwidth unless the config gives them (a few milliseconds).
  * config may be NULL (all defaults). *out must be freed with eccl_comm_free; it is NULL after
- * any failure. Errors: ECCL_ERR_INVALID_ARG (out NULL, MPI_COMM_NULL, or an intercommunicator:
- * these three are local checks, made before anything collective), ECCL_ERR_MPI,
- * ECCL_ERR_NO_MEMORY. */
+ * any failure. Errors: ECCL_ERR_INVALID_ARG (out NULL, MPI_COMM_NULL, an intercommunicator, or
+ * config->format other than 0, 1 or 2: local checks, made before anything collective),
+ * ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY. */
 eccl_result_t eccl_comm_create(MPI_Comm comm, const eccl_config_t *config, eccl_comm_t *out);
 
 /* Force the algorithm of one collective on this communicator ("auto" restores the cost model).

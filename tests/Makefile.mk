@@ -52,10 +52,12 @@ COLL_TESTS = tests/coll_np1.mpi tests/coll_np2.mpi tests/coll_np3.mpi tests/coll
 	tests/coll_np5.mpi tests/coll_np7.mpi tests/coll_np8.mpi \
 	tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi \
 	tests/coll_hier_np4.mpi tests/coll_hier_np6.mpi tests/corrupt_hier_np4.mpi \
-	tests/coll_chunks_np4.mpi tests/corrupt_chunks_np3.mpi
+	tests/coll_chunks_np4.mpi tests/corrupt_chunks_np3.mpi \
+	tests/coll_fmt2_np3.mpi tests/coll_fmt2_np5.mpi tests/corrupt_fmt2_np3.mpi
 # (coll_hier_*, corrupt_hier_*: ECCL_NODE_SIZE splits the ranks into nodes, so the hierarchical
 # allreduce runs on one machine; *_chunks_*: ECCL_CHUNKS makes the pipelined algorithms cut
-# several chunks, which the CPU cost model never does for the pipelined ring)
+# several chunks, which the CPU cost model never does for the pipelined ring; *_fmt2_*:
+# ECCL_FORMAT=2, every collective on version-2 streams)
 TESTS += $(COLL_TESTS)
 EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
 check_PROGRAMS += tests/test_coll
@@ -103,8 +105,9 @@ tests_test_select_LDADD = $(TEST_LDADD)
 # the CUDA backend or a GPU on every rank; run it on the GPU host: bench/gpu_host.sh test).
 DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/coll_device_staged_np2.mpi \
 	tests/corrupt_device_np2.mpi tests/corrupt_device_np3.mpi tests/coll_device_hier_np4.mpi \
-	tests/coll_device_hier_np6.mpi tests/coll_device_hier_staged_np4.mpi tests/corrupt_device_hier_np4.mpi
-# (coll_device_hier_*: the hierarchical allreduce's node steps through CUDA IPC windows, three ranks
+	tests/coll_device_hier_np6.mpi tests/coll_device_hier_staged_np4.mpi tests/corrupt_device_hier_np4.mpi \
+	tests/coll_device_fmt2_np2.mpi
+# (coll_device_fmt2_*: ECCL_FORMAT=2, the GPU codec writing version 2; coll_device_hier_*: the hierarchical allreduce's node steps through CUDA IPC windows, three ranks
 # a node at np6; _staged: ECCL_NODE_IPC=0 stages them through the host as before)
 TESTS += $(DEVICE_COLL_TESTS)
 EXTRA_DIST += $(DEVICE_COLL_TESTS)

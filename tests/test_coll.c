@@ -399,6 +399,62 @@ static void error_cases(eccl_comm_t comm)
     eccl_comm_set_algorithm(comm, "allreduce", "auto");
 }
 
+/* eccl_config_t.format (doc/env.md, ECCL_FORMAT): a format other than 0-2 is refused before
+ * anything collective; a communicator writing version 2 broadcasts a smooth float64 array in
+ * fewer bytes than one writing version 1 (second-order tiles, doc/format.md 8.1), and its
+ * broadcast and ring allreduce stay within the bound, element by element. */
+static void format_cases(void)
+{
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    eccl_comm_t c = NULL;
+    cfg.format = 3;
+    CHECK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &c) == ECCL_ERR_INVALID_ARG && c == NULL, "format 3 accepted");
+    cfg.format = -1;
+    CHECK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &c) == ECCL_ERR_INVALID_ARG && c == NULL, "format -1 accepted");
+    if (size < 2 || getenv("ECCL_FORMAT")) return; /* (the variable overrides the field) */
+    const size_t n = 3 * 8192 + 77;
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    const eccl_bound_t b = {ECCL_MODE_ABS, 1e-6, 0};
+    double ratio[2] = {0, 0};
+    for (int v = 1; v <= 2; v++) {
+        cfg.format = v;
+        cfg.alpha = 1e-6;
+        cfg.beta = 1e-9;
+        eccl_result_t rc = eccl_comm_create(MPI_COMM_WORLD, &cfg, &c);
+        CHECK(rc == ECCL_SUCCESS, "format %d: eccl_comm_create: %s", v, eccl_strerror(rc));
+        if (rc) continue;
+        for (size_t i = 0; i < n; i++) x[i] = 100.0 * sin((double)i * 1e-3) * cos((double)i * 2e-4);
+        memcpy(y, x, n * sizeof *y);
+        eccl_comm_set_algorithm(c, "bcast", "binomial");
+        rc = eccl_bcast(y, n, ECCL_FLOAT64, 0, &b, c);
+        eccl_stats_t st;
+        eccl_comm_last_stats(c, &st);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) bad += !(fabs(y[i] - x[i]) <= b.value);
+        CHECK(rc == ECCL_SUCCESS && st.compressed && !bad, "format %d bcast: %s, compressed %d, %d values off",
+              v, eccl_strerror(rc), st.compressed, bad);
+        if (rank == 0) ratio[v - 1] = st.ratio;
+        for (size_t i = 0; i < n; i++) x[i] = (1.0 + rank) * sin((double)i * 1e-3 + rank);
+        eccl_comm_set_algorithm(c, "allreduce", "ring");
+        rc = eccl_allreduce(x, y, n, ECCL_FLOAT64, ECCL_OP_SUM, &b, c);
+        eccl_comm_last_stats(c, &st);
+        bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            long double ref = 0;
+            for (int r = 0; r < size; r++) ref += (long double)((1.0 + r) * sin((double)i * 1e-3 + r));
+            bad += !(fabsl((long double)y[i] - ref) <= (long double)b.value);
+        }
+        CHECK(rc == ECCL_SUCCESS && st.compressed && !bad,
+              "format %d ring allreduce: %s, compressed %d, %d values off", v, eccl_strerror(rc), st.compressed, bad);
+        eccl_comm_free(&c);
+    }
+    if (rank == 0)
+        CHECK(ratio[1] > 1.2 * ratio[0], "format 2 broadcast ratio %.2f not above format 1's %.2f", ratio[1],
+              ratio[0]);
+    free(x);
+    free(y);
+}
+
 /* Behaviours of the dispatch layer: a given REL range, statistics, the fallback policy on small
  * calls, ECCL_MIN_BYTES-like config 0. */
 static void dispatch_cases(void)
@@ -527,6 +583,7 @@ int main(int argc, char **argv)
         error_cases(comm);
         dispatch_cases();
         subcomm_cases(quick);
+        format_cases();
     }
     eccl_comm_free(&comm);
     long tot_checks = 0;

@@ -29,7 +29,7 @@ program test_fortran_coll
   interface
     function ftest_config_layout(off) bind(C, name="eccl_ftest_config_layout") result(sz)
       import :: c_int64_t
-      integer(c_int64_t), intent(out) :: off(8)
+      integer(c_int64_t), intent(out) :: off(9)
       integer(c_int64_t) :: sz
     end function ftest_config_layout
     function ftest_stats_layout(off) bind(C, name="eccl_ftest_stats_layout") result(sz)
@@ -102,7 +102,7 @@ contains
     type(eccl_blacs_totals), target :: t
     integer(c_int64_t) :: coff(15), foff(15), csz
     type(c_ptr) :: p
-    csz = ftest_config_layout(coff(1:8))
+    csz = ftest_config_layout(coff(1:9))
     call check(csz == c_sizeof(c), 'sizeof(eccl_config_t)')
     p = c_loc(c)
     foff(1) = off(p, c_loc(c%bound))
@@ -113,7 +113,8 @@ contains
     foff(6) = off(p, c_loc(c%alpha))
     foff(7) = off(p, c_loc(c%beta))
     foff(8) = off(p, c_loc(c%min_bytes))
-    call check(all(foff(1:8) == coff(1:8)), 'eccl_config field offsets')
+    foff(9) = off(p, c_loc(c%format))
+    call check(all(foff(1:9) == coff(1:9)), 'eccl_config field offsets')
     call check(ftest_check_config(c) == 1, 'default eccl_config == ECCL_CONFIG_INITIALIZER')
     csz = ftest_stats_layout(coff)
     call check(csz == c_sizeof(s), 'sizeof(eccl_stats_t)')

@@ -18,7 +18,7 @@ int64_t eccl_ftest_stats_layout(int64_t *off);
 int64_t eccl_ftest_totals_layout(int64_t *off);
 int eccl_ftest_check_config(const eccl_config_t *c);
 
-/* Returns sizeof(eccl_config_t); off[0..7] = offsets of its fields in declaration order. */
+/* Returns sizeof(eccl_config_t); off[0..8] = offsets of its fields in declaration order. */
 int64_t eccl_ftest_config_layout(int64_t *off)
 {
     int i = 0;
@@ -30,6 +30,7 @@ int64_t eccl_ftest_config_layout(int64_t *off)
     off[i++] = (int64_t)offsetof(eccl_config_t, alpha);
     off[i++] = (int64_t)offsetof(eccl_config_t, beta);
     off[i++] = (int64_t)offsetof(eccl_config_t, min_bytes);
+    off[i++] = (int64_t)offsetof(eccl_config_t, format);
     return (int64_t)sizeof(eccl_config_t);
 }
 
@@ -40,7 +41,7 @@ int eccl_ftest_check_config(const eccl_config_t *c)
     return c->bound.mode == d.bound.mode && c->bound.value == d.bound.value &&
            c->bound.range == d.bound.range && c->compress == d.compress &&
            c->fallback == d.fallback && c->sum_mode == d.sum_mode && c->sum_c == d.sum_c &&
-           c->alpha == d.alpha && c->beta == d.beta && c->min_bytes == d.min_bytes;
+           c->alpha == d.alpha && c->beta == d.beta && c->min_bytes == d.min_bytes && c->format == d.format;
 }
 
 /* Returns sizeof(eccl_stats_t); off[0..14] = offsets of its fields in declaration order. */

@@ -29,6 +29,7 @@ ECCL_ENV(env_fallback, "ECCL_FALLBACK", -1);     /* mpi | warn | error (string) 
 ECCL_ENV(env_alpha, "ECCL_ALPHA", -1);           /* link latency, seconds (string, float) */
 ECCL_ENV(env_beta, "ECCL_BETA", -1);             /* seconds per byte (string, float) */
 ECCL_ENV(env_min_bytes, "ECCL_MIN_BYTES", -1);   /* never compress below this many bytes */
+ECCL_ENV(env_format, "ECCL_FORMAT", -1);         /* the stream format version written: 1 | 2 */
 /* Testing only: "R:N" makes rank R corrupt one bit of the N-th message it sends on every
  * communicator created afterwards (checks that peers detect it and nobody hangs). */
 ECCL_ENV(env_fault, "ECCL_FAULT_INJECT", 0);
@@ -66,6 +67,7 @@ static void resolve_config(eccl_config_t *c, const eccl_config_t *user)
 {
     static const char *const compress_names[] = {"auto", "always", "never"};
     static const char *const fallback_names[] = {"mpi", "warn", "error"};
+    static const char *const format_names[] = {"1", "2"};
     eccl_config_t d = ECCL_CONFIG_INITIALIZER;
     if (user) d = *user;
     if ((int)d.bound.mode < 0) {
@@ -83,6 +85,7 @@ static void resolve_config(eccl_config_t *c, const eccl_config_t *user)
     d.beta = env_double(&env_beta, d.beta, 0);
     if (!(d.min_bytes >= 0)) d.min_bytes = 65536.0;
     d.min_bytes = env_double(&env_min_bytes, d.min_bytes, 1);
+    d.format = env_choice(&env_format, format_names, 2, d.format ? d.format : 1);
     *c = d;
 }
 
@@ -138,15 +141,17 @@ static int core_share(MPI_Comm comm)
     return share > 0 ? share : 1;
 }
 
-/* Codec throughput on a smooth float32 field at ABS 1e-4 (best of 3): measured once per process (a documented,
- * thread-safe cache: the first caller measures, later ones read). */
-static _Atomic int codec_cal_state;
-static double codec_cal[4];
+/* Codec throughput on a smooth float32 field at ABS 1e-4 (best of 3), writing format version
+ * vmajor: measured once per process and version (a documented, thread-safe cache: the first
+ * caller measures, later ones read). */
+static _Atomic int codec_cal_state[2];
+static double codec_cal[2][4];
 
-static void codec_calibration(double out[4])
+static void codec_calibration(int vmajor, double out[4])
 {
-    if (atomic_load_explicit(&codec_cal_state, memory_order_acquire)) {
-        memcpy(out, codec_cal, sizeof codec_cal);
+    const int vi = vmajor >= 2;
+    if (atomic_load_explicit(&codec_cal_state[vi], memory_order_acquire)) {
+        memcpy(out, codec_cal[vi], sizeof codec_cal[vi]);
         return;
     }
     size_t n = (size_t)1 << 20;
@@ -161,7 +166,7 @@ static void codec_calibration(double out[4])
         int rc = 0;
         for (int rep = 0; rep < 3 && rc == 0; rep++) { /* best of 3: one cold run misleads */
             double t0 = eccl_wtime();
-            rc |= eccl_compress(x, n, ECCL_FLOAT32, &b, s, cap, &size);
+            rc |= eccl_compress_fmt(x, n, ECCL_FLOAT32, &b, s, cap, &size, ECCL_PATH_AUTO, vmajor);
             double t1 = eccl_wtime();
             rc |= eccl_decompress(s, size, x, n, ECCL_FLOAT32);
             double t2 = eccl_wtime();
@@ -178,8 +183,8 @@ static void codec_calibration(double out[4])
     free(x);
     free(s);
     free(s2);
-    memcpy(codec_cal, v, sizeof v);
-    atomic_store_explicit(&codec_cal_state, 1, memory_order_release);
+    memcpy(codec_cal[vi], v, sizeof v);
+    atomic_store_explicit(&codec_cal_state[vi], 1, memory_order_release);
     memcpy(out, v, sizeof v);
 }
 
@@ -293,6 +298,7 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     void *buf = NULL;
     if (!out) return ECCL_ERR_INVALID_ARG;
     *out = NULL;
+    if (config && (config->format < 0 || config->format > 2)) return ECCL_ERR_INVALID_ARG;
     if ((rc = check_mpi_comm(mcomm))) return rc;
     c = calloc(1, sizeof *c);
     if (!c) return ECCL_ERR_NO_MEMORY;
@@ -355,7 +361,7 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     c->threads = core_share(c->comm);
     if (c->rank == 0) {
         int old_cap = eccl_codec_set_threads(c->threads);
-        codec_calibration(cal);
+        codec_calibration(c->cfg.format, cal);
         eccl_codec_set_threads(old_cap);
         m[2] = cal[0];
         m[3] = cal[1];

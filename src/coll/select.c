@@ -133,7 +133,8 @@ static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
             if (eccl_dev_copy_from(c->comm->gpu.ctx, buf + off, at, lay, win, c->esize)) return 1.0;
             w = buf + off;
         }
-        if (eccl_compress(w, win, c->dtype, &c->mbound, buf, cap, &size)) return 1.0;
+        if (eccl_compress_fmt(w, win, c->dtype, &c->mbound, buf, cap, &size, ECCL_PATH_AUTO, c->comm->cfg.format))
+            return 1.0;
         raw += win * c->esize;
         comp += size;
     }

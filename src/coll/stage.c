@@ -66,6 +66,7 @@ eccl_dev_ctx_t *eccl_stage_dev_ctx(eccl_comm_t comm)
     if (!eccl_env_long(&env_resident)) return NULL;
     if (!comm->gpu.ctx && !comm->gpu.failed) {
         eccl_result_t rc = eccl_dev_ctx_create(&comm->gpu.ctx, comm->gpu.priority);
+        if (!rc && (rc = eccl_dev_ctx_set_format(comm->gpu.ctx, comm->cfg.format))) eccl_dev_ctx_free(comm->gpu.ctx);
         if (rc) {
             comm->gpu.failed = 1;
             comm->gpu.ctx = NULL;

@@ -121,7 +121,8 @@ eccl_result_t eccl_prim_compress(eccl_call_t *c, const void *data, size_t count,
         const void *at = eccl_prim_at(c, data, &lb, &lay);
         rc = eccl_dev_compress(c->comm->gpu.ctx, at, lay, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
     } else {
-        rc = eccl_compress(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size);
+        rc = eccl_compress_fmt(data, count, c->dtype, &c->mbound, out->buf, out->cap, &out->size, ECCL_PATH_AUTO,
+                               c->comm->cfg.format);
     }
     if (c->dev.here && !rc) add_codec_dev(c, t0, count, 0);
     else add_codec(c, t0);
