@@ -58,7 +58,9 @@ case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code mus
     mutate cuda/enc64.cuh 's/if (lane == 1) a2 = p1;/if (lane == 1) a2 = p0;/' warp_l2_lane1
     mutate cuda/enc64.cuh 's/!bad \&\& t1 < t0/!bad \&\& t1 <= t0/' warp_form_rule
     mutate cuda/enc64.cuh 's/qi, r > 1 ? r - 2 : 0)/qi, r - 1)/' warp_tail
-    mutate cuda/compress64.cu 's/vel = base - sm.tail\[b - 1\]\[0\];/vel = 0;/' hom64_l2_velocity ;;
+    mutate cuda/compress64.cu 's/vel = base - sm.tail\[b - 1\]\[0\];/vel = 0;/' hom64_l2_velocity
+    # back to the sources' build (a later call's copy of the tree may be older than the mutant's objects)
+    make -j"$jobs" > /dev/null 2>&1 && make -j"$jobs" tests/test_cuda_format2 > /dev/null 2>&1 ;;
 esac
 case " $what " in *" fmt2coll "*|*" quicktest "*|*" test "*|*" all "*) # the collectives on version-2 streams
     # (ECCL_FORMAT=2): device buffers bit for bit the host path's, over NCCL where two GPUs are

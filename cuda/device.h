@@ -105,10 +105,9 @@ void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *ar
  * cuda/ only (CUDA builds; nocuda.c has no stand-ins). */
 eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg);
 eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
-/* eccl_cuda_compress writing format version vmajor (1 or 2, doc/format.md; the library writes
- * version 1 until every GPU encoder writes version 2: cuda/codec.cu, CUDA builds only, used by
- * the tests and benchmarks). Version 2 is written for float32 and complex64 only as yet: for the
- * 64-bit types it gives ECCL_ERR_UNSUPPORTED. Other errors as eccl_cuda_compress;
+/* eccl_cuda_compress writing format version vmajor (1 or 2, doc/format.md; every dtype; the
+ * collectives write what ECCL_FORMAT says, through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA
+ * builds only, used by the tests and benchmarks). Errors as eccl_cuda_compress;
  * ECCL_ERR_INVALID_ARG for another vmajor. */
 eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t codec, const void *d_data, size_t count, eccl_dtype_t dtype,
                                      const eccl_bound_t *bound, void *d_out, size_t out_capacity,

@@ -197,8 +197,8 @@ eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dt
                                  const eccl_bound_t *bound, void *out, size_t out_capacity,
                                  size_t *out_size, eccl_codec_path_t path);
 /* eccl_compress_path writing a stream of format version vmajor (1 or 2; doc/format.md: version 2
- * adds second-order tiles; the CUDA codec does not write it for the 64-bit types yet, so the
- * collectives write version 1). ECCL_ERR_INVALID_ARG for another vmajor. */
+ * adds second-order tiles; the collectives write the version of their communicator's
+ * eccl_config_t.format / ECCL_FORMAT, 1 by default). ECCL_ERR_INVALID_ARG for another vmajor. */
 eccl_result_t eccl_compress_fmt(const void *data, size_t count, eccl_dtype_t dtype,
                                 const eccl_bound_t *bound, void *out, size_t out_capacity,
                                 size_t *out_size, eccl_codec_path_t path, int vmajor);
