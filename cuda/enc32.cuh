@@ -333,9 +333,9 @@ __device__ plan plan_raw(const eccl_dev_q &q, const unsigned *x, int r, uint32_t
 }
 
 // Version 2: the tile's form (doc/format.md 8.1) from every thread's plan (isq: the thread has a
-// QUANT block, have: it has a predecessor; other threads count for nothing); where it is L2 each QUANT block takes its form-1
-// encoding (p.alt: second order; its magnitudes are then quant_mags'). Every thread of the CTA
-// calls it; tmp: 32 entries.
+// QUANT block, have: the block has a predecessor; other threads count for nothing); where it is
+// L2 each QUANT block takes its form-1 encoding (p.alt: second order; quant_mags then computes its
+// magnitudes). Every thread of the CTA calls it; tmp: 32 entries.
 __device__ __forceinline__ unsigned choose_form(plan &p, int isq, int have, unsigned long long *tmp, unsigned *form)
 {
     const int inel = isq && p.size1 < 0;

@@ -274,6 +274,11 @@ static void hom_case(eccl_dtype_t dt, const mode_case *mc, size_t count, int pa,
         TU_RC(eccl_decompress(o1, zo1, y1, count, dt), ECCL_SUCCESS);
         TU_RC(eccl_decompress(o2, zo2, y2, count, dt), ECCL_SUCCESS);
         TU_CHECK(memcmp(y1, y2, count * esz) == 0, "%s: reduce values differ between versions", what);
+        size_t zr;
+        unsigned char *or_ = tu_malloc(cap);
+        TU_RC(eccl_hom_reduce_path(a2, za2, xb, count, dt, op, or_, cap, &zr, ECCL_PATH_REFERENCE), ECCL_SUCCESS);
+        TU_CHECK(zr == zo2 && memcmp(or_, o2, zo2) == 0, "%s: reduce paths differ", what);
+        free(or_);
     }
     /* versions do not mix */
     TU_RC(eccl_hom_combine(a1, za1, b2, zb2, op, o1, cap, &zo1), ECCL_ERR_MISMATCH);

@@ -121,11 +121,12 @@ typedef struct {
     int fast;
 } compress_ctx_t;
 
-/* A version-2 tile whose blocks are all full and quantize (the common case), through the AVX2
+/* A version-2 tile whose blocks are all full (every tile but maybe the last), through the AVX2
  * coder on the integers in place (int32 for float32, int64 for float64 and complex128): the bytes
- * of the generic path below (tile.c's two passes), without its representation of the tile.
- * Returns the payload size, or -1 when the generic path must take the tile (a block that does not
- * quantize, or a short one). */
+ * of the generic path below (tile.c's two passes), without its representation of the tile. A
+ * block the AVX2 quantizer hesitates on is quantized by block.c's exact rule; one that does not
+ * quantize is RAW (its input's encodings; the next block is a head block). Returns the payload
+ * size, or -1 when the generic path must take the tile (a short block). */
 static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsigned char *codes, unsigned *form,
                             unsigned char *payload)
 {
@@ -135,31 +136,36 @@ static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsi
     const size_t W = is64 ? 8 : 4;
     if (eccl_fmt_block_len(c->n, b0 + (uint64_t)nblk - 1) != 32) return -1;
     unsigned char *qt = (unsigned char *)aligned_alloc(32, (size_t)nblk * ST * W), code1[ECCL_FMT_TILE_BLOCKS];
+    unsigned char quant[ECCL_FMT_TILE_BLOCKS]; /* the block's form-0 kind is QUANT */
     if (!qt) return -(int64_t)ECCL_ERR_NO_MEMORY;
     int64_t s0 = 0, s1 = 0, off = 0;
     int eligible = p->lag == 1;
     for (int k = 0; k < nblk; k++) {
         unsigned char *qk = qt + ((size_t)ST * k + 8) * W;
         const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
-        int size[2], ok;
+        const int head = k == 0 || !quant[k - 1];
+        int size[2] = {-1, -1}, ok;
         unsigned code[2] = {0, 0};
         if (is64) {
             int64_t *q = (int64_t *)(void *)qk;
-            ok = eccl_fast_quantize_f64(p, (const double *)(const void *)xk, q);
-            q[-2] = k ? q[-ST + 30] : q[0];
-            q[-1] = k ? q[-ST + 31] : q[0];
-            if (ok) eccl_fast_price_forms64i(p, q, k == 0, eligible, size, code);
+            ok = eccl_fast_quantize_f64(p, (const double *)(const void *)xk, q) || eccl_block_quantize(p, xk, 32, q);
+            q[-2] = head ? q[0] : q[-ST + 30];
+            q[-1] = head ? q[0] : q[-ST + 31];
+            if (ok) eccl_fast_price_forms64i(p, q, head, eligible, size, code);
         } else {
             int32_t *q = (int32_t *)(void *)qk;
             ok = eccl_fast_quantize_f32(p, (const float *)(const void *)xk, q);
-            q[-2] = k ? q[-ST + 30] : q[0];
-            q[-1] = k ? q[-ST + 31] : q[0];
-            if (ok) eccl_fast_price_forms32i(p, q, k == 0, eligible, size, code);
+            if (!ok) { /* (the exact rule: |q| <= QMAX32 fits int32) */
+                int64_t q64[32];
+                ok = eccl_block_quantize(p, xk, 32, q64);
+                for (int i = 0; ok && i < 32; i++) q[i] = (int32_t)q64[i];
+            }
+            q[-2] = head ? q[0] : q[-ST + 30];
+            q[-1] = head ? q[0] : q[-ST + 31];
+            if (ok) eccl_fast_price_forms32i(p, q, head, eligible, size, code);
         }
-        if (!ok || size[0] < 0) { /* (size[0] < 0 never: a full block's form-0 encoding fits) */
-            free(qt);
-            return -1;
-        }
+        quant[k] = (unsigned char)(ok && size[0] >= 0); /* (a full block's form-0 encoding always fits) */
+        if (!quant[k]) continue;
         codes[k] = (unsigned char)code[0];
         code1[k] = (unsigned char)code[1];
         s0 += size[0];
@@ -168,10 +174,29 @@ static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsi
     }
     *form = eligible && s1 < s0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
     for (int k = 0; k < nblk; k++) {
-        unsigned code = *form == ECCL_FMT_FORM_L2 ? code1[k] : codes[k];
         const unsigned char *qk = qt + ((size_t)ST * k + 8) * W;
-        off += is64 ? eccl_fast_write_quant64i(p, (const int64_t *)(const void *)qk, k == 0, *form, code, payload + off)
-                    : eccl_fast_write_quant32i(p, (const int32_t *)(const void *)qk, k == 0, *form, code, payload + off);
+        const int head = k == 0 || !quant[k - 1];
+        unsigned code;
+        if (quant[k]) {
+            code = *form == ECCL_FMT_FORM_L2 ? code1[k] : codes[k];
+            off += is64 ? eccl_fast_write_quant64i(p, (const int64_t *)(const void *)qk, head, *form, code, payload + off)
+                        : eccl_fast_write_quant32i(p, (const int32_t *)(const void *)qk, head, *form, code, payload + off);
+        } else { /* RAW: the input's encodings (section 8 step 2), as tile.c's encode_raw_rep */
+            const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
+            uint64_t v[32];
+            int z = -1;
+            if (is64) {
+                memcpy(v, xk, sizeof v);
+                z = eccl_fast_encode_raw64(v, p->lag, payload + off, &code);
+            } else {
+                uint32_t v32[32];
+                memcpy(v32, xk, sizeof v32);
+                for (int i = 0; i < 32; i++) v[i] = v32[i];
+                z = eccl_fast_encode_raw32(v32, p->lag, payload + off, &code);
+            }
+            if (z < 0) z = eccl_block_encode_raw(p, v, 32, payload + off, &code);
+            off += z;
+        }
         codes[k] = (unsigned char)code;
     }
     free(qt);
@@ -191,33 +216,8 @@ static int64_t compress_tile_v2(void *vctx, uint64_t t, unsigned char *codes, un
     }
     eccl_blockrep_t *reps = (eccl_blockrep_t *)malloc((size_t)(b1 - b0) * sizeof *reps);
     if (!reps) return -(int64_t)ECCL_ERR_NO_MEMORY;
-    for (uint64_t b = b0; b < b1; b++) {
-        const unsigned char *xb = c->x + (b << 5) * W;
-        eccl_blockrep_t *rp = &reps[b - b0];
-        int r = eccl_fmt_block_len(c->n, b);
-        if (c->fast && c->qp.quant && r == 32) { /* the AVX2 quantizer; where it hesitates, block.c */
-            int ok;
-            if (c->qp.is64) {
-                ok = eccl_fast_quantize_f64(&c->qp, (const double *)xb, rp->q);
-            } else {
-                int32_t q32[32];
-                ok = eccl_fast_quantize_f32(&c->qp, (const float *)xb, q32);
-                for (int i = 0; i < 32; i++) rp->q[i] = q32[i];
-            }
-            if (ok) { /* (the input's encodings too, as block.c keeps them: section 8 step 2) */
-                for (int i = 0; i < 32; i++) {
-                    uint32_t u32;
-                    if (c->qp.is64) memcpy(&rp->v[i], xb + 8 * i, 8);
-                    else memcpy(&u32, xb + 4 * i, 4), rp->v[i] = u32;
-                }
-                rp->r = 32;
-                rp->exact = 0;
-                rp->input = 1;
-                continue;
-            }
-        }
-        eccl_block_rep_from_values(&c->qp, xb, r, rp);
-    }
+    for (uint64_t b = b0; b < b1; b++)
+        eccl_tile_rep_values(&c->qp, c->fast, c->x + (b << 5) * W, eccl_fmt_block_len(c->n, b), &reps[b - b0]);
     int64_t size = eccl_tile_encode_v2(&c->qp, c->fast, reps, (int)(b1 - b0), codes, form, payload);
     free(reps);
     return size;

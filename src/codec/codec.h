@@ -187,6 +187,10 @@ static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
  * codes, the tile's form and the padded payload; returns the payload size (a multiple of 16). */
 int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
                             int nblk, unsigned char *codes, unsigned *form, unsigned char *payload);
+/* The representation of r input values at x as eccl_block_rep_from_values gives it, through the
+ * AVX2 quantizer where it can (fast, a full block, a stream that quantizes), block.c's exact rule
+ * where the quantizer hesitates or cannot run. */
+void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int r, eccl_blockrep_t *b);
 
 /* Which block implementation compress/decompress use (tests compare them). */
 typedef enum { ECCL_PATH_AUTO = 0, ECCL_PATH_REFERENCE = 1, ECCL_PATH_FAST = 2 } eccl_codec_path_t;

@@ -209,7 +209,7 @@ static int64_t hom_tile_v2(const hom_ctx_t *h, uint64_t t, unsigned char *codes,
             if (read_rep_v2(p, h->fast, fb, h->b->codes[k], pb, r, &prb, &rb)) goto corrupt;
             pb += eccl_stream_block_size(h->b, k);
         } else {
-            eccl_block_rep_from_values(p, h->x + (k << 5) * W, r, &rb);
+            eccl_tile_rep_values(p, h->fast, h->x + (k << 5) * W, r, &rb);
         }
         combine(p, h->op, &ra, &rb, &ro[k - b0]);
     }

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "codec/codec.h"
 #include "codec/fast.h"
 
@@ -57,6 +59,33 @@ static int write_quant(const eccl_qparams_t *p, int fast, const eccl_blockrep_t 
         return p->is64 ? eccl_fast_write_quant64(p, b->q, pr, form, code, out)
                        : eccl_fast_write_quant32(p, b->q, pr, form, code, out);
     return eccl_block_write_quant(p, b->q, b->r, pr->have ? pr->q : NULL, form, code, out);
+}
+
+void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int r, eccl_blockrep_t *b)
+{
+    if (fast && p->quant && r == 32) {
+        int ok;
+        if (p->is64) {
+            ok = eccl_fast_quantize_f64(p, (const double *)x, b->q);
+        } else {
+            int32_t q32[32];
+            ok = eccl_fast_quantize_f32(p, (const float *)x, q32);
+            for (int i = 0; ok && i < 32; i++) b->q[i] = q32[i];
+        }
+        if (ok) { /* (the input's encodings too, as block.c keeps them: section 8 step 2) */
+            const unsigned char *xb = (const unsigned char *)x;
+            for (int i = 0; i < 32; i++) {
+                uint32_t u32;
+                if (p->is64) memcpy(&b->v[i], xb + 8 * i, 8);
+                else memcpy(&u32, xb + 4 * i, 4), b->v[i] = u32;
+            }
+            b->r = 32;
+            b->exact = 0;
+            b->input = 1;
+            return;
+        }
+    }
+    eccl_block_rep_from_values(p, x, r, b);
 }
 
 int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
