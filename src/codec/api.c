@@ -184,18 +184,12 @@ static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsi
         } else { /* RAW: the input's encodings (section 8 step 2), as tile.c's encode_raw_rep */
             const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
             uint64_t v[32];
-            int z = -1;
-            if (is64) {
-                memcpy(v, xk, sizeof v);
-                z = eccl_fast_encode_raw64(v, p->lag, payload + off, &code);
-            } else {
-                uint32_t v32[32];
-                memcpy(v32, xk, sizeof v32);
-                for (int i = 0; i < 32; i++) v[i] = v32[i];
-                z = eccl_fast_encode_raw32(v32, p->lag, payload + off, &code);
+            for (int i = 0; i < 32; i++) {
+                uint32_t u32;
+                if (is64) memcpy(&v[i], xk + 8 * i, 8);
+                else memcpy(&u32, xk + 4 * i, 4), v[i] = u32;
             }
-            if (z < 0) z = eccl_block_encode_raw(p, v, 32, payload + off, &code);
-            off += z;
+            off += eccl_tile_encode_raw(p, c->fast, v, 32, payload + off, &code);
         }
         codes[k] = (unsigned char)code;
     }

@@ -191,6 +191,10 @@ int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockr
  * AVX2 quantizer where it can (fast, a full block, a stream that quantizes), block.c's exact rule
  * where the quantizer hesitates or cannot run. */
 void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int r, eccl_blockrep_t *b);
+/* A RAW block (section 6.3) of the r encodings v (binary32 ones in the low 32 bits), through the
+ * AVX2 coder with `fast` and a full block, else block.c's: the same bytes. Returns its size. */
+int eccl_tile_encode_raw(const eccl_qparams_t *p, int fast, const uint64_t *v, int r, unsigned char *out,
+                         unsigned *code);
 
 /* Which block implementation compress/decompress use (tests compare them). */
 typedef enum { ECCL_PATH_AUTO = 0, ECCL_PATH_REFERENCE = 1, ECCL_PATH_FAST = 2 } eccl_codec_path_t;

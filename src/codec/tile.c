@@ -26,18 +26,24 @@ static int encode_raw_rep(const eccl_qparams_t *p, int fast, const eccl_blockrep
         for (int i = 0; i < b->r; i++) v[i] = eccl_block_rep_bits(p, b, i);
         src = v;
     }
-    if (fast && b->r == 32) {
+    return eccl_tile_encode_raw(p, fast, src, b->r, out, code);
+}
+
+int eccl_tile_encode_raw(const eccl_qparams_t *p, int fast, const uint64_t *v, int r, unsigned char *out,
+                         unsigned *code)
+{
+    if (fast && r == 32) {
         int z;
         if (p->is64) {
-            z = eccl_fast_encode_raw64(src, p->lag, out, code);
+            z = eccl_fast_encode_raw64(v, p->lag, out, code);
         } else {
             uint32_t v32[32];
-            for (int i = 0; i < 32; i++) v32[i] = (uint32_t)src[i];
+            for (int i = 0; i < 32; i++) v32[i] = (uint32_t)v[i];
             z = eccl_fast_encode_raw32(v32, p->lag, out, code);
         }
         if (z >= 0) return z;
     }
-    return eccl_block_encode_raw(p, src, b->r, out, code);
+    return eccl_block_encode_raw(p, v, r, out, code);
 }
 
 /* A QUANT block priced in both forms (price_forms of block.c or its AVX2 twin). */
