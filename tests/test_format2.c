@@ -353,6 +353,74 @@ static void damage(void)
     free(x), free(y), free(s), free(t);
 }
 
+/* Part 6: damaged version-2 streams through the AVX2 paths and through block.c must end alike:
+ * the same result code and, where accepted, the same values (decompression) or bytes (the
+ * homomorphic reduction). Flips hit the planes of second-order blocks, their head integers and the
+ * tile forms; integers near QMAX make out-of-range values mid-block likely. */
+static void damage_paths(void)
+{
+    for (int is64 = 0; is64 < 2; is64++)
+        for (int kind = 0; kind < 2; kind++) {
+            eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
+            size_t count = 8192 * 2 + 64, W = is64 ? 8 : 4;
+            double eb = is64 ? 0x1p-20 : 0x1p-10, D = eccl_fmt_quantum(eb);
+            int64_t qmax = is64 ? ECCL_FMT_QMAX64 : ECCL_FMT_QMAX32;
+            void *x = tu_malloc(count * W), *y1 = tu_malloc(count * W), *y2 = tu_malloc(count * W);
+            void *loc = tu_malloc(count * W);
+            for (size_t i = 0; i < count; i++) {
+                /* kind 0: a smooth field; kind 1: a parabola of integers through [-QMAX, QMAX] within
+                 * 4096 of both ends, multiples of 128 (exact as float32 values q * D), so that
+                 * flipped bits take integers out of range in the middle of blocks */
+                double t = (double)i / (double)count - 0.5;
+                double v = kind == 0 ? sin(i * 0.002) * 3.0
+                                     : 128.0 * rint((double)(qmax - 4096) / 128.0 * (8.0 * t * t - 1.0)) * D;
+                double l = cos(i * 0.003);
+                if (is64) ((double *)x)[i] = v, ((double *)loc)[i] = l;
+                else ((float *)x)[i] = (float)v, ((float *)loc)[i] = (float)l;
+            }
+            size_t cap = eccl_compress_bound(count, dt), z, o1, o2;
+            unsigned char *s = tu_malloc(cap), *t = tu_malloc(cap), *h1 = tu_malloc(cap), *h2 = tu_malloc(cap);
+            eccl_bound_t b = ECCL_BOUND_ABS(eb);
+            TU_RC(eccl_compress_fmt(x, count, dt, &b, s, cap, &z, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+            TU_CHECK(l2_tiles(s, z) > 0, "damage_paths %s kind %d: no L2 tile", eccl_dtype_name(dt), kind);
+            tu_rng r = {777u + 2u * (unsigned)is64 + (unsigned)kind};
+            int trials = quick ? 400 : 3000, refused = 0;
+            uint64_t P = 64 + 8 * eccl_fmt_ntiles(eccl_fmt_nblocks(count)) + eccl_fmt_nblocks(count);
+            for (int k = 0; k < trials; k++) {
+                memcpy(t, s, z);
+                int flips = 1 + (int)(tu_next(&r) % 3);
+                for (int f = 0; f < flips; f++) {
+                    if (k % 5 == 0) { /* a tile's form */
+                        uint64_t tt = tu_next(&r) % 3, e = eccl_ld64(t + 64 + 8 * tt);
+                        eccl_st64(t + 64 + 8 * tt, eccl_fmt_index_entry(eccl_fmt_index_offset(e), (unsigned)(tu_next(&r) % 2)));
+                    } else { /* a payload bit */
+                        size_t at = (size_t)(P + tu_next(&r) % (z - P));
+                        t[at] ^= (unsigned char)(1u << (tu_next(&r) % 8));
+                    }
+                }
+                rechecksum(t, z);
+                eccl_result_t r1 = eccl_decompress_path(t, z, y1, count, dt, ECCL_PATH_AUTO);
+                eccl_result_t r2 = eccl_decompress_path(t, z, y2, count, dt, ECCL_PATH_REFERENCE);
+                TU_CHECK(r1 == r2, "damage_paths %s kind %d trial %d: decompress %s (fast) vs %s (reference)",
+                         eccl_dtype_name(dt), kind, k, eccl_strerror(r1), eccl_strerror(r2));
+                if (r1 == r2 && r1 == ECCL_SUCCESS)
+                    TU_CHECK(memcmp(y1, y2, count * W) == 0, "damage_paths %s kind %d trial %d: values differ",
+                             eccl_dtype_name(dt), kind, k);
+                refused += r2 == ECCL_ERR_CORRUPT;
+                r1 = eccl_hom_reduce_path(t, z, loc, count, dt, ECCL_OP_SUM, h1, cap, &o1, ECCL_PATH_AUTO);
+                r2 = eccl_hom_reduce_path(t, z, loc, count, dt, ECCL_OP_SUM, h2, cap, &o2, ECCL_PATH_REFERENCE);
+                TU_CHECK(r1 == r2, "damage_paths %s kind %d trial %d: hom %s (fast) vs %s (reference)",
+                         eccl_dtype_name(dt), kind, k, eccl_strerror(r1), eccl_strerror(r2));
+                if (r1 == r2 && r1 == ECCL_SUCCESS)
+                    TU_CHECK(o1 == o2 && memcmp(h1, h2, o1) == 0, "damage_paths %s kind %d trial %d: hom bytes differ",
+                             eccl_dtype_name(dt), kind, k);
+            }
+            printf("  damaged %s version-2 streams (kind %d): %d of %d refused; AVX2 and reference paths agree\n",
+                   eccl_dtype_name(dt), kind, refused, trials);
+            free(x), free(y1), free(y2), free(loc), free(s), free(t), free(h1), free(h2);
+        }
+}
+
 int main(void)
 {
     quick = getenv("ECCL_TEST_QUICK") && atoi(getenv("ECCL_TEST_QUICK"));
@@ -382,5 +450,6 @@ int main(void)
                 }
             }
     damage();
+    damage_paths();
     return tu_finish("test_format2");
 }

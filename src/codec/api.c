@@ -121,80 +121,59 @@ typedef struct {
     int fast;
 } compress_ctx_t;
 
+/* The input encodings of block k of a tile (compression's RAW blocks, section 8 step 2). */
+typedef struct {
+    const unsigned char *x; /* the tile's first value */
+    int is64;
+} raw_input_t;
+
+static void raw_input(void *vctx, int k, uint64_t *v)
+{
+    const raw_input_t *c = (const raw_input_t *)vctx;
+    const unsigned char *xk = c->x + ((size_t)k << 5) * (c->is64 ? 8 : 4);
+    for (int i = 0; i < 32; i++) {
+        uint32_t u32;
+        if (c->is64) memcpy(&v[i], xk + 8 * i, 8);
+        else memcpy(&u32, xk + 4 * i, 4), v[i] = u32;
+    }
+}
+
 /* A version-2 tile whose blocks are all full (every tile but maybe the last), through the AVX2
- * coder on the integers in place (int32 for float32, int64 for float64 and complex128): the bytes
- * of the generic path below (tile.c's two passes), without its representation of the tile. A
- * block the AVX2 quantizer hesitates on is quantized by block.c's exact rule; one that does not
- * quantize is RAW (its input's encodings; the next block is a head block). Returns the payload
- * size, or -1 when the generic path must take the tile (a short block). */
+ * coder on the integers in place (tile.c eccl_tile_encode_slots): the bytes of the generic path
+ * below, without its representation of the tile. A block the AVX2 quantizer hesitates on is
+ * quantized by block.c's exact rule; one that does not quantize is RAW. Returns the payload size,
+ * or -1 when the generic path must take the tile (a short block). */
 static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsigned char *codes, unsigned *form,
                             unsigned char *payload)
 {
-    enum { ST = 40 }; /* slots a block: q[-2], q[-1] at 6 and 7, the 32 integers from 8 (aligned) */
     const eccl_qparams_t *p = &c->qp;
     const int is64 = p->is64;
     const size_t W = is64 ? 8 : 4;
     if (eccl_fmt_block_len(c->n, b0 + (uint64_t)nblk - 1) != 32) return -1;
-    unsigned char *qt = (unsigned char *)aligned_alloc(32, (size_t)nblk * ST * W), code1[ECCL_FMT_TILE_BLOCKS];
+    void *slots = eccl_tile_slots_alloc(is64);
     unsigned char quant[ECCL_FMT_TILE_BLOCKS]; /* the block's form-0 kind is QUANT */
-    if (!qt) return -(int64_t)ECCL_ERR_NO_MEMORY;
-    int64_t s0 = 0, s1 = 0, off = 0;
-    int eligible = p->lag == 1;
+    if (!slots) return -(int64_t)ECCL_ERR_NO_MEMORY;
     for (int k = 0; k < nblk; k++) {
-        unsigned char *qk = qt + ((size_t)ST * k + 8) * W;
         const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
-        const int head = k == 0 || !quant[k - 1];
-        int size[2] = {-1, -1}, ok;
-        unsigned code[2] = {0, 0};
         if (is64) {
-            int64_t *q = (int64_t *)(void *)qk;
-            ok = eccl_fast_quantize_f64(p, (const double *)(const void *)xk, q) || eccl_block_quantize(p, xk, 32, q);
-            q[-2] = head ? q[0] : q[-ST + 30];
-            q[-1] = head ? q[0] : q[-ST + 31];
-            if (ok) eccl_fast_price_forms64i(p, q, head, eligible, size, code);
+            int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
+            quant[k] = (unsigned char)(eccl_fast_quantize_f64(p, (const double *)(const void *)xk, q) ||
+                                       eccl_block_quantize(p, xk, 32, q));
         } else {
-            int32_t *q = (int32_t *)(void *)qk;
-            ok = eccl_fast_quantize_f32(p, (const float *)(const void *)xk, q);
+            int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
+            int ok = eccl_fast_quantize_f32(p, (const float *)(const void *)xk, q);
             if (!ok) { /* (the exact rule: |q| <= QMAX32 fits int32) */
                 int64_t q64[32];
                 ok = eccl_block_quantize(p, xk, 32, q64);
                 for (int i = 0; ok && i < 32; i++) q[i] = (int32_t)q64[i];
             }
-            q[-2] = head ? q[0] : q[-ST + 30];
-            q[-1] = head ? q[0] : q[-ST + 31];
-            if (ok) eccl_fast_price_forms32i(p, q, head, eligible, size, code);
+            quant[k] = (unsigned char)ok;
         }
-        quant[k] = (unsigned char)(ok && size[0] >= 0); /* (a full block's form-0 encoding always fits) */
-        if (!quant[k]) continue;
-        codes[k] = (unsigned char)code[0];
-        code1[k] = (unsigned char)code[1];
-        s0 += size[0];
-        if (eligible && size[1] < 0) eligible = 0;
-        s1 += size[1];
     }
-    *form = eligible && s1 < s0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
-    for (int k = 0; k < nblk; k++) {
-        const unsigned char *qk = qt + ((size_t)ST * k + 8) * W;
-        const int head = k == 0 || !quant[k - 1];
-        unsigned code;
-        if (quant[k]) {
-            code = *form == ECCL_FMT_FORM_L2 ? code1[k] : codes[k];
-            off += is64 ? eccl_fast_write_quant64i(p, (const int64_t *)(const void *)qk, head, *form, code, payload + off)
-                        : eccl_fast_write_quant32i(p, (const int32_t *)(const void *)qk, head, *form, code, payload + off);
-        } else { /* RAW: the input's encodings (section 8 step 2), as tile.c's encode_raw_rep */
-            const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
-            uint64_t v[32];
-            for (int i = 0; i < 32; i++) {
-                uint32_t u32;
-                if (is64) memcpy(&v[i], xk + 8 * i, 8);
-                else memcpy(&u32, xk + 4 * i, 4), v[i] = u32;
-            }
-            off += eccl_tile_encode_raw(p, c->fast, v, 32, payload + off, &code);
-        }
-        codes[k] = (unsigned char)code;
-    }
-    free(qt);
-    return eccl_tile_pad(payload, off);
+    raw_input_t rc = {c->x + (b0 << 5) * W, is64};
+    int64_t size = eccl_tile_encode_slots(p, slots, quant, nblk, raw_input, &rc, codes, form, payload);
+    free(slots);
+    return size;
 }
 
 /* A version-2 tile: every block's representation, then the tile encoder's choice of form. */
@@ -315,15 +294,8 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
         unsigned char *xb = x + (b << 5) * W;
         if (c->fast && r == 32 && form == ECCL_FMT_FORM_L2 && s->qp.quant && !eccl_fmt_code_is_raw(code) &&
             eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) { /* a second-order block */
-            int64_t q[32];
-            rc = s->qp.is64 ? eccl_fast_read_l2_64(&s->qp, code, pl, &pr, q)
-                            : eccl_fast_read_l2_32(&s->qp, code, pl, &pr, q);
-            if (!rc) {
-                if (s->qp.is64)
-                    for (int i = 0; i < 32; i++) ((double *)(void *)xb)[i] = (double)q[i] * s->qp.D;
-                else
-                    for (int i = 0; i < 32; i++) ((float *)(void *)xb)[i] = (float)((double)q[i] * s->qp.D);
-            }
+            rc = s->qp.is64 ? eccl_fast_decode_l2_f64(&s->qp, code, pl, &pr, (double *)(void *)xb)
+                            : eccl_fast_decode_l2_f32(&s->qp, code, pl, &pr, (float *)(void *)xb);
         } else if (c->fast && r == 32 && (s->qp.quant || eccl_fmt_code_is_raw(code))) {
             /* (a QUANT code in a LOSSLESS stream is for the reference path to reject) */
             eccl_pred_t keep = pr;

@@ -471,16 +471,38 @@ ECCL_AVX2 static int deltas_l2_wide(const int32_t *q, __m256i *d)
     return eccl_fmt_bitlen64(all) <= ECCL_FMT_FQ32;
 }
 
+/* What choose needs of 32 int32 deltas, and no more (pricing): the OR of their magnitudes, and
+ * masks that are nonzero where some delta is negative / positive. */
+typedef struct {
+    uint32_t all, neg, pos;
+} p32_t;
+
+ECCL_AVX2 static inline p32_t price_stats32(const __m256i *d)
+{
+    __m256i acc = _mm256_setzero_si256(), n = acc, ps = acc, zero = acc;
+    for (int k = 0; k < 4; k++) {
+        acc = _mm256_or_si256(acc, _mm256_abs_epi32(d[k]));
+        n = _mm256_or_si256(n, d[k]);
+        ps = _mm256_or_si256(ps, _mm256_cmpgt_epi32(d[k], zero));
+    }
+    __m128i a = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0x4E));
+    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0xB1));
+    p32_t o = {(uint32_t)_mm_cvtsi128_si32(a), (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(n)),
+               (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(ps))};
+    return o;
+}
+
 ECCL_AVX2 void eccl_fast_price_forms32i(const eccl_qparams_t *p, const int32_t *q, int head, int want_l2,
                                         int *size, unsigned *code)
 {
     __m256i d[4];
-    d32_t S;
+    p32_t S;
     deltas32(q, p->lag, 0, d);
-    stats32(&S, d);
+    S = price_stats32(d);
     choice_t cl = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
     deltas32(q, p->lag, 1, d);
-    stats32(&S, d);
+    S = price_stats32(d);
     choice_t cn = choose(S.all, S.neg, S.pos, 0, 0);
     int none = cn.size < cl.size;
     const choice_t *c = none ? &cn : &cl;
@@ -490,7 +512,7 @@ ECCL_AVX2 void eccl_fast_price_forms32i(const eccl_qparams_t *p, const int32_t *
     int usable = 1;
     if (small_q32(q)) deltas32(q, p->lag, 2, d);
     else usable = deltas_l2_wide(q, d);
-    stats32(&S, d);
+    S = price_stats32(d);
     choice_t c2 = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
     int l2 = usable && c2.size < cl.size;
     c = l2 ? &c2 : &cl;
@@ -533,13 +555,14 @@ ECCL_AVX2 int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q6
     return eccl_fast_write_quant32i(p, qb + 8, !pr->have, form, code, out);
 }
 
-ECCL_AVX2 int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                                   eccl_pred_t *pr, int64_t *q)
+/* A second-order block's integers in eight registers of 4 int64 (l2_integrate): 0 (pr updated) or
+ * -1 (pr unchanged). */
+ECCL_AVX2 static int read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in, eccl_pred_t *pr,
+                                __m256i *q)
 {
     unsigned s = eccl_fmt_code_sign(code);
     int fc = (int)(code & 31u), F = eccl_fmt_quant_planes(code, 0), head = !pr->have, o = 0;
-    int64_t q0 = 0, d[32];
-    int32_t d32[32] __attribute__((aligned(32)));
+    int64_t q0 = 0;
     if (head) {
         q0 = eccl_fmt_unzigzag(eccl_ld32(in));
         if (q0 > p->qmax || q0 < -p->qmax) return -1;
@@ -548,16 +571,45 @@ ECCL_AVX2 int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const
     if (F > 0) {
         __m256i dv[4];
         if (read_deltas32(in + o, F, fc, s, head, dv)) return -1;
-        for (int k = 0; k < 4; k++) _mm256_store_si256((__m256i *)(d32 + 8 * k), dv[k]);
+        for (int k = 0; k < 4; k++) {
+            q[2 * k] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(dv[k]));
+            q[2 * k + 1] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(dv[k], 1));
+        }
     } else {
-        memset(d32, 0, sizeof d32);
+        for (int k = 0; k < 8; k++) q[k] = _mm256_setzero_si256();
     }
-    for (int i = 0; i < 32; i++) d[i] = d32[i];
-    eccl_pred_t keep = *pr;
-    if (l2_integers(d, head, q0, p->qmax, pr, q)) {
-        *pr = keep;
-        return -1;
+    return l2_integrate(q, head, q0, p->qmax, pr);
+}
+
+ECCL_AVX2 int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                   eccl_pred_t *pr, int64_t *q)
+{
+    __m256i v[8];
+    if (read_l2_32(p, code, in, pr, v)) return -1;
+    for (int k = 0; k < 8; k++) _mm256_storeu_si256((__m256i *)(q + 4 * k), v[k]);
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_read_l2_32i(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                    eccl_pred_t *pr, int32_t *q)
+{
+    __m256i v[8];
+    if (read_l2_32(p, code, in, pr, v)) return -1;
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6); /* (|q| <= QMAX32: the low halves) */
+    for (int k = 0; k < 4; k++) {
+        __m256i a = _mm256_permutevar8x32_epi32(v[2 * k], lo), b = _mm256_permutevar8x32_epi32(v[2 * k + 1], lo);
+        _mm256_storeu_si256((__m256i *)(q + 8 * k), _mm256_blend_epi32(a, b, 0xF0));
     }
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_decode_l2_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                     eccl_pred_t *pr, float *x)
+{
+    __m256i v[8];
+    if (read_l2_32(p, code, in, pr, v)) return -1;
+    const __m256d D = _mm256_set1_pd(p->D);
+    for (int k = 0; k < 8; k++) _mm_storeu_ps(x + 4 * k, _mm256_cvtpd_ps(_mm256_mul_pd(i64_to_dbl(v[k]), D)));
     return 0;
 }
 

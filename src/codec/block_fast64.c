@@ -14,19 +14,6 @@
 
 /* ================================ float64 ================================ */
 
-/* int64 from integral doubles |v| < 2^51 (AVX2 has no cvtpd_epi64): the magic-number trick. */
-ECCL_AVX2 static inline __m256i dbl_to_i64(__m256d v)
-{
-    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 2^52 + 2^51 */
-    return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic)),
-                            _mm256_castpd_si256(magic));
-}
-ECCL_AVX2 static inline __m256d i64_to_dbl(__m256i v)
-{
-    const __m256d magic = _mm256_set1_pd(6755399441055744.0);
-    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(v, _mm256_castpd_si256(magic))), magic);
-}
-
 typedef struct {
     __m256i mag[8];
     uint32_t neg, pos;
@@ -428,16 +415,39 @@ ECCL_AVX2 static inline void deltas64(const int64_t *q, int lag, int kind, __m25
     }
 }
 
+/* What choose needs of 32 int64 deltas, and no more (pricing): the OR of their magnitudes, and
+ * masks that are nonzero where some delta is negative / positive. */
+typedef struct {
+    uint64_t all;
+    uint32_t neg, pos;
+} p64_t;
+
+ECCL_AVX2 static inline p64_t price_stats64(const __m256i *d)
+{
+    __m256i acc = _mm256_setzero_si256(), n = acc, ps = acc, zero = acc;
+    for (int k = 0; k < 8; k++) {
+        __m256i sgn = _mm256_cmpgt_epi64(zero, d[k]);
+        acc = _mm256_or_si256(acc, _mm256_sub_epi64(_mm256_xor_si256(d[k], sgn), sgn));
+        n = _mm256_or_si256(n, sgn);
+        ps = _mm256_or_si256(ps, _mm256_cmpgt_epi64(d[k], zero));
+    }
+    __m128i a = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0x4E));
+    p64_t o = {(uint64_t)_mm_cvtsi128_si64(a), (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(n)),
+               (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(ps))};
+    return o;
+}
+
 ECCL_AVX2 void eccl_fast_price_forms64i(const eccl_qparams_t *p, const int64_t *q, int head, int want_l2,
                                         int *size, unsigned *code)
 {
     __m256i d[8];
-    d64_t S;
+    p64_t S;
     deltas64(q, p->lag, 0, d);
-    stats64(&S, d);
+    S = price_stats64(d);
     choice_t cl = choose(S.all, S.neg, S.pos, 1, head ? 6 : 0);
     deltas64(q, p->lag, 1, d);
-    stats64(&S, d);
+    S = price_stats64(d);
     choice_t cn = choose(S.all, S.neg, S.pos, 1, 0);
     int none = cn.size < cl.size;
     /* (a full 64-bit block always fits: at most 6 + 4 + 180 of 256 bytes) */
@@ -446,7 +456,7 @@ ECCL_AVX2 void eccl_fast_price_forms64i(const eccl_qparams_t *p, const int64_t *
                    : eccl_fmt_quant_code((unsigned)cl.s, ECCL_FMT_PRED_LORENZO, (unsigned)cl.fc);
     if (!want_l2) return;
     deltas64(q, p->lag, 2, d);
-    stats64(&S, d);
+    S = price_stats64(d);
     choice_t c2 = choose(S.all, S.neg, S.pos, 1, head ? 6 : 0);
     int l2 = eccl_fmt_bitlen64(S.all) <= ECCL_FMT_FQ64 && c2.size < cl.size;
     size[1] = l2 ? c2.size : cl.size;
@@ -495,13 +505,13 @@ ECCL_AVX2 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *qi
     return eccl_fast_write_quant64i(p, qb + 4, !pr->have, form, code, out);
 }
 
-ECCL_AVX2 int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
-                                   eccl_pred_t *pr, int64_t *q)
+/* A second-order block's integers in eight registers (l2_integrate): 0 (pr updated) or -1. */
+ECCL_AVX2 static int read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in, eccl_pred_t *pr,
+                                __m256i *dv)
 {
     unsigned s = eccl_fmt_code_sign(code);
     int fc = (int)(code & 31u), F = eccl_fmt_quant_planes(code, 1), head = !pr->have, o = 0;
-    int64_t q0 = 0, d[32] __attribute__((aligned(32)));
-    __m256i dv[8];
+    int64_t q0 = 0;
     if (head) {
         uint64_t z = 0;
         for (int k = 0; k < 6; k++) z |= (uint64_t)in[k] << (8 * k);
@@ -521,12 +531,25 @@ ECCL_AVX2 int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const
     } else if (read_deltas45(in + o, s, head, dv)) {
         return -1;
     }
-    for (int k = 0; k < 8; k++) _mm256_store_si256((__m256i *)(d + 4 * k), dv[k]);
-    eccl_pred_t keep = *pr;
-    if (l2_integers(d, head, q0, p->qmax, pr, q)) {
-        *pr = keep;
-        return -1;
-    }
+    return l2_integrate(dv, head, q0, p->qmax, pr);
+}
+
+ECCL_AVX2 int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                   eccl_pred_t *pr, int64_t *q)
+{
+    __m256i v[8];
+    if (read_l2_64(p, code, in, pr, v)) return -1;
+    for (int k = 0; k < 8; k++) _mm256_storeu_si256((__m256i *)(q + 4 * k), v[k]);
+    return 0;
+}
+
+ECCL_AVX2 int eccl_fast_decode_l2_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                                     eccl_pred_t *pr, double *x)
+{
+    __m256i v[8];
+    if (read_l2_64(p, code, in, pr, v)) return -1;
+    const __m256d D = _mm256_set1_pd(p->D);
+    for (int k = 0; k < 8; k++) _mm256_storeu_pd(x + 4 * k, _mm256_mul_pd(i64_to_dbl(v[k]), D));
     return 0;
 }
 

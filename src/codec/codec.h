@@ -196,6 +196,23 @@ void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int 
 int eccl_tile_encode_raw(const eccl_qparams_t *p, int fast, const uint64_t *v, int r, unsigned char *out,
                          unsigned *code);
 
+/* The AVX2 form of eccl_tile_encode_v2 for a tile whose nblk blocks are all full (fast paths
+ * available), given as integers in place: slot k (eccl_tile_slot) holds block k's 32 integers
+ * (int32 for float32, int64 for float64 and complex128) when quant[k], else block k is RAW and
+ * raw(ctx, k, v) gives its 32 encodings (binary32 ones in the low 32 bits). This function fills
+ * the slots' predecessor entries. The same bytes as eccl_tile_encode_v2 on the same blocks. */
+enum { ECCL_TILE_SLOT = 40 }; /* entries a slot: q[-2], q[-1] at 6 and 7, the integers from 8 */
+static inline void *eccl_tile_slot(void *slots, int is64, int k)
+{
+    return (unsigned char *)slots + ((size_t)ECCL_TILE_SLOT * (size_t)k + 8) * (is64 ? 8u : 4u);
+}
+/* 32-byte aligned room for the slots of a tile (free() it), or NULL. */
+void *eccl_tile_slots_alloc(int is64);
+typedef void (*eccl_tile_raw_fn)(void *ctx, int k, uint64_t *v);
+int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, void *slots, const unsigned char *quant, int nblk,
+                               eccl_tile_raw_fn raw, void *ctx, unsigned char *codes, unsigned *form,
+                               unsigned char *payload);
+
 /* Which block implementation compress/decompress use (tests compare them). */
 typedef enum { ECCL_PATH_AUTO = 0, ECCL_PATH_REFERENCE = 1, ECCL_PATH_FAST = 2 } eccl_codec_path_t;
 /* Whether the AVX2 block paths run for `path`: AUTO uses them when the CPU has AVX2, unless

@@ -82,6 +82,14 @@ int eccl_fast_read_l2_32(const eccl_qparams_t *p, unsigned code, const unsigned 
                          eccl_pred_t *pr, int64_t *q);
 int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                          eccl_pred_t *pr, int64_t *q);
+/* read_l2_32 with int32 integers (|q| <= QMAX32), and the values T(q * D) of a second-order block
+ * (decode_l2): the same returns. */
+int eccl_fast_read_l2_32i(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                          eccl_pred_t *pr, int32_t *q);
+int eccl_fast_decode_l2_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                            eccl_pred_t *pr, float *x);
+int eccl_fast_decode_l2_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                            eccl_pred_t *pr, double *x);
 /* Min and max over the finite values of x (+inf/-inf when there are none), and their number. */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);
 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite);

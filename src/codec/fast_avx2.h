@@ -118,24 +118,53 @@ ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc
 
 /* ---- version 2 (doc/format.md 6.2, 8.1): second-order tiles, real types (lag 1) ---- */
 
-/* Second-order integers from 32 deltas d (int64), with block.c read_quant's checks: q_i =
- * d_i + 2 q_{i-1} - q_{i-2}, each within +-qmax before it predicts the next (head: q_0 = q0 and
- * q_1 = q_0 + d_1). 0, or -1. pr is updated on 0 (the caller saved it). */
-static inline int l2_integers(const int64_t *d, int head, int64_t q0, int64_t qmax, eccl_pred_t *pr,
-                              int64_t *q)
+/* Second-order integers (doc/format.md 6.2) from 32 deltas in eight registers of 4 int64 (d[k]
+ * holds deltas 4k..4k+3; |d_i| < 2^46; a head block's d_0 is 0): q_i = d_i + 2 q_{i-1} - q_{i-2}
+ * from (q_{-2}, q_{-1}) = (pr->q[2], pr->q[1]); a head block starts from (q0, q0), which gives
+ * q_0 = q0 and q_1 = q_0 + d_1 (first order). Computed as two prefix sums: e_i = e_{-1} + d_0 +
+ * ... + d_i with e_{-1} = q_{-1} - q_{-2}, then q_i = q_{-1} + e_0 + ... + e_i. With |q_{-1}|,
+ * |q_{-2}| <= qmax < 2^45, |e| < 2^52 and |q| < 2^58: no sum overflows whatever the deltas, so
+ * checking every q_i at the end rejects exactly the blocks block.c's value-by-value check
+ * rejects. Returns 0 (the integers in d, pr updated), or -1 (pr unchanged). */
+ECCL_AVX2 static inline __m256i l2_scan4(__m256i x, __m256i carry)
 {
-    int64_t a = head ? q0 : pr->q[2], b = head ? q0 : pr->q[1];
-    for (int i = 0; i < 32; i++) {
-        int64_t v = i == 0 && head ? q0 : d[i] + 2 * b - a;
-        if (v > qmax || v < -qmax) return -1;
-        q[i] = v;
-        a = b;
-        b = v;
+    x = _mm256_add_epi64(x, _mm256_slli_si256(x, 8));
+    __m256i t = _mm256_permute4x64_epi64(x, 0x55); /* element 1 everywhere */
+    x = _mm256_add_epi64(x, _mm256_blend_epi32(_mm256_setzero_si256(), t, 0xF0));
+    return _mm256_add_epi64(x, carry);
+}
+
+ECCL_AVX2 static inline int l2_integrate(__m256i *d, int head, int64_t q0, int64_t qmax, eccl_pred_t *pr)
+{
+    int64_t b = head ? q0 : pr->q[1], e = head ? 0 : pr->q[1] - pr->q[2];
+    __m256i ce = _mm256_set1_epi64x(e), cq = _mm256_set1_epi64x(b);
+    const __m256i QM = _mm256_set1_epi64x(qmax), NQM = _mm256_set1_epi64x(-qmax);
+    __m256i bad = _mm256_setzero_si256();
+    for (int k = 0; k < 8; k++) {
+        __m256i x = l2_scan4(d[k], ce);
+        ce = _mm256_permute4x64_epi64(x, 0xFF);
+        d[k] = l2_scan4(x, cq);
+        cq = _mm256_permute4x64_epi64(d[k], 0xFF);
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(d[k], QM), _mm256_cmpgt_epi64(NQM, d[k])));
     }
+    if (!_mm256_testz_si256(bad, bad)) return -1;
     pr->have = 1;
-    pr->q[0] = pr->q[1] = q[31];
-    pr->q[2] = q[30];
+    pr->q[0] = pr->q[1] = _mm256_extract_epi64(d[7], 3);
+    pr->q[2] = _mm256_extract_epi64(d[7], 2);
     return 0;
+}
+
+/* int64 -> double for |v| < 2^51, and back for integral doubles (AVX2 has neither): the
+ * magic-number trick. */
+ECCL_AVX2 static inline __m256d i64_to_dbl(__m256i v)
+{
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 2^52 + 2^51 */
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(v, _mm256_castpd_si256(magic))), magic);
+}
+ECCL_AVX2 static inline __m256i dbl_to_i64(__m256d v)
+{
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0);
+    return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic)), _mm256_castpd_si256(magic));
 }
 
 #endif

@@ -140,6 +140,24 @@ int eccl_fast_read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned 
     (void)p, (void)code, (void)in, (void)pr, (void)q;
     return ECCL_FAST_DECLINE;
 }
+int eccl_fast_read_l2_32i(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                          eccl_pred_t *pr, int32_t *q)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)q;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_decode_l2_f32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                            eccl_pred_t *pr, float *x)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)x;
+    return ECCL_FAST_DECLINE;
+}
+int eccl_fast_decode_l2_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
+                            eccl_pred_t *pr, double *x)
+{
+    (void)p, (void)code, (void)in, (void)pr, (void)x;
+    return ECCL_FAST_DECLINE;
+}
 #else
 typedef int eccl_fast_stubs_unused_t; /* (an empty translation unit is not ISO C) */
 #endif

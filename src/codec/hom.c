@@ -185,6 +185,66 @@ static int read_rep_v2(const eccl_qparams_t *p, int fast, unsigned form, unsigne
     return eccl_block_read_form(p, form, code, in, r, pr, b);
 }
 
+/* Block k of a version-2 input as integers in place through the AVX2 readers: 0, or nonzero where
+ * they decline (a RAW block, or one they do not confirm: the generic path decides). */
+static int read_int_v2(const eccl_qparams_t *p, unsigned form, unsigned code, const unsigned char *in,
+                       eccl_pred_t *pr, void *q)
+{
+    if (eccl_fmt_code_is_raw(code)) return ECCL_FAST_DECLINE;
+    int l2 = form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
+    if (p->is64)
+        return l2 ? eccl_fast_read_l2_64(p, code, in, pr, (int64_t *)q) : eccl_fast_read_q64(p, code, in, pr, (int64_t *)q);
+    return l2 ? eccl_fast_read_l2_32i(p, code, in, pr, (int32_t *)q) : eccl_fast_read_q32(p, code, in, pr, (int32_t *)q);
+}
+
+/* A version-2 tile of full blocks whose inputs are all integers and whose results all stay within
+ * QMAX (section 11 case 1 everywhere), combined in place and coded by tile.c's slot encoder: the
+ * bytes of hom_tile_v2. Returns -1 for any other tile (hom_tile_v2 takes it). */
+static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *codes, unsigned *form,
+                                unsigned char *payload)
+{
+    const eccl_stream_t *a = h->a;
+    const eccl_qparams_t *p = &a->qp;
+    const int is64 = p->is64;
+    uint64_t b0 = t << 8, b1 = b0 + 256 < a->nb ? b0 + 256 : a->nb;
+    if (eccl_fmt_block_len(a->n, b1 - 1) != 32) return -1;
+    const unsigned char *pa = eccl_stream_tile_payload(a, t);
+    const unsigned char *pb = h->b ? eccl_stream_tile_payload(h->b, t) : NULL;
+    unsigned fa = eccl_stream_tile_form(a, t), fb = h->b ? eccl_stream_tile_form(h->b, t) : 0;
+    eccl_pred_t pra = {0, {0, 0, 0}}, prb = {0, {0, 0, 0}};
+    unsigned char quant[ECCL_FMT_TILE_BLOCKS];
+    void *slots = eccl_tile_slots_alloc(is64);
+    if (!slots) return -(int64_t)ECCL_ERR_NO_MEMORY;
+    int64_t size = -1;
+    for (uint64_t k = b0; k < b1; k++) {
+        int64_t qb[32] __attribute__((aligned(32)));
+        void *qa = eccl_tile_slot(slots, is64, (int)(k - b0));
+        if (read_int_v2(p, fa, a->codes[k], pa, &pra, qa)) goto done;
+        pa += eccl_stream_block_size(a, k);
+        if (h->b) {
+            if (read_int_v2(p, fb, h->b->codes[k], pb, &prb, qb)) goto done;
+            pb += eccl_stream_block_size(h->b, k);
+        } else if (is64) {
+            const void *x = h->x + (k << 5) * 8;
+            if (!eccl_fast_quantize_f64(p, (const double *)x, qb) && !eccl_block_quantize(p, x, 32, qb)) goto done;
+        } else {
+            const void *x = h->x + (k << 5) * 4;
+            int32_t *q32 = (int32_t *)(void *)qb;
+            if (!eccl_fast_quantize_f32(p, (const float *)x, q32)) {
+                if (!eccl_block_quantize(p, x, 32, qb)) goto done; /* (|q| <= QMAX32 fits int32) */
+                for (int i = 0; i < 32; i++) q32[i] = (int32_t)qb[i];
+            }
+        }
+        if (is64 ? !combine_q64(p, h->op, (int64_t *)qa, qb) : !combine_q32(p, h->op, (int32_t *)qa, (const int32_t *)(void *)qb))
+            goto done;
+        quant[k - b0] = 1;
+    }
+    size = eccl_tile_encode_slots(p, slots, quant, (int)(b1 - b0), NULL, NULL, codes, form, payload);
+done:
+    free(slots);
+    return size;
+}
+
 /* A version-2 tile: each output block's representation (section 11), then the tile encoder's
  * choice of form (section 8.1). */
 static int64_t hom_tile_v2(const hom_ctx_t *h, uint64_t t, unsigned char *codes, unsigned *form,
@@ -225,7 +285,10 @@ static int64_t hom_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned *
                         unsigned char *payload)
 {
     const hom_ctx_t *h = (const hom_ctx_t *)vctx;
-    if (h->a->vmajor >= 2) return hom_tile_v2(h, t, codes, form, payload);
+    if (h->a->vmajor >= 2) {
+        int64_t z = h->fast ? hom_tile_v2_fast(h, t, codes, form, payload) : -1;
+        return z != -1 ? z : hom_tile_v2(h, t, codes, form, payload);
+    }
     *form = ECCL_FMT_FORM_NONE;
     const eccl_stream_t *a = h->a;
     const eccl_qparams_t *p = &a->qp;

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/codec.h"
@@ -142,5 +143,62 @@ int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockr
         off += size;
     }
     *form = f;
+    return eccl_tile_pad(payload, off);
+}
+
+void *eccl_tile_slots_alloc(int is64)
+{
+    return aligned_alloc(32, (size_t)ECCL_FMT_TILE_BLOCKS * ECCL_TILE_SLOT * (is64 ? 8u : 4u));
+}
+
+int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, void *slots, const unsigned char *quant, int nblk,
+                               eccl_tile_raw_fn raw, void *ctx, unsigned char *codes, unsigned *form,
+                               unsigned char *payload)
+{
+    const int is64 = p->is64;
+    unsigned char code1[ECCL_FMT_TILE_BLOCKS];
+    int64_t s0 = 0, s1 = 0, off = 0;
+    int eligible = p->lag == 1;
+    /* pass 1: each QUANT block's predecessors (the previous block's last two integers; a head
+     * block: its first, twice) and its price in both forms */
+    for (int k = 0; k < nblk; k++) {
+        if (!quant[k]) continue;
+        const int head = k == 0 || !quant[k - 1];
+        int size[2] = {-1, -1};
+        unsigned code[2] = {0, 0};
+        if (is64) {
+            int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
+            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
+            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
+            eccl_fast_price_forms64i(p, q, head, eligible, size, code);
+        } else {
+            int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
+            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
+            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
+            eccl_fast_price_forms32i(p, q, head, eligible, size, code);
+        }
+        codes[k] = (unsigned char)code[0]; /* (a full block's form-0 encoding always fits) */
+        code1[k] = (unsigned char)code[1];
+        s0 += size[0];
+        if (eligible && size[1] < 0) eligible = 0;
+        s1 += size[1];
+    }
+    *form = eligible && s1 < s0 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
+    /* pass 2: the payloads */
+    for (int k = 0; k < nblk; k++) {
+        const int head = k == 0 || !quant[k - 1];
+        unsigned code;
+        if (quant[k]) {
+            code = *form == ECCL_FMT_FORM_L2 ? code1[k] : codes[k];
+            const void *q = eccl_tile_slot(slots, is64, k);
+            off += is64 ? eccl_fast_write_quant64i(p, (const int64_t *)q, head, *form, code, payload + off)
+                        : eccl_fast_write_quant32i(p, (const int32_t *)q, head, *form, code, payload + off);
+        } else {
+            uint64_t v[32];
+            raw(ctx, k, v);
+            off += eccl_tile_encode_raw(p, 1, v, 32, payload + off, &code);
+        }
+        codes[k] = (unsigned char)code;
+    }
     return eccl_tile_pad(payload, off);
 }
