@@ -1,6 +1,6 @@
 /*
- * bench_codec.c - CPU codec benchmark: ratio, max error / bound, PSNR, and compress/decompress
- * throughput (GB/s of uncompressed data) per dataset and bound, on one thread and on all OpenMP
+ * bench_codec.c - CPU codec benchmark: ratio, max error / bound, PSNR, and compress/decompress/
+ * homomorphic-SUM throughput (GB/s of uncompressed data) per dataset and bound, on one thread and on all OpenMP
  * threads, printed next to the targets and a memcpy baseline measured in the same run.
  *
  *   bench/bench_codec [--n N] [--repeat K] [--quick] [--ncarg DIR] [--csv]
@@ -122,7 +122,8 @@ static int load_nc(dataset_t *d, const char *path, const char *var, int is64)
 }
 #endif
 
-/* best-of-k wall time of compress and decompress; error figures from the last run */
+/* best-of-k wall time of compress, decompress and the homomorphic SUM of the stream with the
+ * input itself (what a ring allreduce step does); error figures from the last run */
 static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, int threads, int repeat,
                 int csv, double memcpy_gbs, int vmajor)
 {
@@ -130,27 +131,31 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, i
     snprintf(label, sizeof label, "%s%s", blabel, vmajor == 2 ? " v2" : "");
     eccl_dtype_t dt = d->is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
     size_t esz = d->is64 ? 8 : 4, bytes = d->n * esz, cap = eccl_compress_bound(d->n, dt), size = 0;
-    unsigned char *s = malloc(cap);
+    unsigned char *s = malloc(cap), *h = malloc(cap);
     void *y = malloc(bytes);
-    if (!s || !y) exit(2);
+    if (!s || !h || !y) exit(2);
     memset(s, 0, cap);
     memset(y, 0, bytes);
 #ifdef _OPENMP
     omp_set_num_threads(threads);
 #endif
-    double tc = 1e30, td = 1e30;
+    double tc = 1e30, td = 1e30, th = 1e30;
     for (int r = 0; r < repeat; r++) {
         double t0 = now();
         eccl_result_t rc = eccl_compress_fmt(d->x, d->n, dt, b, s, cap, &size, ECCL_PATH_AUTO, vmajor);
         double t1 = now();
         rc = rc ? rc : eccl_decompress(s, size, y, d->n, dt);
         double t2 = now();
+        size_t hsize = 0;
+        rc = rc ? rc : eccl_hom_reduce(s, size, d->x, d->n, dt, ECCL_OP_SUM, h, cap, &hsize);
+        double t3 = now();
         if (rc) {
             fprintf(stderr, "%s: %s\n", d->name, eccl_strerror(rc));
             exit(1);
         }
         tc = t1 - t0 < tc ? t1 - t0 : tc;
         td = t2 - t1 < td ? t2 - t1 : td;
+        th = t3 - t2 < th ? t3 - t2 : th;
     }
     eccl_stream_info_t info;
     eccl_stream_info(s, size, &info);
@@ -172,14 +177,15 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, i
     double ratio = (double)bytes / (double)size;
     double eb = info.eb_abs;
     if (csv)
-        printf("%s,%s,%d,%.4f,%.4f,%.4g,%.2f,%.3f,%.3f,%zu,%.2f\n", d->name, label, threads, ratio,
+        printf("%s,%s,%d,%.4f,%.4f,%.4g,%.2f,%.3f,%.3f,%zu,%.2f,%.3f\n", d->name, label, threads, ratio,
                8.0 * esz / ratio, eb > 0 ? (double)maxerr / eb : 0.0, psnr, bytes / tc / 1e9,
-               bytes / td / 1e9, viol, memcpy_gbs);
+               bytes / td / 1e9, viol, memcpy_gbs, bytes / th / 1e9);
     else
-        printf("%-26s %-14s %3d %8.3f %7.3f %9.4f %8.2f %9.3f %9.3f %5zu\n", d->name, label,
+        printf("%-26s %-14s %3d %8.3f %7.3f %9.4f %8.2f %9.3f %9.3f %5zu %9.3f\n", d->name, label,
                threads, ratio, 8.0 * esz / ratio, eb > 0 ? (double)maxerr / eb : 0.0, psnr,
-               bytes / tc / 1e9, bytes / td / 1e9, viol);
+               bytes / tc / 1e9, bytes / td / 1e9, viol, bytes / th / 1e9);
     free(s);
+    free(h);
     free(y);
 }
 
@@ -218,8 +224,8 @@ static void usage(void)
          "  --dtype T       float32, float64 or all (default all)\n"
          "  --dataset TEXT  only the datasets whose name contains TEXT (e.g. 'vinth2p', 'f64')\n"
          "  --bound TEXT    only the bounds whose label contains TEXT (e.g. 'ABS 1e-6')\n"
-         "  --format V      stream format version (doc/format.md): 1 (default, what the library\n"
-         "                  writes), 2 (second-order tiles; CPU codec only for now) or both (each row\n"
+         "  --format V      stream format version (doc/format.md): 1 (default: what the collectives\n"
+         "                  write unless ECCL_FORMAT=2), 2 (second-order tiles) or both (each row\n"
          "                  twice, version 2 labelled 'v2')\n"
          "  --periods P     periods of sin(x)cos(y) along each axis (default 4; bench_cuda_codec's\n"
          "                  1 GiB grids, issue 21's rows: 2 with --n 16384 float32, --n 11585 float64)");
@@ -320,10 +326,10 @@ int main(int argc, char **argv)
            "compress >= 1.0 GB/s, decompress >= 1.5 GB/s;\nissue 21: >= 1 GB/s both ways on one core "
            "on each of its datasets (float64: sin(x)cos(y) and vinth2p T at ABS 1e-6)\n\n",
            side * side * 4 >> 20, mc);
-    if (csv) printf("dataset,bound,threads,ratio,bits_per_value,maxerr_over_eb,psnr_db,compress_gbs,decompress_gbs,violations,memcpy_gbs\n");
+    if (csv) printf("dataset,bound,threads,ratio,bits_per_value,maxerr_over_eb,psnr_db,compress_gbs,decompress_gbs,violations,memcpy_gbs,hom_sum_gbs\n");
     else
-        printf("%-26s %-14s %3s %8s %7s %9s %8s %9s %9s %5s\n", "dataset", "bound", "thr", "ratio",
-               "bits/v", "maxerr/eb", "PSNR dB", "comp GB/s", "dec GB/s", "viol");
+        printf("%-26s %-14s %3s %8s %7s %9s %8s %9s %9s %5s %9s\n", "dataset", "bound", "thr", "ratio",
+               "bits/v", "maxerr/eb", "PSNR dB", "comp GB/s", "dec GB/s", "viol", "hom GB/s");
     /* for: 1 float32, 2 float64; quick: the types it runs for with --quick */
     struct {
         eccl_bound_t b;

@@ -217,8 +217,9 @@ static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *c
     if (!slots) return -(int64_t)ECCL_ERR_NO_MEMORY;
     int64_t size = -1;
     for (uint64_t k = b0; k < b1; k++) {
-        int64_t qb[32] __attribute__((aligned(32)));
-        void *qa = eccl_tile_slot(slots, is64, (int)(k - b0));
+        int64_t qb64[32];
+        int32_t qb32[32];
+        void *qa = eccl_tile_slot(slots, is64, (int)(k - b0)), *qb = is64 ? (void *)qb64 : (void *)qb32;
         if (read_int_v2(p, fa, a->codes[k], pa, &pra, qa)) goto done;
         pa += eccl_stream_block_size(a, k);
         if (h->b) {
@@ -226,16 +227,15 @@ static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *c
             pb += eccl_stream_block_size(h->b, k);
         } else if (is64) {
             const void *x = h->x + (k << 5) * 8;
-            if (!eccl_fast_quantize_f64(p, (const double *)x, qb) && !eccl_block_quantize(p, x, 32, qb)) goto done;
+            if (!eccl_fast_quantize_f64(p, (const double *)x, qb64) && !eccl_block_quantize(p, x, 32, qb64)) goto done;
         } else {
             const void *x = h->x + (k << 5) * 4;
-            int32_t *q32 = (int32_t *)(void *)qb;
-            if (!eccl_fast_quantize_f32(p, (const float *)x, q32)) {
-                if (!eccl_block_quantize(p, x, 32, qb)) goto done; /* (|q| <= QMAX32 fits int32) */
-                for (int i = 0; i < 32; i++) q32[i] = (int32_t)qb[i];
+            if (!eccl_fast_quantize_f32(p, (const float *)x, qb32)) {
+                if (!eccl_block_quantize(p, x, 32, qb64)) goto done; /* (|q| <= QMAX32 fits int32) */
+                for (int i = 0; i < 32; i++) qb32[i] = (int32_t)qb64[i];
             }
         }
-        if (is64 ? !combine_q64(p, h->op, (int64_t *)qa, qb) : !combine_q32(p, h->op, (int32_t *)qa, (const int32_t *)(void *)qb))
+        if (is64 ? !combine_q64(p, h->op, (int64_t *)qa, qb64) : !combine_q32(p, h->op, (int32_t *)qa, qb32))
             goto done;
         quant[k - b0] = 1;
     }
