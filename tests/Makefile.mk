@@ -21,13 +21,13 @@ tests_test_codec_SOURCES = tests/test_codec.c
 tests_test_codec_LDADD = $(TEST_LDADD)
 
 tests_test_format2_SOURCES = tests/test_format2.c
-tests_test_format2_LDADD = $(TEST_LDADD)
+tests_test_format2_LDADD = $(REF_LDADD)
 
 tests_test_pool_SOURCES = tests/test_pool.c
 tests_test_pool_LDADD = $(TEST_LDADD)
 
 tests_test_fastpath_SOURCES = tests/test_fastpath.c
-tests_test_fastpath_LDADD = $(TEST_LDADD)
+tests_test_fastpath_LDADD = $(REF_LDADD)
 
 # eccl-probe end to end (tests/test_probe.sh): gen_raw writes the fields, cmp_raw checks the
 # reconstructions independently of the probe.  The script finds the programs through
@@ -218,7 +218,7 @@ check_PROGRAMS += tests/test_cuda_format2
 TESTS += tests/test_cuda_format2
 tests_test_cuda_format2_SOURCES = tests/test_cuda_format2.c
 tests_test_cuda_format2_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
-tests_test_cuda_format2_LDADD = $(TEST_LDADD) $(CUDA_LDFLAGS) $(CUDA_LIBS)
+tests_test_cuda_format2_LDADD = $(REF_LDADD) $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 
 # eccl-info and the one list of ECCL_* variables (src/core/env_doc.c, doc/env.md): see the script.
