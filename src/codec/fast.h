@@ -1,4 +1,5 @@
-/* fast.h - the AVX2 block paths (block_fast.c, block_fast64.c); see block_fast.c for the contract. */
+/* fast.h - the AVX2 block paths (block_fast.c, block_fast64.c, range_fast.c); see block_fast.c for the
+ * contract. */
 #ifndef ECCL_CODEC_FAST_H
 #define ECCL_CODEC_FAST_H
 
@@ -90,7 +91,8 @@ int eccl_fast_decode_l2_f32(const eccl_qparams_t *p, unsigned code, const unsign
                             eccl_pred_t *pr, float *x);
 int eccl_fast_decode_l2_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                             eccl_pred_t *pr, double *x);
-/* Min and max over the finite values of x (+inf/-inf when there are none), and their number. */
+/* Min and max over the finite values of x (+inf/-inf when there are none), and their number
+ * (range_fast.c). */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);
 void eccl_fast_range_f64(const double *x, size_t n, double *lo, double *hi, size_t *nfinite);
 #endif
