@@ -199,8 +199,9 @@ int eccl_tile_encode_raw(const eccl_qparams_t *p, int fast, const uint64_t *v, i
 /* The AVX2 form of eccl_tile_encode_v2 for a tile whose nblk blocks are all full (fast paths
  * available), given as integers in place: slot k (eccl_tile_slot) holds block k's 32 integers
  * (int32 for float32, int64 for float64 and complex128) when quant[k], else block k is RAW and
- * raw(ctx, k, v) gives its 32 encodings (binary32 ones in the low 32 bits). This function fills
- * the slots' predecessor entries. The same bytes as eccl_tile_encode_v2 on the same blocks. */
+ * raw(ctx, k, v) gives its 32 encodings (binary32 ones in the low 32 bits; raw may be NULL when
+ * every quant[k] is 1). This function fills the slots' predecessor entries. The same bytes as
+ * eccl_tile_encode_v2 on the same blocks; returns the padded payload size. */
 enum { ECCL_TILE_SLOT = 40 }; /* entries a slot: q[-2], q[-1] at 6 and 7, the integers from 8 */
 static inline void *eccl_tile_slot(void *slots, int is64, int k)
 {

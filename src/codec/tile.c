@@ -177,7 +177,9 @@ int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, void *slots, const unsig
             q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
             eccl_fast_price_forms32i(p, q, head, eligible, size, code);
         }
-        codes[k] = (unsigned char)code[0]; /* (a full block's form-0 encoding always fits) */
+        /* (a full block's form-0 encoding always fits: predictor none alone takes at most 4 + 4 * 30
+         * bytes for float32, whose |q| <= QMAX32 < 2^30, and 64-bit blocks always fit) */
+        codes[k] = (unsigned char)code[0];
         code1[k] = (unsigned char)code[1];
         s0 += size[0];
         if (eligible && size[1] < 0) eligible = 0;
