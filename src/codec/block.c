@@ -21,6 +21,10 @@ void eccl_qparams_init(eccl_qparams_t *p, eccl_dtype_t dtype, eccl_mode_t mode, 
     p->D = p->quant ? eccl_fmt_quantum(eb_abs) : 0.0;
     p->R = p->quant ? 1.0 / p->D : 0.0;
     p->qmax = p->is64 ? ECCL_FMT_QMAX64 : ECCL_FMT_QMAX32;
+    /* |x - q D| <= D (1/2 + 2^-21) (1 + 2^-53) for q = rint(fl(x R)) and |q| <= QMAX32 (the
+     * rounding of R and of x R moves x/D by at most |x/D| 2^-51.9 < 2^-21); the product below,
+     * rounded down at most 2^-53, is above that, so `near` never says more than is true */
+    p->near = p->quant && !p->is64 && p->D * (0.5 + 0x1p-19) < eb_abs;
 }
 
 static inline double load_real(const void *x, int i, int is64)

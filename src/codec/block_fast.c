@@ -91,17 +91,20 @@ ECCL_AVX2 static int quantize32(const eccl_qparams_t *p, const float *x, int32_t
     const __m256d QM = _mm256_set1_pd((double)p->qmax);
     const __m256d ABS = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
     __m256d good = _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), inr = good;
+    const int near = p->near;
     for (int k = 0; k < 8; k++) {
         __m256d xd = _mm256_cvtps_pd(_mm_loadu_ps(x + 4 * k));
         __m256d qd = _mm256_round_pd(_mm256_mul_pd(xd, R), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         __m256d rec = _mm256_mul_pd(qd, D);
-        __m256d s1 = _mm256_and_pd(_mm256_sub_pd(xd, rec), ABS);
         __m256d s2 = _mm256_and_pd(_mm256_sub_pd(xd, _mm256_cvtps_pd(_mm256_cvtpd_ps(rec))), ABS);
-        __m256d ok = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_LE_OQ),
-                                   _mm256_and_pd(_mm256_cmp_pd(s1, EB, _CMP_LT_OQ),
-                                                 _mm256_cmp_pd(s2, EB, _CMP_LT_OQ)));
+        __m256d in = _mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_LE_OQ);
+        __m256d ok = _mm256_and_pd(in, _mm256_cmp_pd(s2, EB, _CMP_LT_OQ));
+        if (!near) { /* (p->near: |x - q D| < eb wherever `in` holds) */
+            __m256d s1 = _mm256_and_pd(_mm256_sub_pd(xd, rec), ABS);
+            ok = _mm256_and_pd(ok, _mm256_cmp_pd(s1, EB, _CMP_LT_OQ));
+        }
         good = _mm256_and_pd(good, ok);
-        inr = _mm256_and_pd(inr, _mm256_cmp_pd(_mm256_and_pd(qd, ABS), QM, _CMP_LE_OQ));
+        inr = _mm256_and_pd(inr, in);
         _mm_storeu_si128((__m128i *)(q + 4 * k), _mm256_cvtpd_epi32(qd));
     }
     const int all_good = _mm256_movemask_pd(good) == 0xF;

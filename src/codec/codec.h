@@ -22,6 +22,9 @@ typedef struct eccl_qparams {
     double eb;    /* eb_abs */
     double D, R;  /* quantum and its reciprocal (valid when quant) */
     int64_t qmax; /* QMAX of the element type */
+    int near;     /* float32 with D * (1/2 + 2^-19) < eb: the integer the fast quantizer rounds x * R to,
+                     when within QMAX, is always within eb of x, so it checks float(q * D) alone
+                     (block_fast.c quantize32; block.c's exact rule does not use it) */
 } eccl_qparams_t;
 
 void eccl_qparams_init(eccl_qparams_t *p, eccl_dtype_t dtype, eccl_mode_t mode, double eb_abs);
