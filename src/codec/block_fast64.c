@@ -198,13 +198,8 @@ ECCL_AVX2 int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *
 
 ECCL_AVX2 static inline __m256i scan64(__m256i x, int lag, __m256i carry)
 {
-    if (lag == 1) {
-        x = _mm256_add_epi64(x, _mm256_slli_si256(x, 8));
-        __m256i t = _mm256_permute4x64_epi64(x, 0x55); /* element 1 everywhere */
-        x = _mm256_add_epi64(x, _mm256_blend_epi32(_mm256_setzero_si256(), t, 0xF0));
-    } else {
-        x = _mm256_add_epi64(x, _mm256_permute2x128_si256(x, x, 0x08)); /* low half into high */
-    }
+    if (lag == 1) return scan4(x, carry);
+    x = _mm256_add_epi64(x, _mm256_permute2x128_si256(x, x, 0x08)); /* low half into high */
     return _mm256_add_epi64(x, carry);
 }
 

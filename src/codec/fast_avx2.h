@@ -116,6 +116,15 @@ ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc
     return 0;
 }
 
+/* Inclusive prefix sums of 4 int64 lanes, plus a carry vector (block_fast64.c scan64 too). */
+ECCL_AVX2 static inline __m256i scan4(__m256i x, __m256i carry)
+{
+    x = _mm256_add_epi64(x, _mm256_slli_si256(x, 8));
+    __m256i t = _mm256_permute4x64_epi64(x, 0x55); /* element 1 everywhere */
+    x = _mm256_add_epi64(x, _mm256_blend_epi32(_mm256_setzero_si256(), t, 0xF0));
+    return _mm256_add_epi64(x, carry);
+}
+
 /* ---- version 2 (doc/format.md 6.2, 8.1): second-order tiles, real types (lag 1) ---- */
 
 /* Second-order integers (doc/format.md 6.2) from 32 deltas in eight registers of 4 int64 (d[k]
@@ -126,14 +135,6 @@ ECCL_AVX2 static inline int read_deltas32(const unsigned char *in, int F, int fc
  * |q_{-2}| <= qmax < 2^45, |e| < 2^52 and |q| < 2^58: no sum overflows whatever the deltas, so
  * checking every q_i at the end rejects exactly the blocks block.c's value-by-value check
  * rejects. Returns 0 (the integers in d, pr updated), or -1 (pr unchanged). */
-ECCL_AVX2 static inline __m256i l2_scan4(__m256i x, __m256i carry)
-{
-    x = _mm256_add_epi64(x, _mm256_slli_si256(x, 8));
-    __m256i t = _mm256_permute4x64_epi64(x, 0x55); /* element 1 everywhere */
-    x = _mm256_add_epi64(x, _mm256_blend_epi32(_mm256_setzero_si256(), t, 0xF0));
-    return _mm256_add_epi64(x, carry);
-}
-
 ECCL_AVX2 static inline int l2_integrate(__m256i *d, int head, int64_t q0, int64_t qmax, eccl_pred_t *pr)
 {
     int64_t b = head ? q0 : pr->q[1], e = head ? 0 : pr->q[1] - pr->q[2];
@@ -141,9 +142,9 @@ ECCL_AVX2 static inline int l2_integrate(__m256i *d, int head, int64_t q0, int64
     const __m256i QM = _mm256_set1_epi64x(qmax), NQM = _mm256_set1_epi64x(-qmax);
     __m256i bad = _mm256_setzero_si256();
     for (int k = 0; k < 8; k++) {
-        __m256i x = l2_scan4(d[k], ce);
+        __m256i x = scan4(d[k], ce);
         ce = _mm256_permute4x64_epi64(x, 0xFF);
-        d[k] = l2_scan4(x, cq);
+        d[k] = scan4(x, cq);
         cq = _mm256_permute4x64_epi64(d[k], 0xFF);
         bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(d[k], QM), _mm256_cmpgt_epi64(NQM, d[k])));
     }
