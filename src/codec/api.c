@@ -130,12 +130,7 @@ typedef struct {
 static void raw_input(void *vctx, int k, uint64_t *v)
 {
     const raw_input_t *c = (const raw_input_t *)vctx;
-    const unsigned char *xk = c->x + ((size_t)k << 5) * (c->is64 ? 8 : 4);
-    for (int i = 0; i < 32; i++) {
-        uint32_t u32;
-        if (c->is64) memcpy(&v[i], xk + 8 * i, 8);
-        else memcpy(&u32, xk + 4 * i, 4), v[i] = u32;
-    }
+    eccl_block_encodings(c->is64, c->x + ((size_t)k << 5) * (c->is64 ? 8 : 4), v);
 }
 
 /* A version-2 tile whose blocks are all full (every tile but maybe the last), through the AVX2
@@ -153,23 +148,8 @@ static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsi
     void *slots = eccl_tile_slots_alloc(is64);
     unsigned char quant[ECCL_FMT_TILE_BLOCKS]; /* the block's form-0 kind is QUANT */
     if (!slots) return -(int64_t)ECCL_ERR_NO_MEMORY;
-    for (int k = 0; k < nblk; k++) {
-        const unsigned char *xk = c->x + ((b0 + (uint64_t)k) << 5) * W;
-        if (is64) {
-            int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
-            quant[k] = (unsigned char)(eccl_fast_quantize_f64(p, (const double *)(const void *)xk, q) ||
-                                       eccl_block_quantize(p, xk, 32, q));
-        } else {
-            int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
-            int ok = eccl_fast_quantize_f32(p, (const float *)(const void *)xk, q);
-            if (!ok) { /* (the exact rule: |q| <= QMAX32 fits int32) */
-                int64_t q64[32];
-                ok = eccl_block_quantize(p, xk, 32, q64);
-                for (int i = 0; ok && i < 32; i++) q[i] = (int32_t)q64[i];
-            }
-            quant[k] = (unsigned char)ok;
-        }
-    }
+    for (int k = 0; k < nblk; k++)
+        quant[k] = (unsigned char)eccl_tile_quantize(p, c->x + ((b0 + (uint64_t)k) << 5) * W, eccl_tile_slot(slots, is64, k));
     raw_input_t rc = {c->x + (b0 << 5) * W, is64};
     int64_t size = eccl_tile_encode_slots(p, slots, quant, nblk, raw_input, &rc, codes, form, payload);
     free(slots);

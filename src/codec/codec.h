@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "codec/format.h"
 #include "core/internal.h"
@@ -209,6 +210,20 @@ enum { ECCL_TILE_SLOT = 40 }; /* entries a slot: q[-2], q[-1] at 6 and 7, the in
 static inline void *eccl_tile_slot(void *slots, int is64, int k)
 {
     return (unsigned char *)slots + ((size_t)ECCL_TILE_SLOT * (size_t)k + 8) * (is64 ? 8u : 4u);
+}
+/* A full block of input values x quantized into a slot's integers q (int32 for float32, int64
+ * otherwise): the AVX2 quantizer, block.c's exact rule where it hesitates. 1 when the block
+ * quantizes (section 8 step 1), else 0 (a RAW block). Needs the fast paths. */
+int eccl_tile_quantize(const eccl_qparams_t *p, const void *x, void *q);
+/* The 32 encodings of a full block of input values x as u64 (binary32 ones in the low 32 bits). */
+static inline void eccl_block_encodings(int is64, const void *x, uint64_t *v)
+{
+    const unsigned char *xb = (const unsigned char *)x;
+    for (int i = 0; i < 32; i++) {
+        uint32_t u32;
+        if (is64) memcpy(&v[i], xb + 8 * i, 8);
+        else memcpy(&u32, xb + 4 * i, 4), v[i] = u32;
+    }
 }
 /* 32-byte aligned room for the slots of a tile (free() it), or NULL. */
 void *eccl_tile_slots_alloc(int is64);

@@ -225,15 +225,8 @@ static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *c
         if (h->b) {
             if (read_int_v2(p, fb, h->b->codes[k], pb, &prb, qb)) goto done;
             pb += eccl_stream_block_size(h->b, k);
-        } else if (is64) {
-            const void *x = h->x + (k << 5) * 8;
-            if (!eccl_fast_quantize_f64(p, (const double *)x, qb64) && !eccl_block_quantize(p, x, 32, qb64)) goto done;
-        } else {
-            const void *x = h->x + (k << 5) * 4;
-            if (!eccl_fast_quantize_f32(p, (const float *)x, qb32)) {
-                if (!eccl_block_quantize(p, x, 32, qb64)) goto done; /* (|q| <= QMAX32 fits int32) */
-                for (int i = 0; i < 32; i++) qb32[i] = (int32_t)qb64[i];
-            }
+        } else if (!eccl_tile_quantize(p, h->x + (k << 5) * (is64 ? 8 : 4), qb)) {
+            goto done;
         }
         if (is64 ? !combine_q64(p, h->op, (int64_t *)qa, qb64) : !combine_q32(p, h->op, (int32_t *)qa, qb32))
             goto done;

@@ -80,12 +80,7 @@ void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int 
             for (int i = 0; ok && i < 32; i++) b->q[i] = q32[i];
         }
         if (ok) { /* (the input's encodings too, as block.c keeps them: section 8 step 2) */
-            const unsigned char *xb = (const unsigned char *)x;
-            for (int i = 0; i < 32; i++) {
-                uint32_t u32;
-                if (p->is64) memcpy(&b->v[i], xb + 8 * i, 8);
-                else memcpy(&u32, xb + 4 * i, 4), b->v[i] = u32;
-            }
+            eccl_block_encodings(p->is64, x, b->v);
             b->r = 32;
             b->exact = 0;
             b->input = 1;
@@ -144,6 +139,17 @@ int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockr
     }
     *form = f;
     return eccl_tile_pad(payload, off);
+}
+
+int eccl_tile_quantize(const eccl_qparams_t *p, const void *x, void *q)
+{
+    if (p->is64) return eccl_fast_quantize_f64(p, (const double *)x, (int64_t *)q) || eccl_block_quantize(p, x, 32, (int64_t *)q);
+    int32_t *q32 = (int32_t *)q;
+    if (eccl_fast_quantize_f32(p, (const float *)x, q32)) return 1;
+    int64_t q64[32];
+    if (!eccl_block_quantize(p, x, 32, q64)) return 0;
+    for (int i = 0; i < 32; i++) q32[i] = (int32_t)q64[i]; /* (|q| <= QMAX32 fits int32) */
+    return 1;
 }
 
 void *eccl_tile_slots_alloc(int is64)
