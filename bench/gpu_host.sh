@@ -50,6 +50,8 @@ case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code mus
         mv "../$1.orig" "../$1"; touch "../$1"
     }
     mutate cuda/dec.cuh 's/(U)(i + 1) \* vel/(U)i * vel/' rows_velocity
+    mutate cuda/dec.cuh 's/unsigned long long acc = (unsigned long long)sm.tail\[b - 1\]\[1\];/unsigned long long acc = (unsigned long long)sm.tail[b - 1][1] - vel;/' rows_velocity32
+    mutate cuda/dec.cuh 's/const long long v = (long long)(acc + /const long long v = (long long)(int)(acc + /' rows_finish_32bit
     mutate cuda/dec.cuh 's/(long long)(lane + 1) \* vel/(long long)lane * vel/' warp_velocity
     mutate cuda/dec.cuh 's/m.a = 32;/m.a = 31;/' chain_map
     mutate cuda/dec.cuh 's/bad |= p1 > q.qmax || p1 < -q.qmax;/bad |= 0;/' l2_range_check

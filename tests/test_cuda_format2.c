@@ -11,8 +11,9 @@
  *     the warp decoder) but no sign map, RAW blocks inside form-L2 tiles (head blocks after them),
  *     integers near QMAX, short last blocks;
  *  3. damage: random bit flips with the checksum repaired (the verdicts must agree; where both
- *     accept, the values too), second-order integers bent past QMAX, tile forms 2 and 3, form 1 written into a form-0 tile and the other
- *     way round, a version-3 stream (ECCL_ERR_UNSUPPORTED);
+ *     accept, the values too), second-order integers bent past QMAX (also by 2^32, which 32-bit
+ *     arithmetic would not see), tile forms 2 and 3, form 1 written into a form-0 tile and the
+ *     other way round, a version-3 stream (ECCL_ERR_UNSUPPORTED);
  *  4. a column-major view (eccl_cuda_decompress_2d) of a version-2 stream;
  *  5. the encoders (compress32.cu for float32 and complex64; compress64.cu's fast path and the
  *     warp tile coder of enc64.cuh for float64 and complex128) write the CPU's version-2 bytes for
@@ -66,10 +67,11 @@ static void gpu_reserve(gpu_t *g, size_t count, eccl_dtype_t dt)
     }
 }
 
-/* Second-order blocks seen, by the decoder path they take (dec.cuh): [0] float32 (decode_l2_thread),
- * [1] 64-bit of at most 30 planes (block_rows, rows_finish), [2] 64-bit of 45 planes (the warp
- * decoder), [3] head blocks (any type). */
-static long l2_blocks[4];
+/* Second-order blocks seen, by the decoder path they take (dec.cuh): [0] float32 of at most
+ * L2_ROWS32_F = 20 planes (block_rows in 32 bits, rows_finish in 64), [1] 64-bit of at most 30
+ * planes (block_rows, rows_finish), [2] 64-bit of 45 planes (the warp decoder), [3] head blocks
+ * (any type), [4] float32 of 21 planes or more (decode_l2_thread). */
+static long l2_blocks[5];
 
 static size_t l2_tiles(const unsigned char *s, size_t size)
 {
@@ -83,7 +85,8 @@ static size_t l2_tiles(const unsigned char *s, size_t size)
             const unsigned m = st.codes[b];
             if (eccl_fmt_code_is_raw(m) || eccl_fmt_code_pred(m) != ECCL_FMT_PRED_NONE) continue;
             const int head = b == 256 * t || eccl_fmt_code_is_raw(st.codes[b - 1]);
-            l2_blocks[head ? 3 : st.dtype == ECCL_FLOAT32 ? 0 : (m & 31u) < 31u ? 1 : 2]++;
+            const int F = eccl_fmt_quant_planes(m, st.dtype != ECCL_FLOAT32);
+            l2_blocks[head ? 3 : st.dtype == ECCL_FLOAT32 ? (F <= 20 ? 0 : 4) : (m & 31u) < 31u ? 1 : 2]++;
         }
     }
     return k;
@@ -371,6 +374,14 @@ static void integer_cases(gpu_t *g, tu_rng *rng)
                                     : (int64_t)(i % 4096) * 1000 - 2000000;
             ints_case(g, dt, q, n, 1e-3, "swings near QMAX", rng);
         }
+        /* float32: steep parabolas, period 64 (a cusp in every other block), second differences of
+         * 2^19 (20 planes: the widest block decoded through a row) in the even tiles and 2^20 (21
+         * planes: decode_l2_thread) in the odd ones */
+        for (size_t i = 0; i < n; i++) {
+            const int64_t j = (int64_t)(i % 64) - 32;
+            q[i] = ((int64_t)1 << (i / 8192 % 2 ? 19 : 18)) * j * j;
+        }
+        ints_case(g, ECCL_FLOAT32, q, n, 1e-3, "steep parabolas", rng);
         /* float64: second differences of 2^32 quanta, all positive, where the Lorenzo deltas change
          * sign: second order wins by the sign map with 45 planes (the warp decoder) */
         for (size_t i = 0; i < n; i++) { /* a gentle parabola per tile (form L2), and over blocks
@@ -411,6 +422,86 @@ static void out_of_range_case(gpu_t *g)
     eccl_result_t rc = both_decode(g, s, size, n, ECCL_FLOAT32, "second-order integers past QMAX");
     TU_CHECK(rc == ECCL_ERR_CORRUPT, "integers past QMAX accepted: %s", eccl_strerror(rc));
     damaged++;
+    free(x);
+    free(s);
+}
+
+/* Part 3c: float32 second-order integers past QMAX that modulo 2^32 land back in range: the 32-bit
+ * row of a narrow second-order block must be finished in 64 bits (dec.cuh rows_finish). No encoder
+ * writes such a block (the values' float32 spacing there is 128 quanta: their blocks go RAW), so
+ * the stream is built from integers here: one form-L2 tile whose blocks are all QUANT, the code of
+ * each the cheaper of Lorenzo and second order (eccl_block_price_forms). Block 127 ends with the
+ * jump -(2^30 - 2^16) -> 2^30 - 2^16; block 128, the last, continues it with the integers
+ * 2^30 + (i + 1) 2^31 + (-1)^i e: second order, every integer past QMAX, and every one within it
+ * modulo 2^32 (-2^30 + e for even i, 2^30 - e for odd i). With e = 2^10 its deltas need 18
+ * planes (a row), with e = 2^19 22 planes (decode_l2_thread). Both decoders must refuse either
+ * stream. The control, block 128 constant at 2^30 - 2^16, they must accept and agree on. */
+typedef struct {
+    const int64_t *q;
+    uint64_t n;
+    const eccl_qparams_t *qp;
+} ints_tile_ctx;
+
+static int64_t ints_tile(void *ctx, uint64_t tile, unsigned char *codes, unsigned *form, unsigned char *payload)
+{
+    const ints_tile_ctx *c = ctx;
+    const uint64_t nb = (c->n + 31) / 32, b0 = 256 * tile, b1 = nb - b0 < 256 ? nb : b0 + 256;
+    int64_t off = 0, pred[3];
+    *form = ECCL_FMT_FORM_L2;
+    for (uint64_t b = b0; b < b1; b++) {
+        const int r = (int)(c->n - 32 * b < 32 ? c->n - 32 * b : 32);
+        const int64_t *q = c->q + 32 * b;
+        int size[2];
+        unsigned code[2];
+        eccl_block_price_forms(c->qp, q, r, b > b0 ? pred : NULL, 1, size, code);
+        if (size[1] < 0) return -(int64_t)ECCL_ERR_INTERNAL;
+        codes[b - b0] = (unsigned char)code[1];
+        off += eccl_block_write_quant(c->qp, q, r, b > b0 ? pred : NULL, ECCL_FMT_FORM_L2, code[1], payload + off);
+        pred[0] = pred[1] = q[r - 1];
+        pred[2] = q[r >= 2 ? r - 2 : r - 1];
+    }
+    return eccl_tile_pad(payload, off);
+}
+
+static void wrap_case(gpu_t *g)
+{
+    const size_t n = 4128;
+    const int64_t big = ((int64_t)1 << 30) - ((int64_t)1 << 16);
+    /* the stream's parameters: those of a stream the codec writes at ABS 1e-3 */
+    float *x = tu_malloc(n * sizeof *x);
+    memset(x, 0, n * sizeof *x);
+    eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
+    size_t cap = eccl_compress_bound(n, ECCL_FLOAT32) + 4096, size = 0;
+    unsigned char *s = tu_malloc(cap);
+    eccl_stream_t st;
+    TU_RC(eccl_compress_fmt(x, n, ECCL_FLOAT32, &b, s, cap, &size, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+    TU_RC(eccl_stream_parse(s, size, &st), ECCL_SUCCESS);
+    const eccl_qparams_t qp = st.qp;
+    const eccl_stream_desc_t desc = {2, ECCL_FLOAT32, st.mode, st.nsum, st.count, st.bound, st.eb, st.range};
+    int64_t *q = tu_malloc(n * sizeof *q);
+    for (size_t i = 0; i < 4094; i++) q[i] = ((int64_t)i - 2000) * ((int64_t)i - 2000) / 1024;
+    q[4094] = -big;
+    q[4095] = big;
+    gpu_reserve(g, n, ECCL_FLOAT32);
+    for (int bad = 0; bad < 3; bad++) {
+        const int64_t e = bad == 2 ? (int64_t)1 << 19 : 1024;
+        for (int64_t i = 0; i < 32; i++)
+            q[4096 + i] = bad ? ((int64_t)1 << 30) + (i + 1) * ((int64_t)1 << 31) + (i & 1 ? -e : e) : big;
+        ints_tile_ctx c = {q, n, &qp};
+        TU_RC(eccl_stream_write(&desc, ints_tile, &c, s, cap, &size), ECCL_SUCCESS);
+        TU_RC(eccl_stream_parse(s, size, &st), ECCL_SUCCESS);
+        const unsigned m = st.codes[128];
+        const int planes = bad == 2 ? 22 : 18;
+        TU_CHECK(eccl_stream_tile_form(&st, 0) == ECCL_FMT_FORM_L2 && !eccl_fmt_code_is_raw(st.codes[127]) &&
+                     (!bad || (eccl_fmt_code_pred(m) == ECCL_FMT_PRED_NONE && eccl_fmt_quant_planes(m, 0) == planes)),
+                 "wrap case %d: not the intended structure (form %u, block 127 0x%02x, block 128 0x%02x)",
+                 bad, eccl_stream_tile_form(&st, 0), st.codes[127], m);
+        eccl_result_t rc =
+            both_decode(g, s, size, n, ECCL_FLOAT32, bad ? "integers past QMAX by 2^32" : "wrap control");
+        TU_CHECK(rc == (bad ? ECCL_ERR_CORRUPT : ECCL_SUCCESS), "wrap case %d: %s", bad, eccl_strerror(rc));
+        damaged += bad > 0;
+    }
+    free(q);
     free(x);
     free(s);
 }
@@ -466,6 +557,7 @@ int main(void)
     tu_rng rng = {2026};
     integer_cases(&g, &rng);
     out_of_range_case(&g);
+    wrap_case(&g);
     printf("integer cases: %ld streams, %ld form-L2 tiles, %ld damaged copies\n", streams, l2_seen, damaged);
     TU_CHECK(l2_seen > 0, "no form-L2 tile in the integer cases: the test does not reach the second-order decoder");
     pattern_cases(&g, quick, &rng);
@@ -478,9 +570,9 @@ int main(void)
     printf("64-bit form-L2 tiles written by the GPU: %ld of QUANT blocks only, %ld with a RAW block\n", enc64_l2[0],
            enc64_l2[1]);
     TU_CHECK(enc64_l2[0] > 0 && enc64_l2[1] > 0, "a 64-bit encoder wrote no form-L2 tile: its version-2 path goes untested");
-    printf("second-order blocks: float32 %ld, 64-bit rows %ld, 64-bit 45 planes %ld, head %ld\n", l2_blocks[0],
-           l2_blocks[1], l2_blocks[2], l2_blocks[3]);
-    for (int k = 0; k < 4; k++)
+    printf("second-order blocks: float32 rows %ld, 64-bit rows %ld, 64-bit 45 planes %ld, head %ld, float32 wide %ld\n",
+           l2_blocks[0], l2_blocks[1], l2_blocks[2], l2_blocks[3], l2_blocks[4]);
+    for (int k = 0; k < 5; k++)
         TU_CHECK(l2_blocks[k] > 0, "no second-order block of kind %d: a decoder path goes untested", k);
     eccl_cuda_codec_free(&g.codec);
     cudaFree(g.dy);
