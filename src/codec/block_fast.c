@@ -410,49 +410,77 @@ ECCL_AVX2 static int deltas_l2_wide(const int32_t *q, __m256i *d)
     return eccl_fmt_bitlen64(all) <= ECCL_FMT_FQ32;
 }
 
-/* What choose needs of 32 int32 deltas, and no more (pricing): the OR of their magnitudes, and
- * masks that are nonzero where some delta is negative / positive. */
+/* What choose needs of 32 int32 deltas, and no more (pricing): a value with the bit length of the
+ * largest magnitude, and flags: some delta is negative / positive. From the smallest and the
+ * largest delta (lane-wise in mn, mx). */
 typedef struct {
     uint32_t all, neg, pos;
 } p32_t;
-
-ECCL_AVX2 static inline p32_t price_stats32(const __m256i *d)
+ECCL_AVX2 static inline p32_t minmax_stats32(__m256i mn, __m256i mx)
 {
-    __m256i acc = _mm256_setzero_si256(), n = acc, ps = acc, zero = acc;
-    for (int k = 0; k < 4; k++) {
-        acc = _mm256_or_si256(acc, _mm256_abs_epi32(d[k]));
-        n = _mm256_or_si256(n, d[k]);
-        ps = _mm256_or_si256(ps, _mm256_cmpgt_epi32(d[k], zero));
-    }
-    __m128i a = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0x4E));
-    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0xB1));
-    p32_t o = {(uint32_t)_mm_cvtsi128_si32(a), (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(n)),
-               (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(ps))};
+    __m128i a = _mm_min_epi32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
+    __m128i b = _mm_max_epi32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+    a = _mm_min_epi32(a, _mm_shuffle_epi32(a, 0x4E));
+    b = _mm_max_epi32(b, _mm_shuffle_epi32(b, 0x4E));
+    a = _mm_min_epi32(a, _mm_shuffle_epi32(a, 0xB1));
+    b = _mm_max_epi32(b, _mm_shuffle_epi32(b, 0xB1));
+    const int32_t lo = _mm_cvtsi128_si32(a), hi = _mm_cvtsi128_si32(b);
+    p32_t o = {(hi > 0 ? (uint32_t)hi : 0u) | (lo < 0 ? 0u - (uint32_t)lo : 0u), (uint32_t)(lo < 0),
+               (uint32_t)(hi > 0)};
     return o;
+}
+
+/* A block's three candidates priced in one pass over its integers: Lorenzo with the stream's lag
+ * (*L), predictor none (*N) and second order (*S2: lag 1 only, and exact only where the result,
+ * small_q32's, is 1). */
+ECCL_AVX2 static inline int price3_32(const int32_t *q, int lag, p32_t *L, p32_t *N, p32_t *S2)
+{
+    const __m256i lim = _mm256_set1_epi32((1 << 29) - 1), nlim = _mm256_set1_epi32(-((1 << 29) - 1));
+    const __m256i top = _mm256_set1_epi32(INT32_MAX), bot = _mm256_set1_epi32(INT32_MIN);
+    __m256i lmn = top, lmx = bot, nmn = top, nmx = bot, smn = top, smx = bot, big = _mm256_setzero_si256();
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        const __m256i cur = _mm256_load_si256((const __m256i *)(q + 8 * k));
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(q + 8 * k - 1));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(q + 8 * k - 2));
+        const __m256i dl = _mm256_sub_epi32(cur, lag == 1 ? a : b);
+        const __m256i d2 = _mm256_add_epi32(_mm256_sub_epi32(cur, _mm256_add_epi32(a, a)), b);
+        lmn = _mm256_min_epi32(lmn, dl);
+        lmx = _mm256_max_epi32(lmx, dl);
+        nmn = _mm256_min_epi32(nmn, cur);
+        nmx = _mm256_max_epi32(nmx, cur);
+        smn = _mm256_min_epi32(smn, d2);
+        smx = _mm256_max_epi32(smx, d2);
+        big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(cur, lim), _mm256_cmpgt_epi32(nlim, cur)));
+    }
+    *L = minmax_stats32(lmn, lmx);
+    *N = minmax_stats32(nmn, nmx);
+    *S2 = minmax_stats32(smn, smx);
+    return _mm256_testz_si256(big, big) && q[-1] < (1 << 29) && q[-1] > -(1 << 29) && q[-2] < (1 << 29) &&
+           q[-2] > -(1 << 29);
 }
 
 ECCL_AVX2 void eccl_fast_price_forms32i(const eccl_qparams_t *p, const int32_t *q, int head, int want_l2,
                                         int *size, unsigned *code)
 {
-    __m256i d[4];
-    p32_t S;
-    deltas32(q, p->lag, 0, d);
-    S = price_stats32(d);
-    choice_t cl = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
-    deltas32(q, p->lag, 1, d);
-    S = price_stats32(d);
-    choice_t cn = choose(S.all, S.neg, S.pos, 0, 0);
+    p32_t SL, SN, S2;
+    const int small = price3_32(q, p->lag, &SL, &SN, &S2);
+    choice_t cl = choose(SL.all, SL.neg, SL.pos, 0, head ? 4 : 0);
+    choice_t cn = choose(SN.all, SN.neg, SN.pos, 0, 0);
     int none = cn.size < cl.size;
     const choice_t *c = none ? &cn : &cl;
     size[0] = c->size <= 128 ? c->size : -1;
     code[0] = eccl_fmt_quant_code((unsigned)c->s, none ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO, (unsigned)c->fc);
     if (!want_l2) return;
     int usable = 1;
-    if (small_q32(q)) deltas32(q, p->lag, 2, d);
-    else usable = deltas_l2_wide(q, d);
-    S = price_stats32(d);
-    choice_t c2 = choose(S.all, S.neg, S.pos, 0, head ? 4 : 0);
+    if (!small) {
+        __m256i d[4];
+        usable = deltas_l2_wide(q, d);
+        const __m256i mn = _mm256_min_epi32(_mm256_min_epi32(d[0], d[1]), _mm256_min_epi32(d[2], d[3]));
+        const __m256i mx = _mm256_max_epi32(_mm256_max_epi32(d[0], d[1]), _mm256_max_epi32(d[2], d[3]));
+        S2 = minmax_stats32(mn, mx);
+    }
+    choice_t c2 = choose(S2.all, S2.neg, S2.pos, 0, head ? 4 : 0);
     int l2 = usable && c2.size < cl.size;
     c = l2 ? &c2 : &cl;
     size[1] = c->size <= 128 ? c->size : -1; /* (an f32 head block with 31-plane deltas: 132) */

@@ -417,43 +417,60 @@ typedef struct {
     uint32_t neg, pos;
 } p64_t;
 
-ECCL_AVX2 static inline p64_t price_stats64(const __m256i *d)
+/* One vector of deltas into a candidate's three accumulators: the OR of the magnitudes, the OR of
+ * the deltas (sign bits: some delta < 0) and the OR of their negations (some delta > 0; |d| < 2^63). */
+ECCL_AVX2 static inline void price_acc64(__m256i d, __m256i *acc, __m256i *n, __m256i *ps)
 {
-    __m256i acc = _mm256_setzero_si256(), n = acc, ps = acc, zero = acc;
-    for (int k = 0; k < 8; k++) {
-        __m256i sgn = _mm256_cmpgt_epi64(zero, d[k]);
-        acc = _mm256_or_si256(acc, _mm256_sub_epi64(_mm256_xor_si256(d[k], sgn), sgn));
-        n = _mm256_or_si256(n, sgn);
-        ps = _mm256_or_si256(ps, _mm256_cmpgt_epi64(d[k], zero));
-    }
+    const __m256i zero = _mm256_setzero_si256(), sgn = _mm256_cmpgt_epi64(zero, d);
+    *acc = _mm256_or_si256(*acc, _mm256_sub_epi64(_mm256_xor_si256(d, sgn), sgn));
+    *n = _mm256_or_si256(*n, d);
+    *ps = _mm256_or_si256(*ps, _mm256_sub_epi64(zero, d));
+}
+ECCL_AVX2 static inline p64_t price_bits64(__m256i acc, __m256i n, __m256i ps)
+{
     __m128i a = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
     a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0x4E));
     p64_t o = {(uint64_t)_mm_cvtsi128_si64(a), (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(n)),
                (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(ps))};
     return o;
 }
+/* A block's three candidates priced in one pass over its integers: Lorenzo with the stream's lag
+ * (*L), predictor none (*N) and second order (*S2; exact: |q| <= QMAX64 < 2^44). */
+ECCL_AVX2 static inline void price3_64(const int64_t *q, int lag, p64_t *L, p64_t *N, p64_t *S2)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i la = zero, ln = zero, lp = zero, na = zero, nn = zero, np = zero, sa = zero, sn = zero, sp = zero;
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++) {
+        const __m256i cur = _mm256_load_si256((const __m256i *)(q + 4 * k));
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(q + 4 * k - 1));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(q + 4 * k - 2));
+        const __m256i dl = _mm256_sub_epi64(cur, lag == 1 ? a : b);
+        const __m256i d2 = _mm256_add_epi64(_mm256_sub_epi64(cur, _mm256_add_epi64(a, a)), b);
+        price_acc64(dl, &la, &ln, &lp);
+        price_acc64(cur, &na, &nn, &np);
+        price_acc64(d2, &sa, &sn, &sp);
+    }
+    *L = price_bits64(la, ln, lp);
+    *N = price_bits64(na, nn, np);
+    *S2 = price_bits64(sa, sn, sp);
+}
 
 ECCL_AVX2 void eccl_fast_price_forms64i(const eccl_qparams_t *p, const int64_t *q, int head, int want_l2,
                                         int *size, unsigned *code)
 {
-    __m256i d[8];
-    p64_t S;
-    deltas64(q, p->lag, 0, d);
-    S = price_stats64(d);
-    choice_t cl = choose(S.all, S.neg, S.pos, 1, head ? 6 : 0);
-    deltas64(q, p->lag, 1, d);
-    S = price_stats64(d);
-    choice_t cn = choose(S.all, S.neg, S.pos, 1, 0);
+    p64_t SL, SN, S2;
+    price3_64(q, p->lag, &SL, &SN, &S2);
+    choice_t cl = choose(SL.all, SL.neg, SL.pos, 1, head ? 6 : 0);
+    choice_t cn = choose(SN.all, SN.neg, SN.pos, 1, 0);
     int none = cn.size < cl.size;
     /* (a full 64-bit block always fits: at most 6 + 4 + 180 of 256 bytes) */
     size[0] = none ? cn.size : cl.size;
     code[0] = none ? eccl_fmt_quant_code((unsigned)cn.s, ECCL_FMT_PRED_NONE, (unsigned)cn.fc)
                    : eccl_fmt_quant_code((unsigned)cl.s, ECCL_FMT_PRED_LORENZO, (unsigned)cl.fc);
     if (!want_l2) return;
-    deltas64(q, p->lag, 2, d);
-    S = price_stats64(d);
-    choice_t c2 = choose(S.all, S.neg, S.pos, 1, head ? 6 : 0);
-    int l2 = eccl_fmt_bitlen64(S.all) <= ECCL_FMT_FQ64 && c2.size < cl.size;
+    choice_t c2 = choose(S2.all, S2.neg, S2.pos, 1, head ? 6 : 0);
+    int l2 = eccl_fmt_bitlen64(S2.all) <= ECCL_FMT_FQ64 && c2.size < cl.size;
     size[1] = l2 ? c2.size : cl.size;
     code[1] = l2 ? eccl_fmt_quant_code((unsigned)c2.s, ECCL_FMT_PRED_NONE, (unsigned)c2.fc)
                  : eccl_fmt_quant_code((unsigned)cl.s, ECCL_FMT_PRED_LORENZO, (unsigned)cl.fc);
