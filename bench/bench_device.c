@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     size_t mib[16] = {64, 256, 1024};
-    int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1;
+    int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1, breakdown = 0;
     double E = 1e-4;
     const char *data_spec = "smooth", *dtype_name = "float32";
     const char *algs_spec[2] = {"ring", "binomial"};
@@ -194,6 +194,8 @@ int main(int argc, char **argv)
                 printf("usage: mpiexec -n P bench_device [--mib 64,256,1024] [--iters 5] [--bound 1e-4]\n"
                        "       [--data smooth|randomwalk|normal] [--colls allreduce,bcast] [--dtype float32|float64]\n"
                        "       [--allreduce-algorithms ring,ring_pipelined] [--bcast-algorithms binomial,pipeline]\n"
+                       "       [--breakdown]   (each rank's last eccl call: total, deciding, codec, network, the\n"
+                       "                        rest, and the cost model's prediction, 0 where forced; ms; lines \"# breakdown\")\n"
                        "collectives on device buffers: eccl (device-resident, compressed, ABS bound on the result;\n"
                        "a row per named algorithm, default ring and binomial)\n"
                        "vs host-staged MPI vs NCCL; one rank per GPU; exit 1 when an element of eccl's result is\n"
@@ -205,6 +207,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--bound") && v) E = atof(v), i++;
         else if (!strcmp(a, "--data") && v) data_spec = v, i++;
         else if (!strcmp(a, "--dtype") && v) dtype_name = v, i++;
+        else if (!strcmp(a, "--breakdown")) breakdown = 1;
         else if (!strcmp(a, "--colls") && v) do_ar = strstr(v, "allreduce") != NULL, do_bc = strstr(v, "bcast") != NULL, i++;
         else if (!strcmp(a, "--allreduce-algorithms") && v) algs_spec[0] = v, i++;
         else if (!strcmp(a, "--bcast-algorithms") && v) algs_spec[1] = v, i++;
@@ -314,6 +317,19 @@ int main(int argc, char **argv)
                 eccl_stats_t sts;
                 er.algorithm = algs[coll][ai];
                 t_eccl[ai] = time_eccl(&er, &sts);
+                if (breakdown) { /* where each rank's last call went (eccl_stats_t), the model beside it */
+                    double mine[5] = {sts.t_total, sts.t_select, sts.t_codec, sts.t_network, sts.model_t_chosen};
+                    double *all = rank == 0 ? malloc((size_t)size * sizeof mine) : NULL;
+                    MPI_Gather(mine, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                    for (int r = 0; rank == 0 && r < size; r++) {
+                        const double *v = all + 5 * r;
+                        printf("# breakdown %s %zu MiB %s rank %d: total %.3f deciding %.3f codec %.3f network %.3f "
+                               "rest %.3f | model %.3f (ms)\n",
+                               cname, mib[k], algs[coll][ai], r, v[0] * 1e3, v[1] * 1e3, v[2] * 1e3, v[3] * 1e3,
+                               (v[0] - v[1] - v[2] - v[3]) * 1e3, v[4] * 1e3);
+                    }
+                    free(all);
+                }
                 /* the ratio of what was sent (ranks that send nothing, as bcast leaves, report 1) */
                 double ratio = sts.bytes_sent ? sts.ratio : 0;
                 MPI_Allreduce(&ratio, &ratio_a[ai], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

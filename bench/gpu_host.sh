@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto and x2chunks (two GPUs), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto and x2chunks (two GPUs), x4bench (four), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -261,23 +261,26 @@ case " $what " in *" test "*|*" all "*)
             --n 300 --mb 32 --nb 24 --order C --reps 1
     fi ;;
 esac
-case " $what " in *" summabench "*) # SUMMA on device panels, 1 x 2 grid, one GPU per rank: NVLink/shm, sockets,
-    # and sockets over loopback shaped to each rate in SUMMA_LINKS (tc; e.g. "25gbit 10gbit"; a burst
-    # of 16 MB, small next to the 0.5 GB of panels, so that the rate holds for the whole run)
-    # (SUMMA_NETS="" leaves out the unshaped runs; on a one-GPU host both ranks share the GPU, and
-    # NCCL, which needs a GPU per rank, is left out)
-    plains="mpi nccl"; [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || plains=mpi
+case " $what " in *" summabench "*) # SUMMA on device panels, a SUMMA_GRID grid (1x2; 2x2 on four GPUs), one GPU
+    # per rank: NVLink/shm, sockets, and sockets over loopback shaped to each rate in SUMMA_LINKS (tc;
+    # e.g. "25gbit 10gbit"; a burst of 16 MB, small next to the 0.5 GB of panels, so that the rate
+    # holds for the whole run); SUMMA_ARGS adds options (e.g. --lookahead), SUMMA_PLAINS picks the
+    # plain baselines (mpi nccl)
+    # (SUMMA_NETS="" leaves out the unshaped runs; on a host of fewer GPUs than ranks the ranks share
+    # them, and NCCL, which needs a GPU per rank, is left out)
+    grid=${SUMMA_GRID:-1x2}; np=$(( ${grid%x*} * ${grid#*x} ))
+    plains=${SUMMA_PLAINS:-mpi nccl}; [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge $np ] || plains=mpi
     sockets="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
     for n in ${SUMMA_N:-8192 16384}; do
         for plain in $plains; do
             for net in ${SUMMA_NETS-shm socket} ${SUMMA_LINKS:-}; do
                 netenv=; [ "$net" = shm ] || netenv=$sockets
                 case $net in shm|socket) ;; *) tc qdisc replace dev lo root tbf rate "$net" burst 16mb latency 100ms ;; esac
-                step summa_${n}_${net}_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / 2)) \
-                    $netenv mpiexec -n 2 ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} \
-                    --grid 1x2 --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain
+                step summa_${grid}_${n}_${net}_$plain timeout "${BENCH_TIMEOUT:-600}" env OPENBLAS_NUM_THREADS=$((jobs / np)) \
+                    $netenv mpiexec -n $np ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} \
+                    --grid $grid --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain ${SUMMA_ARGS:-}
                 case $net in shm|socket) ;; *) tc qdisc del dev lo root ;; esac
-                grep -E "^(time|panel|worst)" "$out/summa_${n}_${net}_$plain.log"
+                grep -E "^(time|panel|worst|floor|eccl panels)" "$out/summa_${grid}_${n}_${net}_$plain.log"
             done
         done
     done ;;
@@ -374,12 +377,16 @@ esac
 case " $what " in *" x2bcastauto "*) # two GPUs over NVLink: what auto picks for a broadcast (the binomial
     # one with device streams priced without PCIe crossings, doc/performance.md section 21) against
     # the binomial one forced and NCCL's own broadcast (the NCCL column), float32 and float64; with
-    # X2B_OLD=1 also a build whose model prices device streams as staged ones (../build-old-model)
+    # X2B_OLD=1 also a build of the model as it was before (../build-old-model): C flags
+    # X2B_OLD_FLAGS, by default -DECCL_MDL_HOP_MEASURED=0 (a device-stream hop priced as NCCL's link
+    # and an MPI message; -DECCL_MDL_DEV_STREAMS=0: device streams priced as staged ones), and nvcc
+    # flags X2B_OLD_NVCCFLAGS (none by default)
     builds=". "
     if [ "${X2B_OLD:-0}" = 1 ]; then
         step build_old_model bash -c 'mkdir -p ../build-old-model && cd ../build-old-model &&
             ../configure CC=mpicc FC=mpifort --with-cuda --with-cuda-arch="${CUDA_ARCH:-90}" \
-                CFLAGS="-O2 -g -DECCL_MDL_DEV_STREAMS=0" > /dev/null && make -j'"$jobs"' > /dev/null && make -j'"$jobs"' bench/bench_device > /dev/null'
+                CFLAGS="-O2 -g '"${X2B_OLD_FLAGS:--DECCL_MDL_HOP_MEASURED=0}"'" > /dev/null &&
+            make -j'"$jobs"' NVCCFLAGS="'"${X2B_OLD_NVCCFLAGS:-}"'" > /dev/null && make -j'"$jobs"' bench/bench_device > /dev/null'
         builds=". ../build-old-model"
     fi
     for b in $builds; do
@@ -390,7 +397,18 @@ case " $what " in *" x2bcastauto "*) # two GPUs over NVLink: what auto picks for
         done
     done
     for f in "$out"/x2_bcast_auto_*.log; do echo "== $(basename $f .log)"
-        grep -E "^(#|coll|bcast)|eccl 0\] (GPU codec measured|NCCL link)" "$f"; done ;;
+        grep -E "^(#|coll|bcast)|eccl 0\] (GPU codec measured|NCCL link|NCCL device-stream hop)" "$f"; done ;;
+esac
+case " $what " in *" x4bench "*) # four GPUs, one rank each, over sockets on loopback (issue 19's 4-GPU rows):
+    # allreduce and bcast of smooth float32, `auto` and the pipelined algorithm forced, in each stream
+    # format of X4_FORMATS (1 2), NCCL and MPI in the same run
+    sock="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    for v in ${X4_FORMATS:-1 2}; do
+        step x4_socket_fmt$v timeout "${BENCH_TIMEOUT:-600}" env $sock ECCL_FORMAT=$v mpiexec -n 4 ./bench/bench_device \
+            --colls allreduce,bcast --mib "${X4_MIB:-256,1024}" --iters 3 --allreduce-algorithms auto,ring_pipelined \
+            --bcast-algorithms auto,pipeline
+        echo "== x4 sockets, format $v"; grep -E "^(#|coll|allreduce|bcast)" "$out/x4_socket_fmt$v.log"
+    done ;;
 esac
 case " $what " in *" x2chunks "*) # two GPUs over sockets: the pipelined ring's chunks per piece, each count of
     # CHUNK_LIST in turn (auto: the cost model's choice; repeats allowed) at X2C_MIB (256) MiB, under

@@ -4,7 +4,8 @@
  * eccl_comm_last_stats) must be the one eccl_select_predict names for the same figures (the
  * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
  *
- * Also the GPU codec's observed per-operation latency (core/comm.h eccl_gpu_observe, agreed in
+ * Also the device-stream hop's figures in the cost model (hop_model), and the GPU codec's observed
+ * per-operation latency (core/comm.h eccl_gpu_observe, agreed in
  * select.c): fed by hand here (device operations feed it on a GPU), each rank's median must reach
  * the model as the slowest rank's, the same figure on every rank.
  *
@@ -17,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/model.h"
 #include "coll/select.h"
 #include "core/comm.h"
+#include "core/model.h"
 #include "eccl.h"
 
 static int rank_, size_, fails, checks;
@@ -43,7 +46,7 @@ static void expect(int ok, const char *what)
     checks++;
     if (!ok) {
         fails++;
-        fprintf(stderr, "[%d] observed latency: %s\n", rank_, what);
+        fprintf(stderr, "[%d] %s\n", rank_, what);
     }
 }
 
@@ -65,28 +68,56 @@ static void observed_latency(unsigned char *x)
     double lat0 = c->models.gpu[0].op_lat;
     eccl_gpu_observe(c, 5e-3);
     eccl_gpu_observe(c, 5e-3);
-    expect(eccl_gpu_observed(c) == -INFINITY, "a figure from 2 observations");
-    expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "bcast failed");
-    expect(c->models.gpu_lat_obs == 0 && c->models.gpu[0].op_lat == lat0, "the model moved without a figure");
+    expect(eccl_gpu_observed(c) == -INFINITY, "observed latency: a figure from 2 observations");
+    expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "observed latency: bcast failed");
+    expect(c->models.gpu_lat_obs == 0 && c->models.gpu[0].op_lat == lat0, "observed latency: the model moved without a figure");
     for (int i = 0; i < 5; i++) eccl_gpu_observe(c, 1e-4 * (rank_ + 1));
     eccl_gpu_observe(c, 1.0);
     eccl_gpu_observe(c, -1.0); /* (counts as 0) */
-    expect(eccl_gpu_observed(c) == 1e-4 * (rank_ + 1), "not the median of 9");
-    expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "bcast failed");
+    expect(eccl_gpu_observed(c) == 1e-4 * (rank_ + 1), "observed latency: not the median of 9");
+    expect(eccl_bcast(x, 9000, ECCL_FLOAT64, 0, &b, c) == ECCL_SUCCESS, "observed latency: bcast failed");
     double want = 1e-4 * size_;
-    expect(c->models.gpu_lat_obs == want, "not the slowest rank's median");
+    expect(c->models.gpu_lat_obs == want, "observed latency: not the slowest rank's median");
     expect(c->models.gpu[0].op_lat == want && c->models.gpu[1].op_lat == want && c->models.nccl[0].op_lat == want &&
                c->models.nccl[1].op_lat == want && c->models.host.op_lat == 0,
            "the model's views do not price it");
     for (int i = 0; i < ECCL_LAT_RING + 4; i++) eccl_gpu_observe(c, 2e-5); /* the ring wraps */
-    expect(eccl_gpu_observed(c) == 2e-5, "the ring holds older observations");
-    expect(eccl_allreduce(x, x + 72000, 9000, ECCL_FLOAT64, ECCL_OP_SUM, &b, c) == ECCL_SUCCESS, "allreduce failed");
-    expect(c->models.gpu_lat_obs == 2e-5 && c->models.gpu[0].op_lat == 2e-5, "the non-rooted agreement");
+    expect(eccl_gpu_observed(c) == 2e-5, "observed latency: the ring holds older observations");
+    expect(eccl_allreduce(x, x + 72000, 9000, ECCL_FLOAT64, ECCL_OP_SUM, &b, c) == ECCL_SUCCESS, "observed latency: allreduce failed");
+    expect(c->models.gpu_lat_obs == 2e-5 && c->models.gpu[0].op_lat == 2e-5, "observed latency: the non-rooted agreement");
     c->gpu.observe = 0;
     unsigned n = c->gpu.nlat;
     eccl_gpu_observe(c, 1.0);
-    expect(c->gpu.nlat == n, "observed with observe = 0");
+    expect(c->gpu.nlat == n, "observed latency: observed with observe = 0");
     eccl_comm_free(&c);
+}
+
+/* The device-stream hop (core/model.c): until measured, NCCL's link plus the size's MPI message in
+ * the NCCL views; once measured, its own figures there (and nowhere else), through every later
+ * derivation; figures that are not positive finite numbers are refused. Local: no communicator. */
+static void hop_model(void)
+{
+    const double m[8] = {1e-5, 1e-9, 1e9, 2e9, 0.7e9, 5e9, 1e-5, 1e-9};
+    eccl_models_t md;
+    eccl_models_init(&md, m);
+    eccl_models_set_nccl(&md, 2e-5, 1.0 / 300e9);
+    for (int w = 0; w < 2; w++)
+        expect(md.nccl[w].hop_alpha == 2e-5 + 1e-5 && md.nccl[w].hop_beta == 1.0 / 300e9 &&
+                   mdl_net_dev(&md.nccl[w], 1e6) == 2e-5 + 1e-5 + 1e6 / 300e9,
+               "hop: unmeasured, not priced as the link and an MPI message");
+    expect(!eccl_models_set_nccl_hop(&md, -1e-5, 1e-11) && !eccl_models_set_nccl_hop(&md, 9e-5, 0) &&
+               !eccl_models_set_nccl_hop(&md, NAN, 1e-11) && !eccl_models_set_nccl_hop(&md, 9e-5, INFINITY),
+           "hop: a figure that is not a positive finite number was taken");
+    expect(md.nccl[0].hop_alpha == 2e-5 + 1e-5, "hop: a refused figure moved the model");
+    expect(eccl_models_set_nccl_hop(&md, 9e-5, 1.0 / 250e9), "hop: a measured figure was refused");
+    eccl_models_set_gpu_observed(&md, 3e-5); /* (derives every view again) */
+    for (int w = 0; w < 2; w++) {
+        expect(md.nccl[w].hop_alpha == 9e-5 && md.nccl[w].hop_beta == 1.0 / 250e9 &&
+                   mdl_net_dev(&md.nccl[w], 1e6) == 9e-5 + 1e6 / 250e9,
+               "hop: the NCCL views do not price the measured hop");
+        expect(md.nccl[w].alpha == 2e-5 + 1e-5 && md.nccl[w].nccl_beta == 1.0 / 300e9 && md.gpu[w].hop_alpha == 1e-5,
+               "hop: the measured hop moved another figure");
+    }
 }
 
 int main(int argc, char **argv)
@@ -153,6 +184,7 @@ int main(int argc, char **argv)
             eccl_comm_free(&c);
         }
     observed_latency(x);
+    hop_model();
     int tot[4] = {fails, checks, chose[0], chose[1]};
     MPI_Allreduce(MPI_IN_PLACE, tot, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0)

@@ -8,10 +8,11 @@
 #include "prims/prims.h"
 
 static inline double mdl_net(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->beta; }
-/* A stream that stays in device memory through NCCL (eccl_prim_dev_streams): the size over MPI and
- * the payload over NCCL's link, without the two PCIe crossings mdl_net prices for the staged
- * streams of the NCCL view (core/model.c derive). */
-static inline double mdl_net_dev(const eccl_model_t *m, double bytes) { return m->alpha + bytes * m->nccl_beta; }
+/* A stream that stays in device memory through NCCL (eccl_prim_dev_streams): one hop as the NCCL
+ * transport measured it at set-up (the size over MPI, the payload over NCCL, a wait on each side),
+ * without the two PCIe crossings mdl_net prices for the staged streams of the NCCL view
+ * (core/model.c derive). */
+static inline double mdl_net_dev(const eccl_model_t *m, double bytes) { return m->hop_alpha + bytes * m->hop_beta; }
 /* The GPU codec on such a stream: no copy of it between host and device (c_thr_dev, d_thr_dev). */
 static inline double mdl_compress_dev(const eccl_model_t *m, double bytes) { return bytes / m->c_thr_dev + m->op_lat; }
 static inline double mdl_decompress_dev(const eccl_model_t *m, double bytes) { return bytes / m->d_thr_dev + m->op_lat; }

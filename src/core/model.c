@@ -5,6 +5,11 @@
 
 #include "core/model.h"
 
+#ifndef ECCL_MDL_HOP_MEASURED /* 0: price a device-stream hop as before 2026-11-28's fourth session
+                                 (NCCL's link plus an MPI message; A/B runs) */
+#define ECCL_MDL_HOP_MEASURED 1
+#endif
+
 static double positive(double v, double dflt) { return v > 0 && isfinite(v) ? v : dflt; }
 
 /* Every view from the measured figures: the only place that writes host, gpu[] and nccl[]. */
@@ -16,6 +21,8 @@ static void derive(eccl_models_t *md)
     h->beta = md->beta;
     h->alpha_in = md->alpha_in;
     h->beta_in = md->beta_in;
+    h->hop_alpha = md->alpha; /* (no device streams with the CPU codec) */
+    h->hop_beta = md->beta;
     h->c_thr = md->cpu[0];
     h->d_thr = md->cpu[1];
     h->h_thr = md->cpu[2];
@@ -41,6 +48,13 @@ static void derive(eccl_models_t *md)
             n->alpha = md->nccl_alpha + md->alpha;
             n->beta = md->nccl_beta + 2.0 * ECCL_PCIE_BETA;
         }
+        /* a stream kept in device memory: its hop as measured, else NCCL's link and the size's MPI
+         * message (the NCCL view's alpha) */
+        g->hop_alpha = g->alpha;
+        g->hop_beta = g->nccl_beta;
+        int hop = ECCL_MDL_HOP_MEASURED && md->hop_alpha > 0;
+        n->hop_alpha = hop ? md->hop_alpha : n->alpha;
+        n->hop_beta = hop ? md->hop_beta : n->nccl_beta;
     }
 }
 
@@ -94,4 +108,13 @@ void eccl_models_set_nccl(eccl_models_t *md, double alpha, double beta)
     md->nccl_alpha = positive(alpha, ECCL_MDL_ALPHA);
     md->nccl_beta = positive(beta, 1e-12);
     derive(md);
+}
+
+int eccl_models_set_nccl_hop(eccl_models_t *md, double alpha, double beta)
+{
+    if (!(alpha > 0 && isfinite(alpha) && beta > 0 && isfinite(beta))) return 0;
+    md->hop_alpha = alpha;
+    md->hop_beta = beta;
+    derive(md);
+    return 1;
 }

@@ -25,6 +25,8 @@ typedef struct eccl_model {
     double c_thr_dev, d_thr_dev; /* the GPU codec with the stream kept in device memory (no PCIe
                                     copy of it): the device-stream paths (coll/model.h) */
     double nccl_alpha, nccl_beta; /* NCCL's own collectives' link (measured at its set-up; 0 before) */
+    double hop_alpha, hop_beta; /* one hop of a stream kept in device memory (coll/model.h
+                                   mdl_net_dev): s per hop, s per byte of stream */
     double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
     double stage;   /* s per byte of a device buffer staged whole through the host (0: none) */
 } eccl_model_t;
@@ -77,6 +79,9 @@ typedef struct eccl_models {
     double gpu_thr[2][3]; /* GPU codec [w][compress, decompress, homomorphic] */
     double gpu_thr_dev[2][2]; /* GPU codec [w][compress, decompress], the stream in device memory */
     double nccl_alpha, nccl_beta; /* NCCL point-to-point link (0: not measured) */
+    double hop_alpha, hop_beta; /* a device-stream hop through NCCL as the calls make it: the size
+                                   over MPI, the stream over NCCL, a wait on each side
+                                   (transport/nccl.c; 0: not measured) */
     int gpu_measured;    /* the GPU figures are this GPU's (1) or the constants (0) */
     /* derived */
     eccl_model_t host, gpu[2], nccl[2];
@@ -96,6 +101,10 @@ void eccl_models_init(eccl_models_t *md, const double m[8]);
 int eccl_models_set_gpu(eccl_models_t *md, const double v[ECCL_GPU_CAL_N]);
 /* NCCL's point-to-point link, measured at its set-up. */
 void eccl_models_set_nccl(eccl_models_t *md, double alpha, double beta);
+/* The device-stream hop through NCCL, measured at its set-up after the link (s per hop, s per
+ * byte). Until it is, or where the figures are not positive finite numbers (returns 0: not
+ * taken), a hop is priced as NCCL's link plus one MPI message. */
+int eccl_models_set_nccl_hop(eccl_models_t *md, double alpha, double beta);
 /* The GPU codec's per-operation latency as the ranks' calls observed it (s; agreed, so the same on
  * every rank: select.c). Ignored unless a positive finite number; returns whether it was taken. */
 int eccl_models_set_gpu_observed(eccl_models_t *md, double lat);

@@ -123,6 +123,8 @@ static void release(struct eccl_nccl *n)
     free(n);
 }
 
+static eccl_result_t calibrate_hop(eccl_comm_t c);
+
 /* The NCCL link's latency and inverse bandwidth, measured once at set-up: every rank sends to
  * rank + 1 while receiving from rank - 1 (1 KiB, then 64 MiB, best of 3), slowest rank's time. */
 static eccl_result_t calibrate(eccl_comm_t c)
@@ -157,7 +159,7 @@ static eccl_result_t calibrate(eccl_comm_t c)
     eccl_models_set_nccl(&c->models, alpha, beta); /* (the views that price NCCL: core/model.c) */
     ECCL_LOG(1, c->rank, "NCCL link: alpha %.3g s, %.2f GB/s", c->models.nccl_alpha,
              1e-9 / c->models.nccl_beta);
-    return ECCL_SUCCESS;
+    return calibrate_hop(c);
 }
 
 eccl_result_t eccl_tr_nccl_reserve(eccl_comm_t c, size_t bytes)
@@ -295,11 +297,12 @@ static eccl_result_t nccl_exchange(eccl_comm_t c, const void *sbuf, size_t sbyte
 
 /* Device-resident streams (the table's dev_send / dev_recv): the size over MPI (SIZE_TAG), then the
  * payload straight from and into device memory, no staging. */
-static eccl_result_t nccl_dev_send(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests,
-                                   int ndest)
+/* One device-stream hop's two halves as the calls and the calibration (above) run them: the size
+ * over MPI (SIZE_TAG), then the payload over NCCL from and into device memory, each side waiting
+ * for its stream. A stream announced larger than cap moves nothing (the other side checks it too). */
+static eccl_result_t hop_send(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests, int ndest)
 {
     struct eccl_nccl *n = c->tr.nccl;
-    if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
     uint64_t sz = bytes;
     for (int i = 0; i < ndest; i++)
         if (MPI_Send(&sz, 1, MPI_UINT64_T, dests[i], SIZE_TAG, c->comm) != MPI_SUCCESS)
@@ -308,33 +311,16 @@ static eccl_result_t nccl_dev_send(eccl_comm_t c, const void *d_buf, size_t byte
         return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport: a stream of %zu bytes, above the call's %zu", bytes,
                                cap);
     if (!bytes || !ndest) return ECCL_SUCCESS;
-    const void *src = d_buf;
-    if (c->fault_countdown > 0 && --c->fault_countdown == 0) {
-        /* ECCL_FAULT_INJECT: this stream leaves with one bit flipped (testing only): a copy in the
-         * staging buffer, so that a forwarding rank's own stream stays intact */
-        eccl_result_t rc = grow(c, &n->ds, &n->scap, bytes);
-        if (rc) return rc;
-        unsigned char byte = 0;
-        CUDA_OR(c, cudaMemcpyAsync(n->ds, d_buf, bytes, cudaMemcpyDeviceToDevice, n->st));
-        CUDA_OR(c, cudaMemcpyAsync(&byte, (unsigned char *)n->ds + bytes / 2, 1, cudaMemcpyDeviceToHost, n->st));
-        CUDA_OR(c, cudaStreamSynchronize(n->st));
-        byte ^= 0x10;
-        CUDA_OR(c, cudaMemcpyAsync((unsigned char *)n->ds + bytes / 2, &byte, 1, cudaMemcpyHostToDevice, n->st));
-        CUDA_OR(c, cudaStreamSynchronize(n->st)); /* `byte` lives on this stack frame */
-        src = n->ds;
-    }
     NCCL_OR(c, ncclGroupStart());
-    for (int i = 0; i < ndest; i++) NCCL_OR(c, ncclSend(src, bytes, ncclUint8, dests[i], n->comm, n->st));
+    for (int i = 0; i < ndest; i++) NCCL_OR(c, ncclSend(d_buf, bytes, ncclUint8, dests[i], n->comm, n->st));
     NCCL_OR(c, ncclGroupEnd());
     CUDA_OR(c, cudaStreamSynchronize(n->st));
     return ECCL_SUCCESS;
 }
 
-static eccl_result_t nccl_dev_recv(eccl_comm_t c, void *d_buf, size_t cap, size_t *got, int src)
+static eccl_result_t hop_recv(eccl_comm_t c, void *d_buf, size_t cap, size_t *got, int src)
 {
     struct eccl_nccl *n = c->tr.nccl;
-    *got = 0;
-    if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
     uint64_t sz = 0;
     MPI_Status stat;
     if (MPI_Recv(&sz, 1, MPI_UINT64_T, src, SIZE_TAG, c->comm, &stat) != MPI_SUCCESS)
@@ -348,6 +334,76 @@ static eccl_result_t nccl_dev_recv(eccl_comm_t c, void *d_buf, size_t cap, size_
     }
     *got = (size_t)sz;
     return ECCL_SUCCESS;
+}
+
+/* A device-stream hop as the calls make it (hop_send, hop_recv: the MPI message, NCCL, the waits),
+ * measured once at set-up after the link: ranks 2k send to 2k + 1 (an odd rank count leaves the
+ * last one out), 1 KiB and then 64 MiB, best of 3 after a warm-up, the slowest receiver's time from
+ * a barrier. The model prices the binomial broadcast's device streams with it (coll/model.h
+ * mdl_net_dev): the link alone leaves out the size's message and the two waits. */
+static eccl_result_t calibrate_hop(eccl_comm_t c)
+{
+    struct eccl_nccl *n = c->tr.nccl;
+    const size_t big = (size_t)64 << 20, small = 1024; /* (the link's buffers: calibrate) */
+    int peer = c->rank % 2 ? c->rank - 1 : c->rank + 1, send = c->rank % 2 == 0;
+    if (peer >= c->size) peer = -1;
+    double t[2] = {0, 0};
+    for (int k = 0; k < 2 && peer >= 0; k++) {
+        size_t bytes = k ? big : small, got = 0;
+        t[k] = send ? 0 : INFINITY; /* (the receivers' times count) */
+        for (int it = 0; it < 4; it++) { /* the first is a warm-up */
+            MPI_Barrier(c->comm);
+            double t0 = MPI_Wtime();
+            eccl_result_t rc = send ? hop_send(c, n->ds, bytes, big, &peer, 1) : hop_recv(c, n->dr, big, &got, peer);
+            if (rc == ECCL_SUCCESS && !send && got != bytes) rc = ECCL_ERR_INTERNAL;
+            if (rc) return eccl_comm_error(c, rc, "NCCL transport: measuring a device-stream hop failed");
+            double dt = MPI_Wtime() - t0;
+            if (!send && it > 0 && dt < t[k]) t[k] = dt;
+        }
+    }
+    for (int k = 0; k < 2 && peer < 0; k++) /* (the barriers of the pairs) */
+        for (int it = 0; it < 4; it++) MPI_Barrier(c->comm);
+    double tmax[2];
+    if (MPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, c->comm) != MPI_SUCCESS)
+        return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Allreduce failed");
+    double beta = (tmax[1] - tmax[0]) / (double)(big - small), alpha = tmax[0] - beta * (double)small;
+    if (eccl_models_set_nccl_hop(&c->models, alpha, beta))
+        ECCL_LOG(1, c->rank, "NCCL device-stream hop: %.3g s, %.2f GB/s (the link alone: %.3g s)", alpha, 1e-9 / beta,
+                 c->models.nccl_alpha);
+    else
+        ECCL_LOG(1, c->rank, "NCCL device-stream hop: no usable figure (%.3g s, %.3g s/B): priced as the link", alpha,
+                 beta);
+    return ECCL_SUCCESS;
+}
+
+static eccl_result_t nccl_dev_send(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests,
+                                   int ndest)
+{
+    struct eccl_nccl *n = c->tr.nccl;
+    if (!n) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
+    const void *src = d_buf;
+    if (bytes && ndest && bytes <= cap && c->fault_countdown > 0 && --c->fault_countdown == 0) {
+        /* ECCL_FAULT_INJECT: this stream leaves with one bit flipped (testing only): a copy in the
+         * staging buffer, so that a forwarding rank's own stream stays intact */
+        eccl_result_t rc = grow(c, &n->ds, &n->scap, bytes);
+        if (rc) return rc;
+        unsigned char byte = 0;
+        CUDA_OR(c, cudaMemcpyAsync(n->ds, d_buf, bytes, cudaMemcpyDeviceToDevice, n->st));
+        CUDA_OR(c, cudaMemcpyAsync(&byte, (unsigned char *)n->ds + bytes / 2, 1, cudaMemcpyDeviceToHost, n->st));
+        CUDA_OR(c, cudaStreamSynchronize(n->st));
+        byte ^= 0x10;
+        CUDA_OR(c, cudaMemcpyAsync((unsigned char *)n->ds + bytes / 2, &byte, 1, cudaMemcpyHostToDevice, n->st));
+        CUDA_OR(c, cudaStreamSynchronize(n->st)); /* `byte` lives on this stack frame */
+        src = n->ds;
+    }
+    return hop_send(c, src, bytes, cap, dests, ndest);
+}
+
+static eccl_result_t nccl_dev_recv(eccl_comm_t c, void *d_buf, size_t cap, size_t *got, int src)
+{
+    *got = 0;
+    if (!c->tr.nccl) return eccl_comm_error(c, ECCL_ERR_INTERNAL, "NCCL transport used before set-up");
+    return hop_recv(c, d_buf, cap, got, src);
 }
 
 static int nccl_type(eccl_dtype_t dt, size_t *mult)
