@@ -295,8 +295,6 @@ static eccl_result_t nccl_exchange(eccl_comm_t c, const void *sbuf, size_t sbyte
     return src >= 0 && rsz > rcap ? ECCL_ERR_CORRUPT : ECCL_SUCCESS;
 }
 
-/* Device-resident streams (the table's dev_send / dev_recv): the size over MPI (SIZE_TAG), then the
- * payload straight from and into device memory, no staging. */
 /* One device-stream hop's two halves as the calls and the calibration (above) run them: the size
  * over MPI (SIZE_TAG), then the payload over NCCL from and into device memory, each side waiting
  * for its stream. A stream announced larger than cap moves nothing (the other side checks it too). */
@@ -377,6 +375,8 @@ static eccl_result_t calibrate_hop(eccl_comm_t c)
     return ECCL_SUCCESS;
 }
 
+/* Device-resident streams (the table's dev_send / dev_recv): one hop each (hop_send, hop_recv), the
+ * payload straight from and into device memory, no staging. */
 static eccl_result_t nccl_dev_send(eccl_comm_t c, const void *d_buf, size_t bytes, size_t cap, const int *dests,
                                    int ndest)
 {
