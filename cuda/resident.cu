@@ -549,16 +549,18 @@ static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *
 }
 
 // The same for the device-stream paths (eccl_dev_compress_keep, eccl_dev_decompress_dev: the stream
-// stays in the context's buffers), each against its own tiny call (1024 elements): best[0], best[1]
-// tiny and n-element compression, best[2], best[3] tiny and n-element decompression.
-static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n, double best[4])
+// stays in the context's buffers) at two sizes, n0 and n1 elements: best[0], best[1] compression
+// of n0 and of n1, best[2], best[3] decompression of n0 and of n1 (seconds, best of three rounds
+// after one).
+static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n0, size_t n1,
+                                    double best[4])
 {
     const eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
     eccl_result_t rc = ECCL_SUCCESS;
     for (int k = 0; k < 4; k++) best[k] = INFINITY;
     for (int rep = 0; rep < 4 && !rc; rep++) {
-        for (int k = 0; k < 2 && !rc; k++) { // k = 0: the tiny call, 1: n elements
-            size_t count = k ? n : 1024, size = 0;
+        for (int k = 0; k < 2 && !rc; k++) { // k = 0: n0 elements, 1: n1
+            size_t count = k ? n1 : n0, size = 0;
             const void *ds = NULL;
             void *din = NULL;
             struct timespec t[4];
@@ -579,36 +581,67 @@ static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const vo
     return rc;
 }
 
+// Free a context buffer that the calibration grew past `keep` bytes (and past what it held
+// before, `before`): the calls grow it again to what they need.
+static eccl_result_t trim(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t before, size_t keep)
+{
+    if (!*buf || *cap <= before || *cap <= keep) return ECCL_SUCCESS;
+    CK(cudaStreamSynchronize(c->st));
+    eccl_gate_free(*buf, 0);
+    *buf = NULL;
+    *cap = 0;
+    return ECCL_SUCCESS;
+}
+
 extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
 {
     if (!c || !out) return ECCL_ERR_INVALID_ARG;
-    // 16 MiB through host memory; 32 MiB for the device-stream paths, whose kernels alone take
-    // tens of microseconds (less would measure mostly the host wait)
+    // 16 MiB through host memory. The device-stream paths: the slope between 32 and 96 MiB (the
+    // kernels' time per byte, as large calls see it); where 2 x 96 MiB of device memory is not to
+    // be had, between a tiny call and 32 MiB. (Against the tiny call, 32 MiB of float32 read 1.4-1.6x
+    // the throughput that 256 MiB-1 GiB calls reach, on H200s: the tiny call's own kernels weigh
+    // against 20-30 us of work; doc/performance.md section 29.)
     const size_t bytes = (size_t)1 << 24, dbytes = (size_t)1 << 25, n32 = bytes / 4, n64 = bytes / 8;
     const size_t cap32 = eccl_compress_bound(n32, ECCL_FLOAT32), cap64 = eccl_compress_bound(n64, ECCL_FLOAT64);
     const size_t cap = cap32 > cap64 ? cap32 : cap64;
+    size_t d0 = dbytes, d1 = 3 * dbytes; // the device-stream sizes, bytes
+    const size_t in_before = c->in_cap, out_before = c->out_cap, tmp_before = c->tmp_cap;
     void *x = NULL, *y = NULL;
     unsigned char *s = NULL, *s2 = NULL;
     eccl_result_t rc = ECCL_SUCCESS;
-    if (cudaMalloc(&x, dbytes) != cudaSuccess || cudaMalloc(&y, dbytes) != cudaSuccess ||
+    if (cudaMalloc(&x, d1) != cudaSuccess || cudaMalloc(&y, d1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        eccl_gate_free(x, 0);
+        x = y = NULL;
+        d1 = dbytes;
+        d0 = 0; // (a tiny call: 1024 elements)
+    }
+    if ((!x && cudaMalloc(&x, d1) != cudaSuccess) || (!y && cudaMalloc(&y, d1) != cudaSuccess) ||
         cudaMallocHost((void **)&s, cap) != cudaSuccess || cudaMallocHost((void **)&s2, cap) != cudaSuccess) {
         (void)cudaGetLastError();
         rc = ECCL_ERR_NO_MEMORY;
     }
     double best[2][4], dbest[2][4];
     for (int w = 0; w < 2 && !rc; w++) { // float32, then float64 (the same field)
-        if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, dbytes / 4);
-        else cal_field<double><<<1024, 256, 0, c->st>>>((double *)x, dbytes / 8);
+        const size_t es = w ? 8 : 4;
+        if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, d1 / 4);
+        else cal_field<double><<<1024, 256, 0, c->st>>>((double *)x, d1 / 8);
         if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(c->st) != cudaSuccess) rc = ECCL_ERR_CUDA;
         eccl_dtype_t dt = w ? ECCL_FLOAT64 : ECCL_FLOAT32;
         if (!rc) rc = cal_rounds(c, dt, x, y, w ? n64 : n32, s, s2, cap, best[w]);
-        if (!rc) rc = cal_rounds_dev(c, dt, x, y, dbytes / (w ? 8 : 4), dbest[w]);
+        if (!rc) rc = cal_rounds_dev(c, dt, x, y, d0 ? d0 / es : 1024, d1 / es, dbest[w]);
     }
     eccl_gate_free(x, 0);
     eccl_gate_free(y, 0);
     eccl_gate_free(s, 1);
     eccl_gate_free(s2, 1);
     (void)cudaGetLastError();
+    // (the buffers the 96 MiB calls grew: back to what a 32 MiB call needs at most)
+    const size_t keep = eccl_compress_bound(dbytes / 4, ECCL_FLOAT32) + 4096;
+    eccl_result_t trc = trim(c, &c->d_in, &c->in_cap, in_before, keep);
+    if (!trc) trc = trim(c, &c->d_out, &c->out_cap, out_before, keep);
+    if (!trc) trc = trim(c, &c->d_tmp, &c->tmp_cap, tmp_before, keep);
+    if (!rc) rc = trc;
     if (rc) return rc;
     // per operation: the small float32 call; per byte: what the large calls take beyond their
     // type's small one (the device-stream paths: beyond their own small calls)
@@ -618,9 +651,10 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
             double t = best[w][k] - best[w][0];
             out[3 * w + k] = (double)bytes / (t > 1e-7 ? t : 1e-7);
         }
+        const double span = (double)(d0 ? d1 - d0 : d1 - 1024 * (w ? 8 : 4));
         for (int k = 0; k < 2; k++) {
             double t = dbest[w][2 * k + 1] - dbest[w][2 * k];
-            out[7 + 2 * w + k] = (double)dbytes / (t > 1e-7 ? t : 1e-7);
+            out[7 + 2 * w + k] = span / (t > 1e-7 ? t : 1e-7);
         }
     }
     return ECCL_SUCCESS;
