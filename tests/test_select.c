@@ -4,7 +4,8 @@
  * eccl_comm_last_stats) must be the one eccl_select_predict names for the same figures (the
  * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
  *
- * Also the device-stream hop's figures in the cost model (hop_model), and the GPU codec's observed
+ * Also the device-stream hop's figures in the cost model (hop_model), the pipelined broadcast's
+ * price on the GPU codec (pipeline_model), and the GPU codec's observed
  * per-operation latency (core/comm.h eccl_gpu_observe, agreed in
  * select.c): fed by hand here (device operations feed it on a GPU), each rank's median must reach
  * the model as the slowest rank's, the same figure on every rank.
@@ -120,6 +121,37 @@ static void hop_model(void)
     }
 }
 
+/* The pipelined broadcast's stages on the GPU codec (coll/model.h mdl_stage): priced with the
+ * figures of SUMMA's panels over sockets on 2 x H200 (doc/performance.md section 29: 16 MiB of
+ * float64 to one other rank, ratio 13.4, the streams staged over MPI at 4.7 GB/s), the binomial
+ * tree must cost less than the pipeline, as measured (0.35-0.45 against 0.52-0.76 ms; with the
+ * waits priced under the messages the model picked the pipeline at 0.27 ms); and with the CPU
+ * codec (no waits)
+ * the pipeline must still beat the binomial tree on a chain of 8 ranks, where it pays. */
+static void pipeline_model(void)
+{
+    const double m[8] = {3e-5, 1.0 / 4.7e9, 1e9, 2e9, 0.7e9, 5e9, 3e-5, 1.0 / 4.7e9};
+    const double v[ECCL_GPU_CAL_N] = {35.7e-6, 532e9, 620e9, 165e9, 575e9, 482e9, 219e9, 1172e9, 1694e9, 911e9, 1198e9};
+    eccl_models_t md;
+    eccl_models_init(&md, m);
+    expect(eccl_models_set_gpu(&md, v), "pipeline: the GPU figures were refused");
+    eccl_call_t c;
+    memset(&c, 0, sizeof c);
+    c.coll = ECCL_COLL_BCAST;
+    c.dtype = ECCL_FLOAT64;
+    c.esize = 8;
+    c.count = (size_t)1 << 21;
+    c.size = 2;
+    c.dev.all = 1; /* (dev.here 0: the staged streams' price, as over MPI) */
+    const double r = 13.4;
+    const double pipe = eccl_bcast_pipeline_cost(&md.gpu[1], &c, r), tree = eccl_bcast_binomial_cost(&md.gpu[1], &c, r);
+    expect(tree < pipe, "pipeline: priced below the binomial tree for a panel of 2 GPUs over sockets");
+    c.size = 8;
+    c.dev.all = 0;
+    expect(eccl_bcast_pipeline_cost(&md.host, &c, r) < eccl_bcast_binomial_cost(&md.host, &c, r),
+           "pipeline: no longer beats the binomial tree on 8 ranks with the CPU codec");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -185,6 +217,7 @@ int main(int argc, char **argv)
         }
     observed_latency(x);
     hop_model();
+    pipeline_model();
     int tot[4] = {fails, checks, chose[0], chose[1]};
     MPI_Allreduce(MPI_IN_PLACE, tot, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0)

@@ -22,6 +22,14 @@ static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes
 /* combining two streams decodes two and encodes one (on the CPU: streams are host memory) */
 static inline double mdl_combine(const eccl_model_t *m, double bytes) { return bytes / m->comb_thr; }
 static inline double mdl_reduce(const eccl_model_t *m, double bytes) { return bytes / m->g_thr; }
+/* One stage of the pipelined broadcast: a chunk's stream over the link, and the host's wait for a
+ * GPU codec operation beside it, not under it. The thread that waits for each chunk's compression
+ * or decompression also drives the chunks' messages; on device buffers over sockets (2 x H200,
+ * SUMMA's panels, doc/performance.md section 29) the calls took the message time plus the waits:
+ * priced with the waits under the messages, the pipeline was predicted at 0.27 ms and took
+ * 0.52-0.76, where the binomial tree it beat in the model took 0.35-0.45. op_lat is 0 for the
+ * CPU codec, whose pipeline is unchanged. */
+static inline double mdl_stage(const eccl_model_t *m, double stream_bytes) { return mdl_net(m, stream_bytes) + m->op_lat; }
 static inline double mdl_bytes(const eccl_call_t *c, size_t elems) { return (double)elems * (double)c->esize; }
 /* Whether the call's streams stay in device memory on every rank (the binomial broadcast's device
  * streams): every rank device-resident (agreed), and the transport and ECCL_DEVICE_STREAMS allow

@@ -20,7 +20,7 @@ static int chunks(const eccl_model_t *m, const eccl_call_t *c, double ratio)
     if (!(ratio > 0)) ratio = 4.0;
     for (int k = 1; k <= 4096; k *= 2) {
         if (k > 1 && n / k < 65536.0) break;
-        double s = n / k, stage = mdl_net(m, s / ratio);
+        double s = n / k, stage = mdl_stage(m, s / ratio);
         double codec = mdl_compress(m, s) > mdl_decompress(m, s) ? mdl_compress(m, s) : mdl_decompress(m, s);
         /* as the cost below: a stage lasts as long as its slower half (a chunk's GPU codec
          * operation has a fixed launch + sync cost, which keeps device chunks large) */
@@ -80,7 +80,7 @@ double eccl_bcast_pipeline_cost(const eccl_model_t *m, const eccl_call_t *c, dou
 {
     int k = chunks(m, c, ratio);
     double s = mdl_bytes(c, c->count) / k;
-    double stage = mdl_net(m, s / ratio);
+    double stage = mdl_stage(m, s / ratio);
     double codec = mdl_compress(m, s) > mdl_decompress(m, s) ? mdl_compress(m, s) : mdl_decompress(m, s);
     return (k + c->size - 2) * (stage > codec ? stage : codec) + mdl_compress(m, s) + mdl_decompress(m, s);
 }
