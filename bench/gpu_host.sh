@@ -280,7 +280,7 @@ case " $what " in *" summabench "*) # SUMMA on device panels, a SUMMA_GRID grid 
                     $netenv mpiexec -n $np ./examples/summa --device --n $n --mb ${SUMMA_NB:-256} --nb ${SUMMA_NB:-256} \
                     --grid $grid --matrix kernel --reps ${SUMMA_REPS:-2} --plain $plain ${SUMMA_ARGS:-}
                 case $net in shm|socket) ;; *) tc qdisc del dev lo root ;; esac
-                grep -E "^(time|panel|worst|floor|eccl panels)" "$out/summa_${grid}_${n}_${net}_$plain.log"
+                grep -E "^(time|panel|worst|floor|eccl panels|eccl panel calls)" "$out/summa_${grid}_${n}_${net}_$plain.log"
             done
         done
     done ;;

@@ -450,6 +450,9 @@ contains
       slot = mod(np, 2)
       kb = kbs(slot + 1)
       call panel_wait(ra(slot + 1), rb(slot + 1))
+      ! (panel k+1 is posted before DGEMM k is queued: its codec kernels then mostly run before
+      ! the DGEMM takes the SMs. Queued the other way round, each panel broadcast waited behind
+      ! the DGEMM on both GPUs and SUMMA got slower: doc/performance.md section 29)
       if (knext <= k) then ! the next panel into the other pair, once its last DGEMM is done
         if (dev) call gpu_checked(summa_gpu_wait(gpu, 1 - slot))
         call post_panel(1 - slot, knext, kbs, pa, desca, pb, descb, wa, ldwa, wb, ldwb, bound, ra, rb)
@@ -506,16 +509,24 @@ contains
 
   ! Bytes of the last SUMMA over all ranks: (raw, sent).
   ! The panel bytes of the grid's broadcasts since the last call, summed over the ranks; most: the
-  ! most one rank sent.
-  subroutine bytes(raw, sent, most)
+  ! most one rank sent; split: where the panel calls' time went, seconds summed over this rank's
+  ! calls, each the largest over the ranks (eccl_blacs_totals: inside the calls, deciding, codec,
+  ! network; a nonblocking call's time runs from its start in the progress engine to its end).
+  subroutine bytes(raw, sent, most, split)
     real(c_double), intent(out) :: raw, sent
-    real(c_double), intent(out), optional :: most
+    real(c_double), intent(out), optional :: most, split(4)
     type(eccl_blacs_totals) :: tot
     real(c_double) :: v(2)
-    integer :: info
+    integer :: info, j
     call eccl_blacs_get_totals(ictxt, tot, .true., info)
     v = [real(tot%bytes_raw, c_double), real(tot%bytes_sent, c_double)]
     if (present(most)) most = allmax(v(2), gcomm)
+    if (present(split)) then
+      split = [tot%t_total, tot%t_select, tot%t_codec, tot%t_network]
+      do j = 1, 4
+        split(j) = allmax(split(j), gcomm)
+      end do
+    end if
     call MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE_PRECISION, MPI_SUM, gcomm, ierr)
     raw = v(1)
     sent = v(2)
@@ -596,7 +607,7 @@ contains
     type(c_ptr) :: da, db, dc, dwa(2), dwb(2)
     integer(c_int64_t) :: na, nb_, nc
     real(c_double) :: t, t_pdgemm, t_plain, t_eccl, raw_plain, sent_plain, raw, sent, most, t_dgemm, rate
-    real(c_double) :: st(4), err_plain
+    real(c_double) :: st(4), err_plain, split(4), split_best(4)
     type(eccl_bound) :: bound
     mloca = numroc(m, mb, myrow, 0, nprow)
     nloca = numroc(k, nb, mycol, 0, npcol)
@@ -686,8 +697,9 @@ contains
       else
         call summa_eccl(a, desca, b, descb, c, max(1, mlocc), wa, max(1, mlocc), wb, mb, bound, t)
       end if
+      call bytes(raw, sent, most, split)
+      if (t < t_eccl) split_best = split
       t_eccl = min(t_eccl, t)
-      call bytes(raw, sent, most)
     end do
     if (device) then
       call dcopy_checked(c_loc(c), dc, nc)
@@ -718,6 +730,9 @@ contains
         '  (max |C| ', st(4), ')'
       print '(a, f8.4, 2a, i0, a)', 'worst |C - C_pdgemm| / bound                       ', st(3), &
         merge('   OK       ', '   VIOLATED ', nviol == 0), '(', nint(nviol), ' elements over)'
+      ! (of the best repetition; each column the most of any rank, so they need not add up)
+      print '(a, 4(f9.4, a))', 'eccl panel calls (s): inside ', split_best(1), ', deciding ', split_best(2), &
+        ', codec ', split_best(3), ', network ', split_best(4), '  (sums over one rank''s calls, most of any rank)'
       if (device .and. rate > 0) then
         ! eccl's SUMMA against its floor: the DGEMMs alone, or the most compressed bytes one rank
         ! sends at the link's measured rate, whichever is longer

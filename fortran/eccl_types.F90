@@ -73,6 +73,9 @@ module eccl_types
     integer(c_int64_t) :: bytes_sent = 0
     real(c_double) :: t_total = 0.0_c_double
     real(c_double) :: max_eb = 0.0_c_double
+    real(c_double) :: t_select = 0.0_c_double
+    real(c_double) :: t_codec = 0.0_c_double
+    real(c_double) :: t_network = 0.0_c_double
   end type eccl_blacs_totals
 
   ! An eccl communicator (eccl_comm_t).  From eccl_comm_create (free it with eccl_comm_free) or

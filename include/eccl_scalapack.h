@@ -86,6 +86,10 @@ typedef struct eccl_blacs_totals {
                                   ran uncompressed */
     double t_total;            /* seconds inside those collectives */
     double max_eb;             /* largest absolute result bound used (0: only lossless) */
+    double t_select;           /* seconds of t_total deciding how the calls run (the agreements,
+                                  the ratio samples: eccl_stats_t.t_select) */
+    double t_codec;            /* seconds of t_total in the codec (eccl_stats_t.t_codec) */
+    double t_network;          /* seconds of t_total waiting for the network (eccl_stats_t.t_network) */
 } eccl_blacs_totals_t;
 
 /* Copy this process's totals for context ictxt into *totals (when not NULL), then zero them if

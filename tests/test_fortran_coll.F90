@@ -135,7 +135,7 @@ contains
     foff(14) = off(p, c_loc(s%model_t_chosen))
     foff(15) = off(p, c_loc(s%reason))
     call check(all(foff == coff), 'eccl_stats field offsets')
-    csz = ftest_totals_layout(coff(1:6))
+    csz = ftest_totals_layout(coff(1:9))
     if (csz > 0) then
       call check(csz == c_sizeof(t), 'sizeof(eccl_blacs_totals_t)')
       p = c_loc(t)
@@ -145,7 +145,10 @@ contains
       foff(4) = off(p, c_loc(t%bytes_sent))
       foff(5) = off(p, c_loc(t%t_total))
       foff(6) = off(p, c_loc(t%max_eb))
-      call check(all(foff(1:6) == coff(1:6)), 'eccl_blacs_totals field offsets')
+      foff(7) = off(p, c_loc(t%t_select))
+      foff(8) = off(p, c_loc(t%t_codec))
+      foff(9) = off(p, c_loc(t%t_network))
+      call check(all(foff(1:9) == coff(1:9)), 'eccl_blacs_totals field offsets')
     end if
   end subroutine test_layout
 

@@ -66,7 +66,7 @@ int64_t eccl_ftest_stats_layout(int64_t *off)
     return (int64_t)sizeof(eccl_stats_t);
 }
 
-/* Returns sizeof(eccl_blacs_totals_t) (0 without ScaLAPACK); off[0..5] = field offsets. */
+/* Returns sizeof(eccl_blacs_totals_t) (0 without ScaLAPACK); off[0..8] = field offsets. */
 int64_t eccl_ftest_totals_layout(int64_t *off)
 {
 #ifdef HAVE_SCALAPACK
@@ -77,6 +77,9 @@ int64_t eccl_ftest_totals_layout(int64_t *off)
     off[i++] = (int64_t)offsetof(eccl_blacs_totals_t, bytes_sent);
     off[i++] = (int64_t)offsetof(eccl_blacs_totals_t, t_total);
     off[i++] = (int64_t)offsetof(eccl_blacs_totals_t, max_eb);
+    off[i++] = (int64_t)offsetof(eccl_blacs_totals_t, t_select);
+    off[i++] = (int64_t)offsetof(eccl_blacs_totals_t, t_codec);
+    off[i++] = (int64_t)offsetof(eccl_blacs_totals_t, t_network);
     return (int64_t)sizeof(eccl_blacs_totals_t);
 #else
     (void)off;

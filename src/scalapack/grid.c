@@ -199,5 +199,8 @@ void eccl_sl_account_stats(sl_grid_t *g, const eccl_stats_t *s, int is_bcast_roo
         t->bytes_sent += raw;
     }
     t->t_total += st.t_total;
+    t->t_select += st.t_select;
+    t->t_codec += st.t_codec;
+    t->t_network += st.t_network;
     if (st.bound_requested > t->max_eb) t->max_eb = st.bound_requested;
 }
