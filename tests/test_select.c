@@ -5,7 +5,8 @@
  * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
  *
  * Also the device-stream hop's figures in the cost model (hop_model), the pipelined broadcast's
- * price on the GPU codec (pipeline_model), and the GPU codec's observed
+ * price on the GPU codec (pipeline_model), the verdict in a compressed algorithm's price
+ * (agreement_model), and the GPU codec's observed
  * per-operation latency (core/comm.h eccl_gpu_observe, agreed in
  * select.c): fed by hand here (device operations feed it on a GPU), each rank's median must reach
  * the model as the slowest rank's, the same figure on every rank.
@@ -152,6 +153,44 @@ static void pipeline_model(void)
            "pipeline: no longer beats the binomial tree on 8 ranks with the CPU codec");
 }
 
+/* A compressed algorithm's listed price (eccl_select_predict, eccl-info --model) holds its
+ * verdict, one small allreduce over MPI (select.c compressed_extra): the binomial broadcast's
+ * cost plus ceil(log2 ranks) rounds at the MPI link's latency, checked against the cost function
+ * itself on a link of 50 us. */
+static void agreement_model(void)
+{
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    cfg.alpha = 5e-5;
+    cfg.beta = 1e-9;
+    eccl_comm_t comm;
+    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &comm)) MPI_Abort(MPI_COMM_WORLD, 2);
+    eccl_select_prediction_t p;
+    const size_t n = 300000;
+    expect(!eccl_select_predict(comm, ECCL_COLL_BCAST, size_, n, ECCL_FLOAT32, ECCL_OP_SUM, 1e-3, 10.0, &p),
+           "agreements: eccl_select_predict failed");
+    eccl_call_t c;
+    eccl_stats_t st;
+    memset(&c, 0, sizeof c);
+    memset(&st, 0, sizeof st);
+    c.comm = comm;
+    c.coll = ECCL_COLL_BCAST;
+    c.count = n;
+    c.dtype = ECCL_FLOAT32;
+    c.esize = 4;
+    c.size = size_;
+    c.st = &st;
+    int found = 0;
+    for (int i = 0; i < p.n; i++) {
+        if (strcmp(p.algos[i]->name, "binomial")) continue;
+        found = 1;
+        double raw = eccl_bcast_binomial_cost(&comm->models.host, &c, 10.0);
+        double want = raw + eccl_ceil_log2(size_) * comm->models.alpha;
+        expect(fabs(p.t[i] - want) <= 1e-12 * want, "agreements: the binomial broadcast listed without its verdict");
+    }
+    expect(found, "agreements: no binomial broadcast listed");
+    eccl_comm_free(&comm);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -218,6 +257,7 @@ int main(int argc, char **argv)
     observed_latency(x);
     hop_model();
     pipeline_model();
+    agreement_model();
     int tot[4] = {fails, checks, chose[0], chose[1]};
     MPI_Allreduce(MPI_IN_PLACE, tot, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0)

@@ -179,11 +179,29 @@ static double result_bound(const eccl_bound_t *b, double range)
     return E < 1e301 ? E : 1e301;
 }
 
-/* The model's choice at `ratio` (`compressed_only` for policy ALWAYS). A compressed algorithm
- * must beat the uncompressed one by ECCL_MODEL_MARGIN: its time is the less certain (a sampled
- * ratio, a codec speed calibrated on other data), and a wrong compressed choice also takes the
- * CPU from the caller. */
-static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compressed_only,
+/* What a compressed call pays beside its algorithm, which an uncompressed one does not: the
+ * verdict (dispatch.c: one small allreduce, on every compressed path but sendrecv_replace's);
+ * where `deciding` (the check made before any data is sampled) also the ratio sample (one GPU
+ * operation, or the CPU codec on its windows) and the data agreement, which a call that goes
+ * uncompressed there skips. Over NVLink these are a large part of a mid-sized call: about 0.03-0.08
+ * ms beside NCCL's 0.23 ms for 64 MiB (doc/performance.md sections 28, 29). */
+static double compressed_extra(const eccl_model_t *m, const eccl_call_t *c, int deciding)
+{
+    if (c->coll == ECCL_COLL_SENDRECV_REPLACE) return 0.0;
+    double round = eccl_ceil_log2(c->size) * m->agree, t = round;
+    if (deciding) {
+        size_t win = ECCL_DEV_SAMPLE_WIN_REALS / eccl_dtype_traits(c->dtype)->reals, n = eccl_select_total_elems(c);
+        size_t sampled = n < ECCL_DEV_SAMPLE_MAX * win ? n : ECCL_DEV_SAMPLE_MAX * win;
+        t += round + mdl_compress(m, mdl_bytes(c, sampled));
+    }
+    return t;
+}
+
+/* The model's choice at `ratio` (`compressed_only` for policy ALWAYS; `deciding`: before any
+ * sample, compressed_extra). A compressed algorithm must beat the uncompressed one by
+ * ECCL_MODEL_MARGIN: its time is the less certain (a sampled ratio, a codec speed calibrated on
+ * other data), and a wrong compressed choice also takes the CPU from the caller. */
+static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compressed_only, int deciding,
                                        double *t_mpi, double *t_best)
 {
     const eccl_algo_t *best = NULL, *mpi = NULL;
@@ -192,7 +210,7 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
     *t_mpi = INFINITY;
     for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
-        double t = a->cost(m, c, ratio);
+        double t = a->cost(m, c, ratio) + (a->flags & ECCL_ALG_COMPRESSED ? compressed_extra(m, c, deciding) : 0.0);
         /* device-resident calls: an algorithm that needs host data stages the buffer whole */
         if (!eccl_algo_resident(a) && !((a->flags & ECCL_ALG_NODE_DEVICE) && eccl_tr_node_dev_priced(c->comm)))
             t += m->stage * mdl_bytes(c, eccl_select_total_elems(c));
@@ -292,14 +310,14 @@ const eccl_algo_t *eccl_select_auto(eccl_call_t *c, double ratio, const char **r
         return mpi;
     }
     if (is_auto) { /* (where even an unbounded ratio would not pay, eccl_select does not sample) */
-        const eccl_algo_t *a = model_choice(c, ECCL_RATIO_CEILING, 0, t_mpi, t_best);
+        const eccl_algo_t *a = model_choice(c, ECCL_RATIO_CEILING, 0, 1, t_mpi, t_best);
         if (a && !(a->flags & ECCL_ALG_COMPRESSED)) {
             *reason = "cost model: no ratio would pay here";
             return a;
         }
     }
     *reason = "cost model";
-    return model_choice(c, ratio, !is_auto, t_mpi, t_best);
+    return model_choice(c, ratio, !is_auto, 0, t_mpi, t_best);
 }
 
 eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks, size_t count, eccl_dtype_t dtype,
@@ -326,7 +344,9 @@ eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks,
     for (const eccl_algo_t *a = eccl_algorithms; a->name && p->n < ECCL_SELECT_MAX_ALGOS; a++) {
         if (a->coll != coll) continue;
         p->algos[p->n] = a;
-        p->t[p->n++] = !a->applies || a->applies(&c) ? a->cost(mdl_of(&c), &c, ratio) : NAN;
+        p->t[p->n++] = !a->applies || a->applies(&c) ? a->cost(mdl_of(&c), &c, ratio) +
+                                                           (a->flags & ECCL_ALG_COMPRESSED ? compressed_extra(mdl_of(&c), &c, 0) : 0.0)
+                                                     : NAN;
     }
     return ECCL_SUCCESS;
 }
@@ -384,7 +404,7 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         eccl_select_set_bound(c, result_bound(b, range));
         c->eb_recv_max = b->mode == ECCL_MODE_REL ? INFINITY : c->E;
         double t_mpi = 0, t_best = 0;
-        const eccl_algo_t *a = forced ? forced : model_choice(c, ECCL_ASSUMED_RATIO, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, &t_mpi, &t_best);
+        const eccl_algo_t *a = forced ? forced : model_choice(c, ECCL_ASSUMED_RATIO, comm->cfg.compress == ECCL_COMPRESS_ALWAYS, 0, &t_mpi, &t_best);
         c->st->model_ratio = ECCL_ASSUMED_RATIO;
         c->st->model_t_mpi = t_mpi;
         c->st->model_t_chosen = t_best;

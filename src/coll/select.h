@@ -35,7 +35,9 @@ eccl_result_t eccl_select(eccl_call_t *c, const eccl_bound_t *b, const eccl_algo
  * cannot be compressed -> mpi (the fallback; its ERROR policy is eccl_select's); policy auto below
  * min_bytes -> mpi; policy auto where no ratio would pay -> the fastest uncompressed algorithm;
  * else the cost model at `ratio` (a compressed algorithm must be predicted 10% faster; policy
- * always: the fastest compressed one). *reason: a static phrase; *t_mpi, *t_best: the model's
+ * always: the fastest compressed one). A compressed algorithm is priced with what its call pays
+ * beside it (the verdict; in the "no ratio would pay" check also the sample and the data
+ * agreement). *reason: a static phrase; *t_mpi, *t_best: the model's
  * seconds for the fastest uncompressed algorithm and for the choice (0 where it did not run). */
 const eccl_algo_t *eccl_select_auto(eccl_call_t *c, double ratio, const char **reason, double *t_mpi, double *t_best);
 
@@ -47,7 +49,9 @@ typedef struct eccl_select_prediction {
     double t_mpi, t_chosen;       /* seconds: the fastest uncompressed algorithm, the choice */
     int n;                        /* the collective's algorithms, in table order, */
     const eccl_algo_t *algos[ECCL_SELECT_MAX_ALGOS];
-    double t[ECCL_SELECT_MAX_ALGOS]; /* and their predicted seconds (NAN: not applicable) */
+    double t[ECCL_SELECT_MAX_ALGOS]; /* and their predicted seconds (NAN: not applicable; a
+                                        compressed one's with its verdict: select.c
+                                        compressed_extra) */
 } eccl_select_prediction_t;
 
 /* What `auto` would choose for a host-memory call of `count` elements of dtype with operation op

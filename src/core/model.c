@@ -21,6 +21,7 @@ static void derive(eccl_models_t *md)
     h->beta = md->beta;
     h->alpha_in = md->alpha_in;
     h->beta_in = md->beta_in;
+    h->agree = md->alpha;
     h->hop_alpha = md->alpha; /* (no device streams with the CPU codec) */
     h->hop_beta = md->beta;
     h->c_thr = md->cpu[0];

@@ -28,6 +28,9 @@ typedef struct eccl_model {
     double hop_alpha, hop_beta; /* one hop of a stream kept in device memory (coll/model.h
                                    mdl_net_dev): s per hop, s per byte of stream */
     double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
+    double agree;   /* s per round of a small MPI allreduce among the ranks: what a compressed
+                       call's agreements and verdict cost (select.c), the MPI link's latency in
+                       every view (they travel over MPI whatever carries the data) */
     double stage;   /* s per byte of a device buffer staged whole through the host (0: none) */
 } eccl_model_t;
 
