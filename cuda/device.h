@@ -232,8 +232,9 @@ eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *co
  * included (a 16 MiB smooth float32 field at ABS 1e-4, best of three), out[4..6] the same for a
  * 16 MiB float64 field (the 64-bit kernels); out[7..10] compression and decompression throughput
  * with the stream kept in device memory (eccl_dev_compress_keep, eccl_dev_decompress_dev: the
- * device-stream paths), float32 then float64, from the time per byte between 32 and 96 MiB calls
- * (where 2 x 96 MiB of device memory cannot be had: beyond a tiny call, on 32 MiB). Allocates and
+ * device-stream paths), float32 then float64, the slower of two estimates: 32 MiB beyond a tiny
+ * call, and the time per byte between 32 and 96 MiB calls (where 2 x 96 MiB of device memory
+ * cannot be had: the first alone). Allocates and
  * frees its own 192 MiB of device memory (64 MiB in that case) and page-locked stream buffers;
  * the context's buffers that it grows past what a 32 MiB call needs are freed again. A few
  * milliseconds;

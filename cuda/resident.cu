@@ -549,18 +549,17 @@ static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *
 }
 
 // The same for the device-stream paths (eccl_dev_compress_keep, eccl_dev_decompress_dev: the stream
-// stays in the context's buffers) at two sizes, n0 and n1 elements: best[0], best[1] compression
-// of n0 and of n1, best[2], best[3] decompression of n0 and of n1 (seconds, best of three rounds
-// after one).
-static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n0, size_t n1,
-                                    double best[4])
+// stays in the context's buffers) at the sizes ns[0 .. nn) (elements, ascending): best[0][i] the
+// compression of ns[i], best[1][i] its decompression (seconds, best of three rounds after one).
+static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, const size_t *ns,
+                                    int nn, double best[2][3])
 {
     const eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
     eccl_result_t rc = ECCL_SUCCESS;
-    for (int k = 0; k < 4; k++) best[k] = INFINITY;
+    for (int k = 0; k < 3; k++) best[0][k] = best[1][k] = INFINITY;
     for (int rep = 0; rep < 4 && !rc; rep++) {
-        for (int k = 0; k < 2 && !rc; k++) { // k = 0: n0 elements, 1: n1
-            size_t count = k ? n1 : n0, size = 0;
+        for (int k = 0; k < nn && !rc; k++) {
+            size_t count = ns[k], size = 0;
             const void *ds = NULL;
             void *din = NULL;
             struct timespec t[4];
@@ -573,12 +572,19 @@ static eccl_result_t cal_rounds_dev(eccl_dev_ctx_t *c, eccl_dtype_t dt, const vo
             if (!rc) rc = eccl_dev_decompress_dev(c, din, size, y, NULL, count, dt);
             clock_gettime(CLOCK_MONOTONIC, &t[3]);
             if (rep > 0) {
-                best[k] = fmin(best[k], elapsed(t[0], t[1]));
-                best[2 + k] = fmin(best[2 + k], elapsed(t[2], t[3]));
+                best[0][k] = fmin(best[0][k], elapsed(t[0], t[1]));
+                best[1][k] = fmin(best[1][k], elapsed(t[2], t[3]));
             }
         }
     }
     return rc;
+}
+
+// Bytes per second between sizes a and b (bytes) taking ta and tb seconds.
+static double cal_rate(double a, double b, double ta, double tb)
+{
+    double t = tb - ta;
+    return (b - a) / (t > 1e-7 ? t : 1e-7);
 }
 
 // Free a context buffer that the calibration grew past `keep` bytes (and past what it held
@@ -596,11 +602,8 @@ static eccl_result_t trim(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t bef
 extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
 {
     if (!c || !out) return ECCL_ERR_INVALID_ARG;
-    // 16 MiB through host memory. The device-stream paths: the slope between 32 and 96 MiB (the
-    // kernels' time per byte, as large calls see it); where 2 x 96 MiB of device memory is not to
-    // be had, between a tiny call and 32 MiB. (Against the tiny call, 32 MiB of float32 read 1.4-1.6x
-    // the throughput that 256 MiB-1 GiB calls reach, on H200s: the tiny call's own kernels weigh
-    // against 20-30 us of work; doc/performance.md section 29.)
+    // 16 MiB through host memory. The device-stream paths: a tiny call, 32 MiB and 96 MiB (where 2 x
+    // 96 MiB of device memory is not to be had: a tiny call and 32 MiB); the figures below.
     const size_t bytes = (size_t)1 << 24, dbytes = (size_t)1 << 25, n32 = bytes / 4, n64 = bytes / 8;
     const size_t cap32 = eccl_compress_bound(n32, ECCL_FLOAT32), cap64 = eccl_compress_bound(n64, ECCL_FLOAT64);
     const size_t cap = cap32 > cap64 ? cap32 : cap64;
@@ -621,7 +624,7 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
         (void)cudaGetLastError();
         rc = ECCL_ERR_NO_MEMORY;
     }
-    double best[2][4], dbest[2][4];
+    double best[2][4], dbest[2][2][3];
     for (int w = 0; w < 2 && !rc; w++) { // float32, then float64 (the same field)
         const size_t es = w ? 8 : 4;
         if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, d1 / 4);
@@ -629,7 +632,8 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
         if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(c->st) != cudaSuccess) rc = ECCL_ERR_CUDA;
         eccl_dtype_t dt = w ? ECCL_FLOAT64 : ECCL_FLOAT32;
         if (!rc) rc = cal_rounds(c, dt, x, y, w ? n64 : n32, s, s2, cap, best[w]);
-        if (!rc) rc = cal_rounds_dev(c, dt, x, y, d0 ? d0 / es : 1024, d1 / es, dbest[w]);
+        const size_t ns[3] = {1024, d0 ? d0 / es : d1 / es, d1 / es};
+        if (!rc) rc = cal_rounds_dev(c, dt, x, y, ns, d0 ? 3 : 2, dbest[w]);
     }
     eccl_gate_free(x, 0);
     eccl_gate_free(y, 0);
@@ -651,10 +655,17 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
             double t = best[w][k] - best[w][0];
             out[3 * w + k] = (double)bytes / (t > 1e-7 ? t : 1e-7);
         }
-        const double span = (double)(d0 ? d1 - d0 : d1 - 1024 * (w ? 8 : 4));
+        // the device-stream paths: the slower of two estimates, each biased one way on H200s
+        // (doc/performance.md section 29): beyond the tiny call (its own kernels weigh against a 32
+        // MiB call's 20-40 us of work: float32 read 1.4-1.6x what 256 MiB-1 GiB calls run at) and,
+        // where there was room for 96 MiB, the slope from 32 to 96 MiB (float64 read 1.3-1.5x the
+        // other estimate, which matched its 256 MiB calls)
+        const double es = w ? 8.0 : 4.0, tiny = 1024 * es;
         for (int k = 0; k < 2; k++) {
-            double t = dbest[w][2 * k + 1] - dbest[w][2 * k];
-            out[7 + 2 * w + k] = span / (t > 1e-7 ? t : 1e-7);
+            const double *t = dbest[w][k];
+            double r = cal_rate(tiny, d0 ? (double)d0 : (double)d1, t[0], t[1]);
+            if (d0) r = fmin(r, cal_rate((double)d0, (double)d1, t[1], t[2]));
+            out[7 + 2 * w + k] = r;
         }
     }
     return ECCL_SUCCESS;
