@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto and x2chunks (two GPUs), x4bench (four), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -398,6 +398,15 @@ case " $what " in *" x2bcastauto "*) # two GPUs over NVLink: what auto picks for
     done
     for f in "$out"/x2_bcast_auto_*.log; do echo "== $(basename $f .log)"
         grep -E "^(#|coll|bcast)|eccl 0\] (GPU codec measured|NCCL link|NCCL device-stream hop)" "$f"; done ;;
+esac
+case " $what " in *" x2autovsnccl "*) # two GPUs over NVLink: auto against NCCL for the allreduce and the
+    # broadcast (issue 19's "auto never loses to NCCL by more than 5%"; doc/performance.md sections 25, 29)
+    for dt in float32 float64; do
+        step x2_auto_vs_nccl_$dt timeout "${BENCH_TIMEOUT:-600}" env ECCL_DEBUG=1 mpiexec -n 2 ./bench/bench_device \
+            --colls allreduce,bcast --dtype $dt --mib 16,64,256 --iters 9 --allreduce-algorithms auto,nccl \
+            --bcast-algorithms auto,nccl
+        grep -E "^(coll|allreduce|bcast)|GPU codec measured" "$out/x2_auto_vs_nccl_$dt.log" | grep -v "eccl 1\]"
+    done ;;
 esac
 case " $what " in *" x4bench "*) # four GPUs, one rank each, over sockets on loopback (issue 19's 4-GPU rows):
     # allreduce and bcast of smooth float32, `auto` and the pipelined algorithm forced, in each stream

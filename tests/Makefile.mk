@@ -94,7 +94,7 @@ tests_test_nonblocking_LDADD = $(TEST_LDADD)
 
 # One selection: every auto call's algorithm is the one eccl-info --model's predictor names for the
 # same figures (src/coll/select.c), over a grid of collectives, dtypes, sizes, bounds and links
-SELECT_TESTS = tests/select_np2.mpi tests/select_np3.mpi tests/select_np4.mpi
+SELECT_TESTS = tests/select_np2.mpi tests/select_np3.mpi tests/select_np4.mpi tests/select_reuse_np3.mpi
 TESTS += $(SELECT_TESTS)
 EXTRA_DIST += $(SELECT_TESTS)
 check_PROGRAMS += tests/test_select

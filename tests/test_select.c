@@ -11,7 +11,9 @@
  * select.c): fed by hand here (device operations feed it on a GPU), each rank's median must reach
  * the model as the slowest rank's, the same figure on every rank.
  *
- *   mpiexec -n P tests/test_select
+ * With --reuse: ECCL_RATIO_REUSE (ratio_reuse).
+ *
+ *   mpiexec -n P tests/test_select [--reuse]
  */
 #include "config.h"
 
@@ -191,11 +193,65 @@ static void agreement_model(void)
     eccl_comm_free(&comm);
 }
 
+/* ECCL_RATIO_REUSE=4 (set by main before any call): an allreduce and a broadcast of one
+ * signature sample on their first call; the next three take its agreed ratio although their data
+ * compresses far worse (st.model_ratio equal to the first's, bit for bit, on every rank); the
+ * fifth samples again (the worse ratio); a call of another count samples its own data. */
+static void ratio_reuse(void)
+{
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    cfg.alpha = 2e-6;
+    cfg.beta = 1e-9;
+    cfg.compress = ECCL_COMPRESS_ALWAYS;
+    eccl_comm_t comm;
+    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &comm)) MPI_Abort(MPI_COMM_WORLD, 2);
+    const size_t n = 300000;
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    const eccl_bound_t b = ECCL_BOUND_ABS(1e-3);
+    for (int k = 0; k < 2; k++) {
+        double seen[6] = {0};
+        for (int call = 0; call < 6; call++) {
+            unsigned s = 12345u + (unsigned)rank_ + 7u * (unsigned)call;
+            for (size_t i = 0; i < n; i++) {
+                s = s * 1664525u + 1013904223u;
+                x[i] = call == 0 ? sin(1e-3 * (double)i) : (double)(s >> 8) / 16777216.0; /* smooth, then noise */
+            }
+            size_t cnt = call == 5 ? n - 1 : n;
+            eccl_result_t rc = k ? eccl_bcast(x, cnt, ECCL_FLOAT64, 0, &b, comm)
+                                 : eccl_allreduce(x, y, cnt, ECCL_FLOAT64, ECCL_OP_SUM, &b, comm);
+            eccl_stats_t st;
+            eccl_comm_last_stats(comm, &st);
+            expect(rc == ECCL_SUCCESS && st.compressed, "reuse: a call failed or ran uncompressed");
+            seen[call] = st.model_ratio;
+            double lo = st.model_ratio, hi = st.model_ratio;
+            MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+            MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            expect(lo == hi, "reuse: the ranks priced one call at different ratios");
+        }
+        expect(seen[0] > 2.0 * seen[4], "reuse: the smooth field's ratio is not well above the noise's");
+        for (int call = 1; call < 4; call++)
+            expect(seen[call] == seen[0], "reuse: a call within ECCL_RATIO_REUSE sampled its own data");
+        expect(seen[4] != seen[0], "reuse: the call after ECCL_RATIO_REUSE - 1 reuses did not sample");
+        expect(seen[5] != seen[0] && seen[5] > 0, "reuse: a call of another count took the memo's ratio");
+    }
+    free(x);
+    free(y);
+    eccl_comm_free(&comm);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (argc > 1 && !strcmp(argv[1], "--reuse")) { /* (its own run: the variable is read once) */
+        setenv("ECCL_RATIO_REUSE", "4", 1);
+        if (size_ > 1) ratio_reuse();
+        MPI_Allreduce(MPI_IN_PLACE, &fails, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rank_ == 0) printf("test_select --reuse on %d ranks: %d failures\n", size_, fails);
+        MPI_Finalize();
+        return fails ? 1 : 0;
+    }
     const eccl_coll_t colls[] = {ECCL_COLL_BCAST, ECCL_COLL_ALLREDUCE, ECCL_COLL_REDUCE,
                                  ECCL_COLL_REDUCE_SCATTER_BLOCK, ECCL_COLL_ALLGATHER, ECCL_COLL_SCATTER,
                                  ECCL_COLL_GATHER};

@@ -78,6 +78,18 @@ typedef struct eccl_comm_gpu {
     unsigned nlat;     /* observations made (the ring holds the last ECCL_LAT_RING) */
 } eccl_comm_gpu_t;
 
+/* The ratio the last data agreement agreed for a call of this signature, which the next calls
+ * with the same one reuse instead of sampling their data (ECCL_RATIO_REUSE; src/coll/select.c).
+ * Set only from agreed figures, in call order: the same on every rank that reads it. */
+typedef struct eccl_ratio_memo {
+    int valid;
+    int coll, dtype, op, root, mode;
+    size_t count;
+    double eb;    /* the per-message bound the sample was compressed with */
+    double ratio; /* the agreed ratio */
+    long uses;    /* calls that reused it since */
+} eccl_ratio_memo_t;
+
 struct eccl_comm {
     MPI_Comm comm;     /* our duplicate, errors returned */
     int size, rank;
@@ -93,6 +105,7 @@ struct eccl_comm {
     /* page-locked host copies of device buffers (grow-only, like the pool; coll/stage.c) */
     eccl_pool_t stage; /* (slots 0 and 1: the send side, or an aliased buffer, and the receive side) */
     eccl_comm_gpu_t gpu;
+    eccl_ratio_memo_t memo; /* (only the thread running a call of this communicator touches it) */
     eccl_comm_tr_t tr;
     eccl_topo_t topo;
     int child;         /* an internal communicator of a hierarchical algorithm: flat topology,

@@ -59,6 +59,13 @@ const eccl_env_doc_t eccl_env_docs[] = {
     ALGO_DOC("ECCL_SCATTER_ALGORITHM", "scatter"),
     ALGO_DOC("ECCL_GATHER_ALGORITHM", "gather"),
     ALGO_DOC("ECCL_SENDRECV_REPLACE_ALGORITHM", "sendrecv_replace"),
+    {"ECCL_RATIO_REUSE", "a number of calls >= 1", "1",
+     "N > 1 = a call whose signature (collective, count, datatype, operation, root, bound) is that "
+     "of the last call that sampled its data takes that call's agreed compression ratio for "
+     "`auto`'s choice instead of sampling, for N - 1 calls, then samples again: less work per "
+     "call in a loop of like calls (SUMMA's panels), at the price of choosing from older data "
+     "(results may then differ bit for bit from sampling every call, always within the bound). "
+     "1 = every call samples. Ranks may differ. Read at the first call that samples."},
     /* src/coll/algorithms.c */
     {"ECCL_CHUNKS", "a number of chunks >= 0 (at most 1024)", "0",
      "Chunks of the pipelined algorithms (bcast pipeline: of the buffer; allreduce and "
