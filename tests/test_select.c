@@ -54,6 +54,18 @@ static void expect(int ok, const char *what)
     }
 }
 
+/* A communicator priced for a 1 GB/s link with compression always on: every call compresses. */
+static eccl_comm_t slow_always_comm(void)
+{
+    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
+    cfg.alpha = 2e-6;
+    cfg.beta = 1e-9;
+    cfg.compress = ECCL_COMPRESS_ALWAYS;
+    eccl_comm_t c;
+    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &c)) MPI_Abort(MPI_COMM_WORLD, 2);
+    return c;
+}
+
 /* The observed latency: no figure from fewer than 3 observations, the median of the last
  * ECCL_LAT_RING (an outlier and a negative one do not move it), the MAX over ranks after a call's
  * data agreement, in every GPU view of the model and in none of the host's; nothing with
@@ -61,12 +73,7 @@ static void expect(int ok, const char *what)
 static void observed_latency(unsigned char *x)
 {
     if (size_ < 2) return; /* (a call on one rank makes no agreement) */
-    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
-    cfg.alpha = 2e-6;
-    cfg.beta = 1e-9;
-    cfg.compress = ECCL_COMPRESS_ALWAYS;
-    eccl_comm_t c;
-    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &c)) MPI_Abort(MPI_COMM_WORLD, 2);
+    eccl_comm_t c = slow_always_comm();
     const eccl_bound_t b = ECCL_BOUND_ABS(1e-3);
     c->gpu.observe = 1; /* (read from ECCL_GPU_OBSERVE in CUDA builds only) */
     double lat0 = c->models.gpu[0].op_lat;
@@ -199,12 +206,7 @@ static void agreement_model(void)
  * fifth samples again (the worse ratio); a call of another count samples its own data. */
 static void ratio_reuse(void)
 {
-    eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
-    cfg.alpha = 2e-6;
-    cfg.beta = 1e-9;
-    cfg.compress = ECCL_COMPRESS_ALWAYS;
-    eccl_comm_t comm;
-    if (eccl_comm_create(MPI_COMM_WORLD, &cfg, &comm)) MPI_Abort(MPI_COMM_WORLD, 2);
+    eccl_comm_t comm = slow_always_comm();
     const size_t n = 300000;
     double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     const eccl_bound_t b = ECCL_BOUND_ABS(1e-3);
