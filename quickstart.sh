@@ -422,13 +422,15 @@ cmd_test() {
                 make_in build-asan "a build error above, or the failed tests' logs at the end" \
                     check TESTS="$codec_tests"
             ) || step_failed "sanitizer build: make check of the codec tests in ./build-asan"
-            # The collectives on 3 ranks, the corrupt-stream test and the nonblocking calls under
-            # ASan/UBSan (leak checking off: LeakSanitizer reports MPICH's own allocations).
-            say "sanitizer build: running tests/coll_np3.mpi tests/corrupt_np3.mpi tests/nonblocking_np3.mpi"
+            # The collectives on 3 ranks, the corrupt-stream test, the nonblocking calls and the
+            # ratio memo (ECCL_RATIO_REUSE) under ASan/UBSan (leak checking off: LeakSanitizer
+            # reports MPICH's own allocations).
+            local san_coll="tests/coll_np3.mpi tests/corrupt_np3.mpi tests/nonblocking_np3.mpi tests/select_reuse_np3.mpi"
+            say "sanitizer build: running $san_coll"
             (
                 export ECCL_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
                 make_in build-asan "a build error above, or the failed tests' logs at the end" \
-                    check TESTS="tests/coll_np3.mpi tests/corrupt_np3.mpi tests/nonblocking_np3.mpi"
+                    check TESTS="$san_coll"
             ) || step_failed "sanitizer build: make check of the collectives in ./build-asan"
         fi
     fi

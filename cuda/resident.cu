@@ -648,7 +648,7 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
     if (!rc) rc = trc;
     if (rc) return rc;
     // per operation: the small float32 call; per byte: what the large calls take beyond their
-    // type's small one (the device-stream paths: beyond their own small calls)
+    // type's small one (the device-stream paths: as said below)
     out[0] = best[0][0];
     for (int w = 0; w < 2; w++) {
         for (int k = 1; k < 4; k++) {
