@@ -452,7 +452,7 @@ contains
       call panel_wait(ra(slot + 1), rb(slot + 1))
       ! (panel k+1 is posted before DGEMM k is queued: its codec kernels then mostly run before
       ! the DGEMM takes the SMs. Queued the other way round, each panel broadcast waited behind
-      ! the DGEMM on both GPUs and SUMMA got slower: doc/performance.md section 29)
+      ! the DGEMM on both GPUs and SUMMA was not faster: doc/performance.md section 29)
       if (knext <= k) then ! the next panel into the other pair, once its last DGEMM is done
         if (dev) call gpu_checked(summa_gpu_wait(gpu, 1 - slot))
         call post_panel(1 - slot, knext, kbs, pa, desca, pb, descb, wa, ldwa, wb, ldwb, bound, ra, rb)
