@@ -136,8 +136,8 @@ static void hop_model(void)
  * float64 to one other rank, ratio 13.4, the streams staged over MPI at 4.7 GB/s), the binomial
  * tree must cost less than the pipeline, as measured (0.35-0.45 against 0.52-0.76 ms; with the
  * waits priced under the messages the model picked the pipeline at 0.27 ms); and with the CPU
- * codec (no waits)
- * the pipeline must still beat the binomial tree on a chain of 8 ranks, where it pays. */
+ * codec (no waits) the pipeline must still beat the binomial tree on a chain of 8 ranks, where it
+ * pays. */
 static void pipeline_model(void)
 {
     const double m[8] = {3e-5, 1.0 / 4.7e9, 1e9, 2e9, 0.7e9, 5e9, 3e-5, 1.0 / 4.7e9};
