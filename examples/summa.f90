@@ -517,15 +517,13 @@ contains
     real(c_double), intent(out), optional :: most, split(4)
     type(eccl_blacs_totals) :: tot
     real(c_double) :: v(2)
-    integer :: info, j
+    integer :: info
     call eccl_blacs_get_totals(ictxt, tot, .true., info)
     v = [real(tot%bytes_raw, c_double), real(tot%bytes_sent, c_double)]
     if (present(most)) most = allmax(v(2), gcomm)
     if (present(split)) then
       split = [tot%t_total, tot%t_select, tot%t_codec, tot%t_network]
-      do j = 1, 4
-        split(j) = allmax(split(j), gcomm)
-      end do
+      call MPI_Allreduce(MPI_IN_PLACE, split, 4, MPI_DOUBLE_PRECISION, MPI_MAX, gcomm, ierr)
     end if
     call MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE_PRECISION, MPI_SUM, gcomm, ierr)
     raw = v(1)

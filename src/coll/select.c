@@ -124,13 +124,22 @@ static int rooted(const eccl_call_t *c) { return c->coll == ECCL_COLL_BCAST || c
 
 /* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes (the
  * windows whose room eccl_dev_reserve keeps for the GPU's sample: cuda/device.h). */
+/* The sample's windows for n elements: nwin windows of win elements (one window of n where n is
+ * no more than the windows would cover). */
+static void sample_windows(const eccl_call_t *c, size_t n, size_t *win, size_t *nwin)
+{
+    *win = ECCL_DEV_SAMPLE_WIN_REALS / eccl_dtype_traits(c->dtype)->reals;
+    *nwin = ECCL_DEV_SAMPLE_MAX;
+    if (n <= *win * *nwin) {
+        *win = n;
+        *nwin = 1;
+    }
+}
+
 static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
 {
-    size_t win = ECCL_DEV_SAMPLE_WIN_REALS / eccl_dtype_traits(c->dtype)->reals, nwin = ECCL_DEV_SAMPLE_MAX;
-    if (n <= win * nwin) {
-        win = n;
-        nwin = 1;
-    }
+    size_t win, nwin;
+    sample_windows(c, n, &win, &nwin);
     size_t cap = eccl_compress_bound(win, c->dtype), raw = 0, comp = 0;
     if (n == 0) return 1.0;
     size_t starts[ECCL_DEV_SAMPLE_MAX];
@@ -226,11 +235,19 @@ static double compressed_extra(const eccl_model_t *m, const eccl_call_t *c, int 
     if (c->coll == ECCL_COLL_SENDRECV_REPLACE) return 0.0;
     double round = eccl_ceil_log2(c->size) * m->agree, t = round;
     if (deciding) {
-        size_t win = ECCL_DEV_SAMPLE_WIN_REALS / eccl_dtype_traits(c->dtype)->reals, n = eccl_select_total_elems(c);
-        size_t sampled = n < ECCL_DEV_SAMPLE_MAX * win ? n : ECCL_DEV_SAMPLE_MAX * win;
-        t += round + mdl_compress(m, mdl_bytes(c, sampled));
+        size_t n = 0, win, nwin;
+        (void)local_data(c, &n); /* (the sampling rank's elements) */
+        sample_windows(c, n, &win, &nwin);
+        t += round + mdl_compress(m, mdl_bytes(c, win * nwin));
     }
     return t;
+}
+
+/* Algorithm a's price for call c at `ratio`: its cost function, and for a compressed one what its
+ * call pays beside it (compressed_extra). */
+static double algo_price(const eccl_algo_t *a, const eccl_model_t *m, const eccl_call_t *c, double ratio, int deciding)
+{
+    return a->cost(m, c, ratio) + (a->flags & ECCL_ALG_COMPRESSED ? compressed_extra(m, c, deciding) : 0.0);
 }
 
 /* The model's choice at `ratio` (`compressed_only` for policy ALWAYS; `deciding`: before any
@@ -246,7 +263,7 @@ static const eccl_algo_t *model_choice(eccl_call_t *c, double ratio, int compres
     *t_mpi = INFINITY;
     for (const eccl_algo_t *a = eccl_algorithms; a->name; a++) {
         if (a->coll != c->coll || (a->applies && !a->applies(c))) continue;
-        double t = a->cost(m, c, ratio) + (a->flags & ECCL_ALG_COMPRESSED ? compressed_extra(m, c, deciding) : 0.0);
+        double t = algo_price(a, m, c, ratio, deciding);
         /* device-resident calls: an algorithm that needs host data stages the buffer whole */
         if (!eccl_algo_resident(a) && !((a->flags & ECCL_ALG_NODE_DEVICE) && eccl_tr_node_dev_priced(c->comm)))
             t += m->stage * mdl_bytes(c, eccl_select_total_elems(c));
@@ -380,9 +397,7 @@ eccl_result_t eccl_select_predict(eccl_comm_t comm, eccl_coll_t coll, int ranks,
     for (const eccl_algo_t *a = eccl_algorithms; a->name && p->n < ECCL_SELECT_MAX_ALGOS; a++) {
         if (a->coll != coll) continue;
         p->algos[p->n] = a;
-        p->t[p->n++] = !a->applies || a->applies(&c) ? a->cost(mdl_of(&c), &c, ratio) +
-                                                           (a->flags & ECCL_ALG_COMPRESSED ? compressed_extra(mdl_of(&c), &c, 0) : 0.0)
-                                                     : NAN;
+        p->t[p->n++] = !a->applies || a->applies(&c) ? algo_price(a, mdl_of(&c), &c, ratio, 0) : NAN;
     }
     return ECCL_SUCCESS;
 }
