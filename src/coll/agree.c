@@ -159,3 +159,39 @@ void eccl_agree_observed_set(eccl_call_t *c, double agreed)
         ECCL_LOG(1, c->rank, "GPU codec: %.1f us per operation observed (slowest rank's median; calibrated %.1f us)",
                  agreed * 1e6, comm->models.gpu_lat * 1e6);
 }
+
+/* ECCL_RATIO_REUSE = N: a call whose signature (collective, count, datatype, operation, root,
+ * per-message bound) is that of the last call that sampled takes that call's agreed ratio instead
+ * of sampling its own data, for N - 1 calls; then it samples again. 1 (default): every call
+ * samples. Ranks may differ: the agreement reduces what each gives. */
+ECCL_ENV(env_ratio_reuse, "ECCL_RATIO_REUSE", 1);
+
+/* The memo's key for call c, whose per-message bound for its sample is set (c->mbound). */
+eccl_ratio_memo_t eccl_memo_key(const eccl_call_t *c)
+{
+    eccl_ratio_memo_t k = {1, (int)c->coll, (int)c->dtype, (int)c->op, c->root, (int)c->mbound.mode, c->count,
+                           c->mbound.value, 0, 0};
+    return k;
+}
+
+/* Whether call c (key k) may take the memo's ratio instead of sampling. */
+int eccl_memo_hit(const eccl_call_t *c, const eccl_ratio_memo_t *k)
+{
+    const eccl_ratio_memo_t *m = &c->comm->memo;
+    long n = eccl_env_long(&env_ratio_reuse);
+    return n > 1 && m->valid && m->uses < n - 1 && m->coll == k->coll && m->dtype == k->dtype && m->op == k->op &&
+           m->root == k->root && m->mode == k->mode && m->count == k->count && m->eb == k->eb;
+}
+
+/* After the data agreement: the agreed ratio under key k, reused (the call took the memo's) or
+ * sampled (the memo starts again). */
+void eccl_memo_note(eccl_call_t *c, eccl_ratio_memo_t k, double ratio, int reused)
+{
+    if (!(ratio > 0 && isfinite(ratio))) {
+        c->comm->memo.valid = 0;
+        return;
+    }
+    k.ratio = ratio;
+    k.uses = reused ? c->comm->memo.uses + 1 : 0;
+    c->comm->memo = k;
+}

@@ -51,4 +51,13 @@ void eccl_agree_observed_set(eccl_call_t *c, double agreed);
  * CPU codec and its streams go over MPI, on every rank. */
 void eccl_agree_drop_device(eccl_call_t *c);
 
+/* The ratio memo (comm->memo, ECCL_RATIO_REUSE; used by select.c's data agreement). The key of
+ * call c, whose per-message bound for its sample is set (c->mbound); whether c may take the memo's
+ * ratio instead of sampling (the same signature, fewer than N - 1 reuses); after the agreement,
+ * the agreed ratio noted under key k, reused or sampled (then the count starts again; a ratio
+ * that is not a positive number empties the memo). Local. */
+eccl_ratio_memo_t eccl_memo_key(const eccl_call_t *c);
+int eccl_memo_hit(const eccl_call_t *c, const eccl_ratio_memo_t *k);
+void eccl_memo_note(eccl_call_t *c, eccl_ratio_memo_t k, double ratio, int reused);
+
 #endif

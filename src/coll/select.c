@@ -34,42 +34,6 @@ static eccl_env_t env_algo[ECCL_NCOLLS] = {
     {"ECCL_ALLGATHER_ALGORITHM", 0, 0, 0, 0}, {"ECCL_SCATTER_ALGORITHM", 0, 0, 0, 0},
     {"ECCL_GATHER_ALGORITHM", 0, 0, 0, 0},    {"ECCL_SENDRECV_REPLACE_ALGORITHM", 0, 0, 0, 0}};
 
-/* ECCL_RATIO_REUSE = N: a call whose signature (collective, count, datatype, operation, root,
- * per-message bound) is that of the last call that sampled takes that call's agreed ratio instead
- * of sampling its own data, for N - 1 calls; then it samples again. 1 (default): every call
- * samples. Ranks may differ: the agreement reduces what each gives. */
-ECCL_ENV(env_ratio_reuse, "ECCL_RATIO_REUSE", 1);
-
-/* The memo's key for call c, whose per-message bound for its sample is set (c->mbound). */
-static eccl_ratio_memo_t memo_key(const eccl_call_t *c)
-{
-    eccl_ratio_memo_t k = {1, (int)c->coll, (int)c->dtype, (int)c->op, c->root, (int)c->mbound.mode, c->count,
-                           c->mbound.value, 0, 0};
-    return k;
-}
-
-/* Whether call c (key k) may take the memo's ratio instead of sampling. */
-static int memo_hit(const eccl_call_t *c, const eccl_ratio_memo_t *k)
-{
-    const eccl_ratio_memo_t *m = &c->comm->memo;
-    long n = eccl_env_long(&env_ratio_reuse);
-    return n > 1 && m->valid && m->uses < n - 1 && m->coll == k->coll && m->dtype == k->dtype && m->op == k->op &&
-           m->root == k->root && m->mode == k->mode && m->count == k->count && m->eb == k->eb;
-}
-
-/* After the data agreement: the agreed ratio under key k, reused (the call took the memo's) or
- * sampled (the memo starts again). */
-static void memo_note(eccl_call_t *c, eccl_ratio_memo_t k, double ratio, int reused)
-{
-    if (!(ratio > 0 && isfinite(ratio))) {
-        c->comm->memo.valid = 0;
-        return;
-    }
-    k.ratio = ratio;
-    k.uses = reused ? c->comm->memo.uses + 1 : 0;
-    c->comm->memo = k;
-}
-
 /* The ratio assumed where no data can be sampled (pairwise exchanges decide from sizes alone). */
 #define ECCL_ASSUMED_RATIO 4.0
 /* A ratio no stream reaches: with it the model gives a lower bound of every compressed time. */
@@ -449,8 +413,8 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
     eccl_ratio_memo_t key = {0};
     if (sampling) {
         eccl_select_set_bound(c, result_bound(b, range));
-        key = memo_key(c);
-        reused = memo_hit(c, &key);
+        key = eccl_memo_key(c);
+        reused = eccl_memo_hit(c, &key);
         v[2] = reused ? -c->comm->memo.ratio : -sample_ratio(c, ld, ln);
     }
     if (c->coll == ECCL_COLL_SENDRECV_REPLACE) {
@@ -494,7 +458,7 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         if (!(v[0] >= 0 && v[0] < (double)num_algorithms()))
             return eccl_comm_error(comm, ECCL_ERR_INTERNAL, "%s: the root's decision did not arrive", eccl_coll_name(c->coll));
         *out = &eccl_algorithms[(int)v[0]];
-        if (sampling) memo_note(c, key, v[2], reused); /* (the root's: only the root samples) */
+        if (sampling) eccl_memo_note(c, key, v[2], reused); /* (the root's: only the root samples) */
         c->dev.all = v[3] != 0; /* the same figures everywhere (the pipeline's chunking uses them) */
         if (v[5] > 0) eccl_agree_drop_device(c);
         eccl_select_set_bound(c, v[1]);
@@ -511,7 +475,7 @@ static eccl_result_t agree_and_choose(eccl_call_t *c, const eccl_bound_t *b, con
         range = !data_range ? b->range : v[0] + v[1] > 0 ? v[0] + v[1] : 0.0;
         eccl_select_set_bound(c, result_bound(b, range));
         double ratio = isfinite(v[2]) ? -v[2] : 1.0, t_mpi = 0, t_best = 0;
-        if (sampling) memo_note(c, key, ratio, reused);
+        if (sampling) eccl_memo_note(c, key, ratio, reused);
         *out = forced ? forced : eccl_select_auto(c, ratio, &reason, &t_mpi, &t_best);
         c->st->model_ratio = ratio;
         c->st->model_t_mpi = t_mpi;

@@ -79,8 +79,9 @@ typedef struct eccl_comm_gpu {
 } eccl_comm_gpu_t;
 
 /* The ratio the last data agreement agreed for a call of this signature, which the next calls
- * with the same one reuse instead of sampling their data (ECCL_RATIO_REUSE; src/coll/select.c).
- * Set only from agreed figures, in call order: the same on every rank that reads it. */
+ * with the same one reuse instead of sampling their data (ECCL_RATIO_REUSE; src/coll/agree.c,
+ * used by select.c). Set only from agreed figures, in call order: the same on every rank that
+ * reads it. */
 typedef struct eccl_ratio_memo {
     int valid;
     int coll, dtype, op, root, mode;

@@ -59,6 +59,12 @@ const eccl_env_doc_t eccl_env_docs[] = {
     ALGO_DOC("ECCL_SCATTER_ALGORITHM", "scatter"),
     ALGO_DOC("ECCL_GATHER_ALGORITHM", "gather"),
     ALGO_DOC("ECCL_SENDRECV_REPLACE_ALGORITHM", "sendrecv_replace"),
+    /* src/coll/algorithms.c */
+    {"ECCL_CHUNKS", "a number of chunks >= 0 (at most 1024)", "0",
+     "Chunks of the pipelined algorithms (bcast pipeline: of the buffer; allreduce and "
+     "reduce_scatter_block ring_pipelined: of each of their p pieces); 0 = the cost model's "
+     "choice. For experiments and tests; the same on every rank."},
+    /* src/coll/agree.c */
     {"ECCL_RATIO_REUSE", "a number of calls >= 1", "1",
      "N > 1 = a call whose signature (collective, count, datatype, operation, root, bound) is that "
      "of the last call that sampled its data takes that call's agreed compression ratio for "
@@ -66,11 +72,6 @@ const eccl_env_doc_t eccl_env_docs[] = {
      "call in a loop of like calls (SUMMA's panels), at the price of choosing from older data "
      "(results may then differ bit for bit from sampling every call, always within the bound). "
      "1 = every call samples. Ranks may differ. Read at the first call that samples."},
-    /* src/coll/algorithms.c */
-    {"ECCL_CHUNKS", "a number of chunks >= 0 (at most 1024)", "0",
-     "Chunks of the pipelined algorithms (bcast pipeline: of the buffer; allreduce and "
-     "reduce_scatter_block ring_pipelined: of each of their p pieces); 0 = the cost model's "
-     "choice. For experiments and tests; the same on every rank."},
     /* src/core/log.c */
     {"ECCL_DEBUG", "0 | 1 | 2 (yes, true, on = 1)", "0",
      "Logging to stderr, each line prefixed \"[eccl RANK]\": 1 = one line per collective call "
