@@ -8,6 +8,12 @@ noinst_PROGRAMS += bench/bench_cuda_codec
 bench_bench_cuda_codec_SOURCES = bench/bench_cuda_codec.c
 bench_bench_cuda_codec_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_cuda_codec_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUDA_LIBS) -lm
+# bench_dev_ops: what each device-resident operation (cuda/device.h) costs its caller, host waits
+# included, next to one host round trip (the cost model's op_lat)
+noinst_PROGRAMS += bench/bench_dev_ops
+bench_bench_dev_ops_SOURCES = bench/bench_dev_ops.c
+bench_bench_dev_ops_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+bench_bench_dev_ops_LDADD = libeccl.la $(CUDA_LDFLAGS) $(CUDA_LIBS) -lm
 endif
 
 # bench_coll: every collective, eccl against the same MPI collective (one file per collective

@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops (one), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -406,6 +406,24 @@ case " $what " in *" x2autovsnccl "*) # two GPUs over NVLink: auto against NCCL 
             --colls allreduce,bcast --dtype $dt --mib 16,64,256 --iters 9 --allreduce-algorithms auto,nccl \
             --bcast-algorithms auto,nccl
         grep -E "^(coll|allreduce|bcast)|GPU codec measured" "$out/x2_auto_vs_nccl_$dt.log" | grep -v "eccl 1\]"
+    done ;;
+esac
+case " $what " in *" devops "*) # issue 19, item 4: each device-resident operation's time, host waits
+    # included (bench_dev_ops), float32 and float64; DEVOPS_AB=1 also builds the library with the
+    # one-wait fetch off (-DECCL_DEV_FETCH=0, in build-old) and runs the two in alternation
+    if [ "${DEVOPS_AB:-0}" = 1 ]; then
+        step build_old bash -c 'mkdir -p ../build-old && cd ../build-old && ../configure CC=mpicc FC=mpifort --with-cuda \
+            --with-cuda-arch="${CUDA_ARCH:-90}" CPPFLAGS=-DECCL_DEV_FETCH=0 > /dev/null && make -j"$0" bench/bench_dev_ops > /dev/null' "$jobs"
+    fi
+    for round in 1 2; do
+        for dt in float32 float64; do
+            step dev_ops_${dt}_$round timeout 120 ./bench/bench_dev_ops --dtype $dt
+            echo "== new, $dt, round $round"; cat "$out/dev_ops_${dt}_$round.log"
+            if [ "${DEVOPS_AB:-0}" = 1 ]; then
+                step dev_ops_old_${dt}_$round timeout 120 ../build-old/bench/bench_dev_ops --dtype $dt
+                echo "== ECCL_DEV_FETCH=0, $dt, round $round"; cat "$out/dev_ops_old_${dt}_$round.log"
+            fi
+        done
     done ;;
 esac
 case " $what " in *" x4bench "*) # four GPUs, one rank each, over sockets on loopback (issue 19's 4-GPU rows):

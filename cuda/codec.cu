@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <cuda_runtime.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct eccl_cuda_codec {
     unsigned epoch;
     int *h_err;                 // pinned
     unsigned long long *h_size; // pinned
+    unsigned long long *h_tail; // pinned: the scratch's total_size and error words (eccl_cuda_codec_fetch)
     int sms;                    // multiprocessors: small streams get bigger CTAs
     cudaEvent_t ev;             // what eccl_cuda_codec_wait polls while a waiter is set
     cudaStream_t hk;            // non-blocking: clears new scratch (never the legacy stream, which
@@ -95,6 +97,7 @@ extern "C" eccl_result_t eccl_cuda_codec_create(size_t max_count, eccl_cuda_code
     size_t tiles = (max_count * 2 + ECCL_FMT_TILE_VALUES - 1) / ECCL_FMT_TILE_VALUES + 1;
     if (cudaMallocHost((void **)&c->h_err, sizeof(int)) != cudaSuccess ||
         cudaMallocHost((void **)&c->h_size, sizeof(unsigned long long)) != cudaSuccess ||
+        cudaMallocHost((void **)&c->h_tail, 2 * sizeof(unsigned long long)) != cudaSuccess ||
         cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, c->device) != cudaSuccess ||
         cudaEventCreateWithFlags(&c->ev, cudaEventDisableTiming) != cudaSuccess ||
         cudaStreamCreateWithFlags(&c->hk, cudaStreamNonBlocking) != cudaSuccess ||
@@ -119,6 +122,7 @@ extern "C" eccl_result_t eccl_cuda_codec_free(eccl_cuda_codec_t *codec)
     if (c->s) eccl_gate_free(c->s, 0);
     if (c->h_err) eccl_gate_free(c->h_err, 1);
     if (c->h_size) eccl_gate_free(c->h_size, 1);
+    if (c->h_tail) eccl_gate_free(c->h_tail, 1);
     if (c->ev) cudaEventDestroy(c->ev);
     if (c->hk) cudaStreamDestroy(c->hk);
     free(c);
@@ -172,6 +176,35 @@ static eccl_result_t read_size(eccl_cuda_codec_t c, const unsigned long long *d,
     if (rc) return rc;
     *h = (size_t)*c->h_size;
     return ECCL_SUCCESS;
+}
+
+// The stream sits at the scratch's total_size, then the error word (one 16-byte copy reads both).
+static_assert(offsetof(eccl_dev_scratch, error) == offsetof(eccl_dev_scratch, total_size) + 8,
+              "total_size and error must be adjacent");
+
+extern "C" eccl_result_t eccl_cuda_codec_fetch(eccl_cuda_codec_t c, const void *d_out, void *h_out, size_t h_cap,
+                                               size_t spec, int verdict, size_t *h_size, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    if (!c || !d_out || !h_out || !h_size) return ECCL_ERR_INVALID_ARG;
+    if (spec > h_cap) spec = h_cap;
+    CU(cudaMemcpyAsync(c->h_tail, &c->s->total_size, 2 * sizeof *c->h_tail, cudaMemcpyDeviceToHost, st));
+    if (spec) CU(cudaMemcpyAsync(h_out, d_out, spec, cudaMemcpyDeviceToHost, st));
+    eccl_result_t rc = eccl_cuda_codec_wait(c, st);
+    if (rc) return rc;
+    int e = 0;
+    memcpy(&e, &c->h_tail[1], sizeof e); /* (the error word: the low half on a little-endian host) */
+    if (verdict && e) {
+        CU(cudaMemsetAsync(&c->s->error, 0, sizeof(int), st));
+        return (eccl_result_t)e;
+    }
+    size_t size = (size_t)c->h_tail[0];
+    if (size > h_cap) return ECCL_ERR_INTERNAL;
+    *h_size = size;
+    if (size <= spec) return ECCL_SUCCESS;
+    CU(cudaMemcpyAsync((unsigned char *)h_out + spec, (const unsigned char *)d_out + spec, size - spec,
+                       cudaMemcpyDeviceToHost, st));
+    return eccl_cuda_codec_wait(c, st);
 }
 
 // A view's checks, and its simplest form: a view whose values are contiguous from a 16-byte

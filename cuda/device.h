@@ -105,6 +105,16 @@ void eccl_dev_ctx_set_progress(eccl_dev_ctx_t *ctx, void (*fn)(void *), void *ar
  * cuda/ only (CUDA builds; nocuda.c has no stand-ins). */
 eccl_result_t eccl_cuda_codec_set_waiter(eccl_cuda_codec_t codec, void (*fn)(void *), void *arg);
 eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
+/* The stream that the codec's last compression or homomorphic reduction on `stream` wrote at d_out
+ * (device memory; its size in the codec's own size word: d_size NULL there), to h_out (host memory,
+ * h_cap bytes, any of which may be written), with one host wait where the stream is at most `spec`
+ * bytes: the size word, the device's error word and the stream's first spec bytes are copied
+ * together, then the rest, if any, after a second wait. verdict: the error word is the input
+ * stream's verdict (a homomorphic reduction): a non-zero one is returned (and cleared) before the
+ * size is looked at, as eccl_cuda_codec_check. *h_size: the stream's size. Errors:
+ * ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA, ECCL_ERR_INTERNAL (a size above h_cap), the verdict's. */
+eccl_result_t eccl_cuda_codec_fetch(eccl_cuda_codec_t codec, const void *d_out, void *h_out, size_t h_cap, size_t spec,
+                                    int verdict, size_t *h_size, void *stream);
 /* eccl_cuda_compress writing format version vmajor (1 or 2, doc/format.md; every dtype; the
  * collectives write what ECCL_FORMAT says, through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA
  * builds only, used by the tests and benchmarks). Errors as eccl_cuda_compress;

@@ -22,7 +22,15 @@ struct eccl_dev_ctx {
     void *d_in, *d_out, *d_tmp; // stream in, stream out, aligned copies of misaligned data
     size_t in_cap, out_cap, tmp_cap;
     int vmajor; // the stream format version its compressions write (eccl_dev_ctx_set_format)
+    double ratio; // the last stream copied to the host: input bytes per stream byte (0: none yet)
 };
+
+// ECCL_DEV_FETCH=0 (a build knob, for A/B measurements: bench/bench_dev_ops): a stream to the host
+// reads its size, waits, then copies the stream and waits again (and the homomorphic reduction
+// reads its verdict with a wait of its own), as before the one-wait fetch (eccl_cuda_codec_fetch).
+#ifndef ECCL_DEV_FETCH
+#define ECCL_DEV_FETCH 1
+#endif
 
 #define CK(call)                                                                                   \
     do {                                                                                           \
@@ -178,7 +186,8 @@ static int view_of(const eccl_dev_layout_t *lay, const void *base, eccl_dtype_t 
     return 1;
 }
 
-// The stream of count elements at (d_base, lay) into d_out (enqueued; its size in *size).
+// The stream of count elements at (d_base, lay) into d_out (enqueued; its size in *size after a
+// wait, or, size NULL, left in the codec's size word for eccl_cuda_codec_fetch).
 static eccl_result_t compress_out(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
                                   eccl_dtype_t dtype, const eccl_bound_t *bound, size_t *size)
 {
@@ -190,8 +199,34 @@ static eccl_result_t compress_out(eccl_dev_ctx_t *c, const void *d_base, const e
     if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
     if (!rc) rc = eccl_cuda_compress_view(c->codec, count ? src : c->d_out, v, count, dtype, bound, c->d_out,
                                           c->out_cap, NULL, size, c->st, c->vmajor);
-    if (!rc && *size > cap) rc = ECCL_ERR_INTERNAL;
+    if (!rc && size && *size > cap) rc = ECCL_ERR_INTERNAL;
     return rc;
+}
+
+// How many bytes of a stream of `bytes` input bytes to copy to the host before its size is known
+// (eccl_cuda_codec_fetch): the last stream's ratio with an eighth to spare, at least 16 KiB (a
+// small stream then needs one host wait, and the copy of up to 16 KiB too many costs less than a
+// wait), at most the stream's bound `cap`. A stream longer than that takes a second wait for the
+// rest; the bytes are the same either way.
+static size_t spec_bytes(const eccl_dev_ctx_t *c, size_t bytes, size_t cap)
+{
+    double guess = c->ratio > 0 ? (double)bytes / c->ratio * 1.125 : 0.0;
+    size_t spec = guess < (double)cap ? (size_t)guess : cap;
+    if (spec < ((size_t)16 << 10)) spec = (size_t)16 << 10;
+    return spec < cap ? spec : cap;
+}
+
+// The stream left by the context's last compression or homomorphic reduction of `bytes` input
+// bytes, to h_out (verdict: the reduction's input stream is checked first).
+static eccl_result_t fetch(eccl_dev_ctx_t *c, size_t bytes, size_t cap, void *h_out, size_t h_cap, int verdict,
+                           size_t *h_size)
+{
+    eccl_result_t rc = eccl_cuda_codec_fetch(c->codec, c->d_out, h_out, h_cap, spec_bytes(c, bytes, cap), verdict,
+                                             h_size, c->st);
+    if (rc) return rc;
+    if (*h_size > cap) return ECCL_ERR_INTERNAL;
+    if (*h_size && bytes) c->ratio = (double)bytes / (double)*h_size;
+    return ECCL_SUCCESS;
 }
 
 extern "C" eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *c, int vmajor)
@@ -208,10 +243,15 @@ extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_base
     size_t cap = eccl_compress_bound(count, dtype);
     if (!c || !h_out || !h_size || cap == 0) return ECCL_ERR_INVALID_ARG;
     if (h_cap < cap) return ECCL_ERR_BUFFER_TOO_SMALL;
+#if ECCL_DEV_FETCH
+    eccl_result_t rc = compress_out(c, d_base, lay, count, dtype, bound, NULL);
+    return rc ? rc : fetch(c, count * esize_of(dtype), cap, h_out, h_cap, 0, h_size);
+#else
     eccl_result_t rc = compress_out(c, d_base, lay, count, dtype, bound, h_size);
     if (rc) return rc;
     CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
+#endif
 }
 
 extern "C" eccl_result_t eccl_dev_compress_keep(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,
@@ -220,8 +260,10 @@ extern "C" eccl_result_t eccl_dev_compress_keep(eccl_dev_ctx_t *c, const void *d
 {
     if (!c || !d_stream || !size || eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
     *d_stream = NULL;
-    eccl_result_t rc = compress_out(c, d_base, lay, count, dtype, bound, size);
+    eccl_result_t rc = compress_out(c, d_base, lay, count, dtype, bound, size); /* (waited for its size) */
+#if !ECCL_DEV_FETCH
     if (!rc) rc = eccl_cuda_codec_wait(c->codec, c->st);
+#endif
     if (!rc) *d_stream = c->d_out;
     return rc;
 }
@@ -259,8 +301,9 @@ static eccl_result_t decompress_from(eccl_dev_ctx_t *c, const void *d_stream, si
         if ((rc = grow(c, &c->d_tmp, &c->tmp_cap, bytes))) return rc;
         dst = c->d_tmp;
     }
-    rc = eccl_cuda_decompress_view(c->codec, d_stream, size, 1, dst, v, count, dtype, 1, c->st);
+    rc = eccl_cuda_decompress_view(c->codec, d_stream, size, 1, dst, v, count, dtype, 1, c->st); /* (waited) */
     if (rc) return rc;
+    if (ECCL_DEV_FETCH && (dst == d_base || !bytes)) return ECCL_SUCCESS;
     if (dst != d_base && bytes) CK(cudaMemcpyAsync(d_base, dst, bytes, cudaMemcpyDeviceToDevice, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
 }
@@ -306,6 +349,11 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
     if (!rc) rc = grow(c, &c->d_out, &c->out_cap, cap);
     if (rc) return rc;
     if (!count) local = c->d_out; /* any aligned pointer: nothing is read */
+#if ECCL_DEV_FETCH
+    rc = eccl_cuda_hom_reduce_view(c->codec, c->d_in, size, 1, local, v, count, dtype, op, c->d_out, c->out_cap, NULL,
+                                   NULL, c->st);
+    return rc ? rc : fetch(c, count * esize_of(dtype), cap, h_out, h_cap, 1, h_size); /* (and the verdict) */
+#else
     rc = eccl_cuda_hom_reduce_view(c->codec, c->d_in, size, 1, local, v, count, dtype, op, c->d_out, c->out_cap, NULL,
                                    h_size, c->st);
     if (rc) return rc;
@@ -313,6 +361,7 @@ extern "C" eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *c, const void *h_st
     if (*h_size > h_cap) return ECCL_ERR_INTERNAL;
     CK(cudaMemcpyAsync(h_out, c->d_out, *h_size, cudaMemcpyDeviceToHost, c->st));
     return eccl_cuda_codec_wait(c->codec, c->st);
+#endif
 }
 
 // Bytes of d_out that eccl_dev_sample uses for nwin windows of win elements: each window's stream
