@@ -16,6 +16,9 @@
  *   dev->decompr.   eccl_dev_decompress_dev (the stream already on the device)
  *   hom host->host  eccl_dev_hom_reduce, SUM (stream in, validated, reduced, stream out)
  *   sample          eccl_dev_sample, the ratio sample of a collective (4 windows of 8192 reals)
+ *   the three in turn  compress->host, host->decompr. and hom host->host one after the other, as a
+ *                   ring step runs them (each kernel follows another one), then the sum of their
+ *                   three rows for comparison
  *   kernel memset   an 8-byte cudaMemsetAsync, timed as the rows below (the floor of a GPU operation)
  *   kernel ...      the public codec's compression, decompression (unchecked) and homomorphic SUM
  *                   on a stream of the benchmark's, device to device, no host wait of eccl's: three
@@ -57,9 +60,9 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-enum { OP_RTT, OP_COMP, OP_KEEP, OP_DEC, OP_DECDEV, OP_HOM, OP_SAMPLE, OP_KM, OP_KC, OP_KD, OP_KH, NOPS };
+enum { OP_RTT, OP_COMP, OP_KEEP, OP_DEC, OP_DECDEV, OP_HOM, OP_SAMPLE, OP_CYCLE, OP_KM, OP_KC, OP_KD, OP_KH, NOPS };
 static const char *const op_names[NOPS] = {"round trip", "compress->host", "compress_keep", "host->decompr.",
-                                           "dev->decompr.", "hom host->host", "sample", "kernel memset", "kernel compress",
+                                           "dev->decompr.", "hom host->host", "sample", "the three in turn", "kernel memset", "kernel compress",
                                            "kernel decompr.", "kernel hom"};
 
 typedef struct {
@@ -89,6 +92,11 @@ static void one(bench_t *b, int op)
     case OP_COMP: ECCL(eccl_dev_compress(b->ctx, b->dx, NULL, b->n, b->dt, &bound, b->hs, b->hcap, &b->size)); break;
     case OP_KEEP: ECCL(eccl_dev_compress_keep(b->ctx, b->dx, NULL, b->n, b->dt, &bound, &ds, &sz)); break;
     case OP_DEC: ECCL(eccl_dev_decompress(b->ctx, b->hs, b->size, b->dy, NULL, b->n, b->dt)); break;
+    case OP_CYCLE:
+        one(b, OP_COMP);
+        one(b, OP_DEC);
+        one(b, OP_HOM);
+        break;
     case OP_DECDEV: ECCL(eccl_dev_decompress_dev(b->ctx, b->din, b->size, b->dy, NULL, b->n, b->dt)); break;
     case OP_HOM:
         ECCL(eccl_dev_hom_reduce(b->ctx, b->hs, b->size, b->dx, NULL, b->n, b->dt, ECCL_OP_SUM, b->hs2, b->hcap, &sz));
@@ -192,7 +200,7 @@ int main(int argc, char **argv)
     printf("%-16s", "operation");
     for (int s = 0; s < nsizes; s++) printf(" %16zu KiB", kib[s]);
     printf("\n");
-    double ratio[16];
+    double ratio[16], med[NOPS][16];
     for (int op = 0; op < NOPS; op++) {
         printf("%-16s", op_names[op]);
         for (int s = 0; s < nsizes; s++) {
@@ -224,9 +232,15 @@ int main(int argc, char **argv)
             qsort(tg, (size_t)iters, sizeof *tg, cmp_d);
             if (op >= OP_KM) printf("  %5.1f/%5.1f/%6.1f", tl[iters / 2] * 1e6, tg[iters / 2] * 1e6, t[iters / 2] * 1e6);
             else printf(" %20.1f", t[iters / 2] * 1e6);
+            med[op][s] = t[iters / 2];
             fflush(stdout);
         }
         printf("\n");
+        if (op == OP_CYCLE) {
+            printf("%-16s", "(sum of 3 rows)");
+            for (int s = 0; s < nsizes; s++) printf(" %20.1f", (med[OP_COMP][s] + med[OP_DEC][s] + med[OP_HOM][s]) * 1e6);
+            printf("\n");
+        }
     }
     printf("%-16s", "(ratio)");
     for (int s = 0; s < nsizes; s++) printf(" %20.2f", ratio[s]);

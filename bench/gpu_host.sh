@@ -410,21 +410,30 @@ case " $what " in *" x2autovsnccl "*) # two GPUs over NVLink: auto against NCCL 
 esac
 case " $what " in *" devops "*) # issue 19, item 4: each device-resident operation's time, host waits
     # included (bench_dev_ops), float32 and float64; DEVOPS_AB=1 also builds the library with the
-    # one-wait fetch off (-DECCL_DEV_FETCH=0, in build-old) and runs the two in alternation
-    if [ "${DEVOPS_AB:-0}" = 1 ]; then
+    # build knobs of DEVOPS_FLAGS (default -DECCL_DEV_FETCH=0, the one-wait fetch off) in build-old,
+    # and runs the two in alternation, then bench_cuda_codec's smooth float32 row at 256 MiB in each
+    ab=${DEVOPS_AB:-0}; flags=${DEVOPS_FLAGS:--DECCL_DEV_FETCH=0}
+    if [ "$ab" = 1 ]; then
         step build_old bash -c 'mkdir -p ../build-old && cd ../build-old && ../configure CC=mpicc FC=mpifort --with-cuda \
-            --with-cuda-arch="${CUDA_ARCH:-90}" CPPFLAGS=-DECCL_DEV_FETCH=0 > /dev/null && make -j"$0" bench/bench_dev_ops > /dev/null' "$jobs"
+            --with-cuda-arch="${CUDA_ARCH:-90}" CPPFLAGS="$1" > /dev/null && make -j"$0" bench/bench_dev_ops bench/bench_cuda_codec \
+            > /dev/null' "$jobs" "$flags"
     fi
     for round in 1 2; do
         for dt in float32 float64; do
             step dev_ops_${dt}_$round timeout 120 ./bench/bench_dev_ops --dtype $dt
-            echo "== new, $dt, round $round"; cat "$out/dev_ops_${dt}_$round.log"
-            if [ "${DEVOPS_AB:-0}" = 1 ]; then
+            echo "== this build, $dt, round $round"; cat "$out/dev_ops_${dt}_$round.log"
+            if [ "$ab" = 1 ]; then
                 step dev_ops_old_${dt}_$round timeout 120 ../build-old/bench/bench_dev_ops --dtype $dt
-                echo "== ECCL_DEV_FETCH=0, $dt, round $round"; cat "$out/dev_ops_old_${dt}_$round.log"
+                echo "== $flags, $dt, round $round"; cat "$out/dev_ops_old_${dt}_$round.log"
             fi
         done
-    done ;;
+    done
+    if [ "$ab" = 1 ]; then
+        for b in . ../build-old . ../build-old; do
+            echo "== bench_cuda_codec, $b"
+            timeout 300 $b/bench/bench_cuda_codec --mib 256 --small-kib 1024 --iters 3 --datasets sin | grep -E "^sin|identical|MISMATCH"
+        done
+    fi ;;
 esac
 case " $what " in *" x4bench "*) # four GPUs, one rank each, over sockets on loopback (issue 19's 4-GPU rows):
     # allreduce and bcast of smooth float32, `auto` and the pipelined algorithm forced, in each stream

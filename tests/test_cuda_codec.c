@@ -601,6 +601,80 @@ static void sample_cases(void)
     eccl_dev_ctx_free(ctx);
 }
 
+/* A stream to the host with one wait where it fits the guess (eccl_cuda_codec_fetch): every spec
+ * below, at and above the size gives the CPU's bytes, a capacity below the size is refused; the
+ * device-resident compression and homomorphic reduction give the CPU's bytes whatever their
+ * guess (a smooth call after noise guesses too long, noise after a smooth call too short: the
+ * second wait), and a corrupt input's verdict comes back and is cleared. */
+static void fetch_cases(void)
+{
+    const eccl_bound_t b = ECCL_BOUND_ABS(1e-4);
+    const size_t n = 100003, esz = 4, cap = eccl_compress_bound(n, ECCL_FLOAT32);
+    unsigned char *x = tu_malloc(n * esz), *want = tu_malloc(cap), *got = tu_malloc(cap), *dx = NULL, *ds = NULL;
+    size_t wsize = 0, size = 0;
+    eccl_cuda_codec_t codec = NULL;
+    cudaStream_t st = NULL;
+    if (eccl_cuda_codec_create(n, &codec) || cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) ||
+        cudaMalloc((void **)&dx, n * esz) || cudaMalloc((void **)&ds, cap))
+        exit(99);
+    tu_fill(x, n, 0, TU_SMOOTH, 7);
+    TU_RC(eccl_compress(x, n, ECCL_FLOAT32, &b, want, cap, &wsize), ECCL_SUCCESS);
+    if (cudaMemcpy(dx, x, n * esz, cudaMemcpyHostToDevice)) exit(99);
+    const size_t specs[] = {0, 1, wsize - 1, wsize, wsize + 1, cap};
+    for (unsigned k = 0; k < sizeof specs / sizeof *specs; k++) {
+        memset(got, 0xA5, cap);
+        TU_RC(eccl_cuda_compress(codec, dx, n, ECCL_FLOAT32, &b, ds, cap, NULL, NULL, st), ECCL_SUCCESS);
+        TU_RC(eccl_cuda_codec_fetch(codec, ds, got, cap, specs[k], 0, &size, st), ECCL_SUCCESS);
+        TU_CHECK(size == wsize && !memcmp(got, want, wsize), "eccl_cuda_codec_fetch spec %zu: %zu bytes (the CPU %zu)%s",
+                 specs[k], size, wsize, size == wsize ? ", different" : "");
+    }
+    TU_RC(eccl_cuda_compress(codec, dx, n, ECCL_FLOAT32, &b, ds, cap, NULL, NULL, st), ECCL_SUCCESS);
+    TU_RC(eccl_cuda_codec_fetch(codec, ds, got, wsize - 1, 64, 0, &size, st), ECCL_ERR_INTERNAL);
+    TU_RC(eccl_cuda_codec_fetch(codec, ds, NULL, cap, 64, 0, &size, st), ECCL_ERR_INVALID_ARG);
+
+    /* the device-resident operations: noise, smooth, noise, smooth (each guess from the last) */
+    eccl_dev_ctx_t *ctx = NULL;
+    TU_RC(eccl_dev_ctx_create(&ctx, 1), ECCL_SUCCESS);
+    if (!ctx) exit(99);
+    unsigned char *y = tu_malloc(n * esz), *hin = tu_malloc(cap), *hwant = tu_malloc(cap);
+    for (int r = 0; r < 4; r++) {
+        const int pat = r % 2 ? TU_SMOOTH : TU_RANDOM;
+        tu_fill(x, n, 0, pat, 11 + r);
+        tu_fill(y, n, 0, pat, 23 + r);
+        if (cudaMemcpy(dx, x, n * esz, cudaMemcpyHostToDevice)) exit(99);
+        TU_RC(eccl_compress(x, n, ECCL_FLOAT32, &b, want, cap, &wsize), ECCL_SUCCESS);
+        memset(got, 0xA5, cap);
+        TU_RC(eccl_dev_compress(ctx, dx, NULL, n, ECCL_FLOAT32, &b, got, cap, &size), ECCL_SUCCESS);
+        TU_CHECK(size == wsize && !memcmp(got, want, wsize), "eccl_dev_compress, call %d: %zu bytes (the CPU %zu)", r,
+                 size, wsize);
+        /* y's stream reduced with x on the device, against the CPU's reduction */
+        size_t isize = 0, hsize = 0;
+        TU_RC(eccl_compress(y, n, ECCL_FLOAT32, &b, hin, cap, &isize), ECCL_SUCCESS);
+        TU_RC(eccl_hom_reduce(hin, isize, x, n, ECCL_FLOAT32, ECCL_OP_SUM, hwant, cap, &hsize), ECCL_SUCCESS);
+        memset(got, 0xA5, cap);
+        TU_RC(eccl_dev_hom_reduce(ctx, hin, isize, dx, NULL, n, ECCL_FLOAT32, ECCL_OP_SUM, got, cap, &size),
+              ECCL_SUCCESS);
+        TU_CHECK(size == hsize && !memcmp(got, hwant, hsize), "eccl_dev_hom_reduce, call %d: %zu bytes (the CPU %zu)",
+                 r, size, hsize);
+        /* a corrupt input: refused, and the next call is not */
+        hin[isize / 2] ^= 0x10;
+        TU_RC(eccl_dev_hom_reduce(ctx, hin, isize, dx, NULL, n, ECCL_FLOAT32, ECCL_OP_SUM, got, cap, &size),
+              ECCL_ERR_CORRUPT);
+        hin[isize / 2] ^= 0x10;
+    }
+    eccl_dev_ctx_free(ctx);
+    eccl_cuda_codec_free(&codec);
+    cudaStreamDestroy(st);
+    cudaFree(dx);
+    cudaFree(ds);
+    free(x);
+    free(y);
+    free(want);
+    free(got);
+    free(hin);
+    free(hwant);
+}
+
 /* eccl's own streams (ECCL_GPU_PRIORITY): high = the device's greatest priority, else the default
  * one; non-blocking either way (the stream-enqueued calls rely on it: eccl_cuda.h) */
 static void stream_priorities(void)
@@ -652,6 +726,7 @@ int main(void)
     size_cases(&g);
     negative_zero_range(&g);
     sample_cases();
+    fetch_cases();
     for (unsigned d = 0; d < 4 && !getenv("ECCL_TEST_HOM_ONLY"); d++)
         for (unsigned bi = 0; bi < sizeof bounds / sizeof *bounds; bi++)
             for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
