@@ -412,11 +412,12 @@ case " $what " in *" devops "*) # issue 19, item 4: each device-resident operati
     # included (bench_dev_ops), float32 and float64; DEVOPS_AB=1 also builds the library with the
     # build knobs of DEVOPS_FLAGS (default -DECCL_DEV_FETCH=0, the one-wait fetch off) in build-old,
     # and runs the two in alternation, then bench_cuda_codec's smooth float32 row at 256 MiB in each
+    # (the knobs go to nvcc as NVCCFLAGS, and to the C compiler as CPPFLAGS, which nvcc does not see)
     ab=${DEVOPS_AB:-0}; flags=${DEVOPS_FLAGS:--DECCL_DEV_FETCH=0}
     if [ "$ab" = 1 ]; then
         step build_old bash -c 'mkdir -p ../build-old && cd ../build-old && ../configure CC=mpicc FC=mpifort --with-cuda \
-            --with-cuda-arch="${CUDA_ARCH:-90}" CPPFLAGS="$1" > /dev/null && make -j"$0" bench/bench_dev_ops bench/bench_cuda_codec \
-            > /dev/null' "$jobs" "$flags"
+            --with-cuda-arch="${CUDA_ARCH:-90}" CPPFLAGS="$1" > /dev/null && make -j"$0" NVCCFLAGS="$1" bench/bench_dev_ops \
+            bench/bench_cuda_codec > /dev/null' "$jobs" "$flags"
     fi
     for round in 1 2; do
         for dt in float32 float64; do

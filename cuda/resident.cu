@@ -203,6 +203,7 @@ static eccl_result_t compress_out(eccl_dev_ctx_t *c, const void *d_base, const e
     return rc;
 }
 
+#if ECCL_DEV_FETCH
 // How many bytes of a stream of `bytes` input bytes to copy to the host before its size is known
 // (eccl_cuda_codec_fetch): the last stream's ratio with an eighth to spare, at least 16 KiB (a
 // small stream then needs one host wait, and the copy of up to 16 KiB too many costs less than a
@@ -228,6 +229,7 @@ static eccl_result_t fetch(eccl_dev_ctx_t *c, size_t bytes, size_t cap, void *h_
     if (*h_size && bytes) c->ratio = (double)bytes / (double)*h_size;
     return ECCL_SUCCESS;
 }
+#endif
 
 extern "C" eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *c, int vmajor)
 {
