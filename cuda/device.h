@@ -153,7 +153,8 @@ typedef struct eccl_dev_layout {
 } eccl_dev_layout_t;
 
 /* Compress count elements at (d_base, lay) (bound as for eccl_compress) and copy the stream to
- * h_out (h_cap >= eccl_compress_bound); its size to *h_size. */
+ * h_out (h_cap >= eccl_compress_bound); its size to *h_size. The bytes of h_out past the stream,
+ * up to eccl_compress_bound, may be overwritten (the copy starts before the size is known). */
 eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *ctx, const void *d_base, const eccl_dev_layout_t *lay, size_t count,
                                 eccl_dtype_t dtype, const eccl_bound_t *bound, void *h_out, size_t h_cap,
                                 size_t *h_size);
@@ -180,7 +181,7 @@ eccl_result_t eccl_dev_stream_buf(eccl_dev_ctx_t *ctx, size_t cap, void **d_buf)
 eccl_result_t eccl_dev_decompress_dev(eccl_dev_ctx_t *ctx, const void *d_stream, size_t size, void *d_base,
                                       const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype);
 /* h_out = stream of op(decompress(h_stream), the count elements at (d_base, lay)), the bytes
- * eccl_hom_reduce makes. The input stream (exactly size bytes) is validated on the device:
+ * eccl_hom_reduce makes (the bytes past it, up to eccl_compress_bound, may be overwritten). The input stream (exactly size bytes) is validated on the device:
  * ECCL_ERR_CORRUPT / ECCL_ERR_MISMATCH / ECCL_ERR_UNSUPPORTED as eccl_hom_reduce. */
 eccl_result_t eccl_dev_hom_reduce(eccl_dev_ctx_t *ctx, const void *h_stream, size_t size, const void *d_base,
                                   const eccl_dev_layout_t *lay, size_t count, eccl_dtype_t dtype, eccl_op_t op,
