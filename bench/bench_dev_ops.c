@@ -151,6 +151,11 @@ int main(int argc, char **argv)
         }
     }
     if (iters < 1) iters = 1;
+    for (int s = 0; s < nsizes; s++)
+        if (kib[s] == 0 || kib[s] > ((size_t)1 << 22)) {
+            fprintf(stderr, "bench_dev_ops: --sizes takes sizes of 1 KiB to 4 GiB, in KiB, separated by commas\n");
+            return 2;
+        }
     int ndev = 0;
     if (eccl_cuda_device_count(&ndev) || ndev == 0) {
         printf("bench_dev_ops: no CUDA device (or no CUDA backend): nothing to measure\n");
