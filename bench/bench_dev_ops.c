@@ -61,9 +61,10 @@ static int cmp_d(const void *a, const void *b)
 }
 
 enum { OP_RTT, OP_COMP, OP_KEEP, OP_DEC, OP_DECDEV, OP_HOM, OP_SAMPLE, OP_CYCLE, OP_KM, OP_KC, OP_KD, OP_KH, NOPS };
-static const char *const op_names[NOPS] = {"round trip", "compress->host", "compress_keep", "host->decompr.",
-                                           "dev->decompr.", "hom host->host", "sample", "the three in turn", "kernel memset", "kernel compress",
-                                           "kernel decompr.", "kernel hom"};
+static const char *const op_names[NOPS] = {"round trip",      "compress->host",    "compress_keep",
+                                           "host->decompr.",  "dev->decompr.",     "hom host->host",
+                                           "sample",          "the three in turn", "kernel memset",
+                                           "kernel compress", "kernel decompr.",   "kernel hom"};
 
 typedef struct {
     eccl_dev_ctx_t *ctx;

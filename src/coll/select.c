@@ -86,8 +86,6 @@ static const void *local_data(const eccl_call_t *c, size_t *n)
 
 static int rooted(const eccl_call_t *c) { return c->coll == ECCL_COLL_BCAST || c->coll == ECCL_COLL_SCATTER; }
 
-/* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes (the
- * windows whose room eccl_dev_reserve keeps for the GPU's sample: cuda/device.h). */
 /* The sample's windows for n elements: nwin windows of win elements (one window of n where n is
  * no more than the windows would cover). */
 static void sample_windows(const eccl_call_t *c, size_t n, size_t *win, size_t *nwin)
@@ -100,6 +98,8 @@ static void sample_windows(const eccl_call_t *c, size_t n, size_t *win, size_t *
     }
 }
 
+/* Compress up to four tile-sized windows of the data and return raw bytes / compressed bytes (the
+ * windows whose room eccl_dev_reserve keeps for the GPU's sample: cuda/device.h). */
 static double sample_ratio(eccl_call_t *c, const void *data, size_t n)
 {
     size_t win, nwin;
