@@ -237,11 +237,13 @@ void eccl_dev_win_close(eccl_dev_ctx_t *ctx, void *d_peer);
  * them. Complete on return. Errors: ECCL_ERR_INVALID_ARG, ECCL_ERR_UNSUPPORTED (op), ECCL_ERR_CUDA. */
 eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *const *d_in, int n, size_t count,
                                 eccl_dtype_t dtype, eccl_op_t op);
-/* Measure the GPU codec for the cost model: out[0] the seconds of one operation on a tiny array
- * (launch, synchronisation, stream copy), out[1..3] compression, decompression and homomorphic
- * SUM throughput beyond that, in bytes of uncompressed data per second, stream copies over PCIe
- * included (a 16 MiB smooth float32 field at ABS 1e-4, best of three), out[4..6] the same for a
- * 16 MiB float64 field (the 64-bit kernels); out[7..10] compression and decompression throughput
+/* Measure the GPU codec for the cost model: out[0] the seconds of one compression of a tiny array
+ * (1024 float32 values: launch, synchronisation, stream copy), out[11] and out[12] the same for
+ * a decompression and a homomorphic SUM of that stream; out[1..3] compression, decompression and
+ * homomorphic SUM throughput beyond the same operation's tiny call, in bytes of uncompressed data
+ * per second, stream copies over PCIe included (a 16 MiB smooth float32 field at ABS 1e-4, best of
+ * three), out[4..6] the same for a 16 MiB float64 field (the 64-bit kernels, beyond their own
+ * tiny calls); out[7..10] compression and decompression throughput
  * with the stream kept in device memory (eccl_dev_compress_keep, eccl_dev_decompress_dev: the
  * device-stream paths), float32 then float64, the slower of two estimates: 32 MiB beyond a tiny
  * call, and the time per byte between 32 and 96 MiB calls (where 2 x 96 MiB of device memory
@@ -249,9 +251,9 @@ eccl_result_t eccl_dev_reduce_n(eccl_dev_ctx_t *ctx, void *d_out, const void *co
  * frees its own 192 MiB of device memory (64 MiB in that case) and page-locked stream buffers;
  * the context's buffers that it grows past what a 32 MiB call needs are freed again. A few
  * milliseconds;
- * called once per communicator (src/transport/nccl.c). The 11 figures are core/model.h's
+ * called once per communicator (src/transport/nccl.c). The 13 figures are core/model.h's
  * ECCL_GPU_CAL_N. */
-eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[11]);
+eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[13]);
 #ifdef __cplusplus
 }
 #endif

@@ -199,7 +199,7 @@ eccl_result_t eccl_dev_copy(eccl_dev_ctx_t *ctx, void *dst, const void *src, siz
     (void)ctx, (void)dst, (void)src, (void)bytes;
     return ECCL_ERR_UNSUPPORTED;
 }
-eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[11])
+eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *ctx, double out[13])
 {
     (void)ctx, (void)out;
     return ECCL_ERR_UNSUPPORTED;

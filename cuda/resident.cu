@@ -573,28 +573,29 @@ static double elapsed(const struct timespec &u, const struct timespec &v)
     return (double)(v.tv_sec - u.tv_sec) + 1e-9 * (double)(v.tv_nsec - u.tv_nsec);
 }
 
-// Best of the last three of four rounds (the first warms up) of: a tiny compression, then
-// compression, decompression and homomorphic SUM of n elements of dt at x, the stream through host
-// memory; seconds in best[4].
+// Best of the last three of four rounds (the first warms up) of: compression, decompression and
+// homomorphic SUM of a tiny array (1024 elements), then of n elements, of dt at x, the stream
+// through host memory; seconds in best[6] (tiny, then n elements, each in that order).
 static eccl_result_t cal_rounds(eccl_dev_ctx_t *c, eccl_dtype_t dt, const void *x, void *y, size_t n, unsigned char *s,
-                                unsigned char *s2, size_t cap, double best[4])
+                                unsigned char *s2, size_t cap, double best[6])
 {
     const eccl_bound_t b = {ECCL_MODE_ABS, 1e-4, 0};
     size_t size = 0, size2 = 0;
     eccl_result_t rc = ECCL_SUCCESS;
-    for (int k = 0; k < 4; k++) best[k] = INFINITY;
+    for (int k = 0; k < 6; k++) best[k] = INFINITY;
     for (int rep = 0; rep < 4 && !rc; rep++) {
-        struct timespec ts[5];
-        clock_gettime(CLOCK_MONOTONIC, &ts[0]);
-        rc = eccl_dev_compress(c, x, NULL, 1024, dt, &b, s, cap, &size);
-        clock_gettime(CLOCK_MONOTONIC, &ts[1]);
-        if (!rc) rc = eccl_dev_compress(c, x, NULL, n, dt, &b, s, cap, &size);
-        clock_gettime(CLOCK_MONOTONIC, &ts[2]);
-        if (!rc) rc = eccl_dev_decompress(c, s, size, y, NULL, n, dt);
-        clock_gettime(CLOCK_MONOTONIC, &ts[3]);
-        if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, NULL, n, dt, ECCL_OP_SUM, s2, cap, &size2);
-        clock_gettime(CLOCK_MONOTONIC, &ts[4]);
-        for (int k = 0; k < 4 && rep > 0; k++) best[k] = fmin(best[k], elapsed(ts[k], ts[k + 1]));
+        struct timespec ts[7];
+        for (int i = 0; i < 2 && !rc; i++) {
+            const size_t cnt = i ? n : 1024;
+            clock_gettime(CLOCK_MONOTONIC, &ts[3 * i]);
+            rc = eccl_dev_compress(c, x, NULL, cnt, dt, &b, s, cap, &size);
+            clock_gettime(CLOCK_MONOTONIC, &ts[3 * i + 1]);
+            if (!rc) rc = eccl_dev_decompress(c, s, size, y, NULL, cnt, dt);
+            clock_gettime(CLOCK_MONOTONIC, &ts[3 * i + 2]);
+            if (!rc) rc = eccl_dev_hom_reduce(c, s, size, y, NULL, cnt, dt, ECCL_OP_SUM, s2, cap, &size2);
+            clock_gettime(CLOCK_MONOTONIC, &ts[3 * i + 3]);
+        }
+        for (int k = 0; k < 6 && rep > 0 && !rc; k++) best[k] = fmin(best[k], elapsed(ts[k], ts[k + 1]));
     }
     return rc;
 }
@@ -650,7 +651,7 @@ static eccl_result_t trim(eccl_dev_ctx_t *c, void **buf, size_t *cap, size_t bef
     return ECCL_SUCCESS;
 }
 
-extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
+extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[13])
 {
     if (!c || !out) return ECCL_ERR_INVALID_ARG;
     // 16 MiB through host memory. The device-stream paths: a tiny call, 32 MiB and 96 MiB (where 2 x
@@ -675,7 +676,7 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
         (void)cudaGetLastError();
         rc = ECCL_ERR_NO_MEMORY;
     }
-    double best[2][4], dbest[2][2][3];
+    double best[2][6], dbest[2][2][3];
     for (int w = 0; w < 2 && !rc; w++) { // float32, then float64 (the same field)
         const size_t es = w ? 8 : 4;
         if (w == 0) cal_field<float><<<1024, 256, 0, c->st>>>((float *)x, d1 / 4);
@@ -698,13 +699,16 @@ extern "C" eccl_result_t eccl_dev_calibrate(eccl_dev_ctx_t *c, double out[11])
     if (!trc) trc = trim(c, &c->d_tmp, &c->tmp_cap, tmp_before, keep);
     if (!rc) rc = trc;
     if (rc) return rc;
-    // per operation: the small float32 call; per byte: what the large calls take beyond their
-    // type's small one (the device-stream paths: as said below)
+    // per operation: the tiny float32 calls (compression; decompression and homomorphic SUM after
+    // the device-stream figures); per byte: what each large call takes beyond the same operation's
+    // tiny call of its type (the device-stream paths: as said below)
     out[0] = best[0][0];
+    out[11] = best[0][1];
+    out[12] = best[0][2];
     for (int w = 0; w < 2; w++) {
-        for (int k = 1; k < 4; k++) {
-            double t = best[w][k] - best[w][0];
-            out[3 * w + k] = (double)bytes / (t > 1e-7 ? t : 1e-7);
+        for (int k = 0; k < 3; k++) {
+            double t = best[w][3 + k] - best[w][k];
+            out[3 * w + 1 + k] = (double)bytes / (t > 1e-7 ? t : 1e-7);
         }
         // the device-stream paths: the slower of two estimates, each biased one way on H200s
         // (doc/performance.md section 29): beyond the tiny call (its own kernels weigh against a 32

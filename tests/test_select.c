@@ -5,7 +5,8 @@
  * call's agreed ratio, st.model_ratio), which is what eccl-info prints.
  *
  * Also the device-stream hop's figures in the cost model (hop_model), the pipelined broadcast's
- * price on the GPU codec (pipeline_model), the verdict in a compressed algorithm's price
+ * price on the GPU codec (pipeline_model), each kind of GPU operation at its own fixed cost
+ * (op_kind_model), the verdict in a compressed algorithm's price
  * (agreement_model), and the GPU codec's observed
  * per-operation latency (core/comm.h eccl_gpu_observe, agreed in
  * select.c): fed by hand here (device operations feed it on a GPU), each rank's median must reach
@@ -103,6 +104,49 @@ static void observed_latency(unsigned char *x)
     eccl_comm_free(&c);
 }
 
+/* Each kind of GPU operation at its own fixed cost (core/model.c): a decompression and a
+ * homomorphic SUM at the compression's latency plus their calibrated excess (never below it), on
+ * the observed latency too once there is one; the cost functions' building blocks price them so;
+ * the host view has none. Local: no communicator. */
+static void op_kind_model(void)
+{
+    const double m[8] = {1e-5, 1e-9, 1e9, 2e9, 0.7e9, 5e9, 1e-5, 1e-9};
+    eccl_models_t md;
+    eccl_models_init(&md, m);
+    for (int w = 0; w < 2; w++)
+        expect(md.gpu[w].op_lat_d == md.gpu[w].op_lat && md.gpu[w].op_lat_h == md.gpu[w].op_lat,
+               "op kinds: unmeasured, the kinds priced apart");
+    double v[ECCL_GPU_CAL_N] = {20e-6, 500e9, 600e9, 150e9, 500e9, 450e9, 200e9, 1000e9, 1200e9, 900e9, 1100e9,
+                                26e-6, 38e-6};
+    expect(eccl_models_set_gpu(&md, v), "op kinds: the GPU figures were refused");
+    expect(eccl_models_gpu_extra(&md, 0) == 0 && fabs(eccl_models_gpu_extra(&md, 1) - 6e-6) < 1e-12 &&
+               fabs(eccl_models_gpu_extra(&md, 2) - 18e-6) < 1e-12,
+           "op kinds: the excess over a compression");
+    for (int w = 0; w < 2; w++) {
+        const eccl_model_t *g = &md.gpu[w], *n = &md.nccl[w];
+        expect(g->op_lat == 20e-6 && fabs(g->op_lat_d - 26e-6) < 1e-12 && fabs(g->op_lat_h - 38e-6) < 1e-12 &&
+                   n->op_lat_d == g->op_lat_d && n->op_lat_h == g->op_lat_h,
+               "op kinds: the GPU views' latencies");
+        const double b = 1e6;
+        expect(fabs(mdl_compress(g, b) - (b / g->c_thr + 20e-6)) < 1e-12 &&
+                   fabs(mdl_decompress(g, b) - (b / g->d_thr + 26e-6)) < 1e-12 &&
+                   fabs(mdl_decompress_dev(g, b) - (b / g->d_thr_dev + 26e-6)) < 1e-12 &&
+                   fabs(mdl_hom(g, b) - (b / g->h_thr + 38e-6)) < 1e-12,
+               "op kinds: the cost functions' building blocks");
+    }
+    expect(md.host.op_lat == 0 && md.host.op_lat_d == 0 && md.host.op_lat_h == 0,
+           "op kinds: the host view has a latency");
+    expect(eccl_models_set_gpu_observed(&md, 30e-6), "op kinds: the observed latency was refused");
+    expect(md.gpu[0].op_lat == 30e-6 && fabs(md.gpu[0].op_lat_d - 36e-6) < 1e-12 &&
+               fabs(md.gpu[1].op_lat_h - 48e-6) < 1e-12,
+           "op kinds: the observed latency without the excess");
+    v[11] = 15e-6; /* (a decompression calibrated faster than a compression: no excess, not a rebate) */
+    expect(eccl_models_set_gpu(&md, v), "op kinds: the second figures were refused");
+    expect(md.gpu[0].op_lat_d == md.gpu[0].op_lat && eccl_models_gpu_extra(&md, 1) == 0, "op kinds: a negative excess");
+    v[12] = NAN;
+    expect(!eccl_models_set_gpu(&md, v), "op kinds: a homomorphic latency that is not a number was taken");
+}
+
 /* The device-stream hop (core/model.c): until measured, NCCL's link plus the size's MPI message in
  * the NCCL views; once measured, its own figures there (and nowhere else), through every later
  * derivation; figures that are not positive finite numbers are refused. Local: no communicator. */
@@ -141,7 +185,8 @@ static void hop_model(void)
 static void pipeline_model(void)
 {
     const double m[8] = {3e-5, 1.0 / 4.7e9, 1e9, 2e9, 0.7e9, 5e9, 3e-5, 1.0 / 4.7e9};
-    const double v[ECCL_GPU_CAL_N] = {35.7e-6, 532e9, 620e9, 165e9, 575e9, 482e9, 219e9, 1172e9, 1694e9, 911e9, 1198e9};
+    const double v[ECCL_GPU_CAL_N] = {35.7e-6, 532e9,  620e9, 165e9,  575e9,  482e9,  219e9,
+                                      1172e9,  1694e9, 911e9, 1198e9, 35.7e-6, 35.7e-6};
     eccl_models_t md;
     eccl_models_init(&md, m);
     expect(eccl_models_set_gpu(&md, v), "pipeline: the GPU figures were refused");
@@ -314,6 +359,7 @@ int main(int argc, char **argv)
         }
     observed_latency(x);
     hop_model();
+    op_kind_model();
     pipeline_model();
     agreement_model();
     int tot[4] = {fails, checks, chose[0], chose[1]};

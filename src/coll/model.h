@@ -15,10 +15,15 @@ static inline double mdl_net(const eccl_model_t *m, double bytes) { return m->al
 static inline double mdl_net_dev(const eccl_model_t *m, double bytes) { return m->hop_alpha + bytes * m->hop_beta; }
 /* The GPU codec on such a stream: no copy of it between host and device (c_thr_dev, d_thr_dev). */
 static inline double mdl_compress_dev(const eccl_model_t *m, double bytes) { return bytes / m->c_thr_dev + m->op_lat; }
-static inline double mdl_decompress_dev(const eccl_model_t *m, double bytes) { return bytes / m->d_thr_dev + m->op_lat; }
+static inline double mdl_decompress_dev(const eccl_model_t *m, double bytes)
+{
+    return bytes / m->d_thr_dev + m->op_lat_d;
+}
+/* (each kind of GPU operation at its own fixed cost: on one H200 a tiny decompression took 1-9 us
+ * more than a compression, a homomorphic SUM 17-31 us more; doc/performance.md section 31) */
 static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr + m->op_lat; }
-static inline double mdl_decompress(const eccl_model_t *m, double bytes) { return bytes / m->d_thr + m->op_lat; }
-static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes / m->h_thr + m->op_lat; }
+static inline double mdl_decompress(const eccl_model_t *m, double bytes) { return bytes / m->d_thr + m->op_lat_d; }
+static inline double mdl_hom(const eccl_model_t *m, double bytes) { return bytes / m->h_thr + m->op_lat_h; }
 /* combining two streams decodes two and encodes one (on the CPU: streams are host memory) */
 static inline double mdl_combine(const eccl_model_t *m, double bytes) { return bytes / m->comb_thr; }
 static inline double mdl_reduce(const eccl_model_t *m, double bytes) { return bytes / m->g_thr; }

@@ -39,6 +39,8 @@ static void derive(eccl_models_t *md)
         g->c_thr_dev = md->gpu_thr_dev[w][0];
         g->d_thr_dev = md->gpu_thr_dev[w][1];
         g->op_lat = md->gpu_lat_obs > 0 ? md->gpu_lat_obs : md->gpu_lat;
+        g->op_lat_d = g->op_lat + eccl_models_gpu_extra(md, 1);
+        g->op_lat_h = g->op_lat + eccl_models_gpu_extra(md, 2);
         g->stage = 2.0 * ECCL_PCIE_BETA; /* a staged buffer crosses PCIe twice */
         g->nccl_alpha = md->nccl_alpha;  /* NCCL's own collectives move device buffers directly */
         g->nccl_beta = md->nccl_beta;
@@ -71,6 +73,7 @@ void eccl_models_init(eccl_models_t *md, const double m[8])
     md->cpu[2] = positive(m[4], ECCL_MDL_CPU_H_THR);
     md->cpu[3] = positive(m[5], ECCL_MDL_CPU_G_THR);
     md->gpu_lat = ECCL_GPU_OP_LAT;
+    for (int k = 0; k < 3; k++) md->gpu_lat_op[k] = ECCL_GPU_OP_LAT;
     md->gpu_thr[0][0] = ECCL_GPU_C_THR;
     md->gpu_thr[0][1] = ECCL_GPU_D_THR;
     md->gpu_thr[0][2] = ECCL_GPU_H_THR;
@@ -87,13 +90,22 @@ int eccl_models_set_gpu(eccl_models_t *md, const double v[ECCL_GPU_CAL_N])
     md->gpu_measured = 1;
     for (int k = 0; k < ECCL_GPU_CAL_N; k++)
         if (!(v[k] > 0 && isfinite(v[k]))) return 0;
-    md->gpu_lat = v[0];
+    md->gpu_lat = md->gpu_lat_op[0] = v[0];
+    md->gpu_lat_op[1] = v[11];
+    md->gpu_lat_op[2] = v[12];
     for (int w = 0; w < 2; w++) {
         for (int k = 0; k < 3; k++) md->gpu_thr[w][k] = v[1 + 3 * w + k];
         for (int k = 0; k < 2; k++) md->gpu_thr_dev[w][k] = v[7 + 2 * w + k];
     }
     derive(md);
     return 1;
+}
+
+double eccl_models_gpu_extra(const eccl_models_t *md, int kind)
+{
+    if (kind < 1 || kind > 2) return 0.0;
+    double x = md->gpu_lat_op[kind] - md->gpu_lat_op[0];
+    return x > 0 ? x : 0.0;
 }
 
 int eccl_models_set_gpu_observed(eccl_models_t *md, double lat)

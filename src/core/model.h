@@ -27,7 +27,11 @@ typedef struct eccl_model {
     double nccl_alpha, nccl_beta; /* NCCL's own collectives' link (measured at its set-up; 0 before) */
     double hop_alpha, hop_beta; /* one hop of a stream kept in device memory (coll/model.h
                                    mdl_net_dev): s per hop, s per byte of stream */
-    double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync) */
+    double op_lat;  /* s per codec operation (0 for the CPU codec; the GPU's launch + sync): a
+                       compression, and what the others cost at the least */
+    double op_lat_d, op_lat_h; /* s per decompression, per homomorphic reduction (the GPU's tiny
+                                  calls take longer than a compression: op_lat plus what they
+                                  took beyond it as calibrated; = op_lat until measured) */
     double agree;   /* s per round of a small MPI allreduce among the ranks: what a compressed
                        call's agreements and verdict cost (select.c), the MPI link's latency in
                        every view (they travel over MPI whatever carries the data) */
@@ -74,7 +78,11 @@ typedef struct eccl_models {
     /* measured (or the constants above) */
     double alpha, beta, alpha_in, beta_in; /* MPI links: the slowest, and inside a node */
     double cpu[4];       /* CPU codec: compress, decompress, homomorphic, reduce (B/s) */
-    double gpu_lat;      /* GPU codec: s per operation, as calibrated on an idle GPU */
+    double gpu_lat;      /* GPU codec: s per operation (a compression), as calibrated on an idle GPU */
+    double gpu_lat_op[3]; /* GPU codec: s per compression, decompression, homomorphic SUM of a
+                             tiny array, as calibrated ([0] = gpu_lat); the views price a
+                             decompression or a homomorphic SUM at op_lat plus its excess over
+                             [0] (eccl_models_gpu_extra) */
     double gpu_lat_obs;  /* GPU codec: s per operation as the calls observed it, the slowest rank's,
                             agreed (eccl_models_set_gpu_observed); 0: none yet. Prices the GPU
                             views in place of gpu_lat once set: in an application that computes on
@@ -95,13 +103,19 @@ typedef struct eccl_models {
  * homomorphic, reduce); a figure that is not a positive number gets its constant. The GPU and NCCL
  * figures start as the constants (NCCL: none). */
 void eccl_models_init(eccl_models_t *md, const double m[8]);
-/* The GPU codec as rank 0 measured it (eccl_dev_calibrate's v[ECCL_GPU_CAL_N]: s per operation,
+/* The GPU codec as rank 0 measured it (eccl_dev_calibrate's v[ECCL_GPU_CAL_N]: s per compression,
  * then compress, decompress, homomorphic for float32 and for float64, the stream copied to or from
  * host memory; then compress and decompress for float32 and float64 with the stream kept in device
- * memory). Ignored unless every figure is a positive finite number; returns whether it was taken.
- * gpu_measured is set either way (measured once). */
-#define ECCL_GPU_CAL_N 11
+ * memory; then s per decompression and per homomorphic SUM). Ignored unless every figure is a
+ * positive finite number; returns whether it was taken. gpu_measured is set either way (measured
+ * once). */
+#define ECCL_GPU_CAL_N 13
 int eccl_models_set_gpu(eccl_models_t *md, const double v[ECCL_GPU_CAL_N]);
+/* What a GPU operation of `kind` (0 compression, 1 decompression, 2 homomorphic SUM) costs beyond a
+ * compression as calibrated (s, never negative; 0 for a compression and until measured). An
+ * observed latency (eccl_models_set_gpu_observed) is that of a compression: the calls' observations
+ * of the other kinds are taken less this (src/prims/prims.c). */
+double eccl_models_gpu_extra(const eccl_models_t *md, int kind);
 /* NCCL's point-to-point link, measured at its set-up. */
 void eccl_models_set_nccl(eccl_models_t *md, double alpha, double beta);
 /* The device-stream hop through NCCL, measured at its set-up after the link (s per hop, s per

@@ -20,15 +20,17 @@
 static void add_codec(eccl_call_t *c, double t0) { c->st->t_codec += eccl_wtime() - t0; }
 
 /* The same for a device-resident codec operation that succeeded, which also tells the cost model
- * what the operation cost beyond its `count` elements at the GPU codec's calibrated throughput
- * (kind: 0 compress, 1 decompress, 2 homomorphic; core/comm.h eccl_gpu_observe). */
+ * what the operation cost beyond its `count` elements at the GPU codec's calibrated throughput and,
+ * for a decompression or a homomorphic SUM, beyond what its kind costs more than a compression
+ * (kind: 0 compress, 1 decompress, 2 homomorphic; core/comm.h eccl_gpu_observe): the latency of a
+ * compression, which the views add each kind's calibrated excess to (core/model.h). */
 static void add_codec_dev(eccl_call_t *c, double t0, size_t count, int kind)
 {
     double dt = eccl_wtime() - t0;
     c->st->t_codec += dt;
     const eccl_models_t *md = &c->comm->models;
     double thr = md->gpu_thr[eccl_dtype_traits(c->dtype)->is64 ? 1 : 0][kind];
-    eccl_gpu_observe(c->comm, dt - (double)count * (double)c->esize / thr);
+    eccl_gpu_observe(c->comm, dt - (double)count * (double)c->esize / thr - eccl_models_gpu_extra(md, kind));
 }
 
 void eccl_prim_sent(eccl_call_t *c, const void *buf, size_t bytes)

@@ -43,11 +43,12 @@ static eccl_result_t measure_gpu_codec(eccl_comm_t c)
     if (MPI_Bcast(v, ECCL_GPU_CAL_N, MPI_DOUBLE, 0, c->comm) != MPI_SUCCESS)
         return eccl_comm_error(c, ECCL_ERR_MPI, "MPI_Bcast failed");
     if (eccl_models_set_gpu(&c->models, v))
-        ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f us per operation, compress %.0f, decompress %.0f, "
+        ECCL_LOG(1, c->rank, "GPU codec measured on rank 0: %.1f, %.1f, %.1f us per compression, decompression, "
+                 "homomorphic SUM; compress %.0f, decompress %.0f, "
                  "homomorphic %.0f GB/s (float32; float64 %.0f, %.0f, %.0f; stream copies included); the stream "
                  "kept on the GPU: compress %.0f, decompress %.0f GB/s (float32; float64 %.0f, %.0f)", v[0] * 1e6,
-                 v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9, v[4] * 1e-9, v[5] * 1e-9, v[6] * 1e-9, v[7] * 1e-9,
-                 v[8] * 1e-9, v[9] * 1e-9, v[10] * 1e-9);
+                 v[11] * 1e6, v[12] * 1e6, v[1] * 1e-9, v[2] * 1e-9, v[3] * 1e-9, v[4] * 1e-9, v[5] * 1e-9,
+                 v[6] * 1e-9, v[7] * 1e-9, v[8] * 1e-9, v[9] * 1e-9, v[10] * 1e-9);
     return ECCL_SUCCESS;
 }
 
