@@ -412,7 +412,8 @@ case " $what " in *" devops "*) # issue 19, item 4: each device-resident operati
     # included (bench_dev_ops), float32 and float64; DEVOPS_AB=1 also builds the library with the
     # build knobs of DEVOPS_FLAGS (default -DECCL_DEV_FETCH=0, the one-wait fetch off) in build-old,
     # and runs the two in alternation, then bench_cuda_codec's smooth float32 row at 256 MiB in each
-    # (the knobs go to nvcc as NVCCFLAGS, and to the C compiler as CPPFLAGS, which nvcc does not see)
+    # (the knobs go to nvcc as NVCCFLAGS, and to the C compiler as CPPFLAGS, which nvcc does not see),
+    # and the small-stream rows of bench_cuda_codec (1 and 4 MiB, every dataset) in each
     ab=${DEVOPS_AB:-0}; flags=${DEVOPS_FLAGS:--DECCL_DEV_FETCH=0}
     if [ "$ab" = 1 ]; then
         step build_old bash -c 'mkdir -p ../build-old && cd ../build-old && ../configure CC=mpicc FC=mpifort --with-cuda \
@@ -433,6 +434,14 @@ case " $what " in *" devops "*) # issue 19, item 4: each device-resident operati
         for b in . ../build-old . ../build-old; do
             echo "== bench_cuda_codec, $b"
             timeout 300 $b/bench/bench_cuda_codec --mib 256 --small-kib 1024 --iters 3 --datasets sin | grep -E "^sin|identical|MISMATCH"
+        done
+        # streams of no more tiles than SMs (4 MiB float32 is 128 tiles; 1 MiB float64 is 16), where
+        # a tile's latency is the kernel's: every dataset, both formats, both types
+        for b in . ../build-old . ../build-old; do
+            for args in "--dtype float32" "--dtype float32 --format 2" "--dtype float64" "--dtype float64 --format 2"; do
+                echo "== small streams, $b, $args"
+                timeout 120 $b/bench/bench_cuda_codec --mib 4 --small-kib 1024 --iters 20 $args | grep -E "B ABS|B REL|identical|MISMATCH|violat"
+            done
         done
     fi ;;
 esac
@@ -472,12 +481,13 @@ case " $what " in *" variants "*) # kernel experiments: each entry of KVARIANTS 
     IFS=';' read -r -a kv <<< "${KVARIANTS:-}"
     for i in "${!kv[@]}"; do
         for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
-        echo "variant $i: ${kv[$i]}" > "$out/variant_$i.log"
         step variant_$i bash -c 'make -j'"$jobs"' NVCCFLAGS="$0" bench/bench_cuda_codec tests/test_cuda_codec >> "$1" 2>&1 &&
             timeout "$2" ./bench/bench_cuda_codec --mib "${BENCH_MIB:-1024}" --small-kib 1024 --iters 10 ${BENCH_ARGS:-} >> "$1" 2>&1 &&
             ECCL_TEST_QUICK=1 timeout "$3" ./tests/test_cuda_codec 2>&1 | tail -n 1 >> "$1"' \
             "${kv[$i]}" "$out/variant_$i.log.tmp" "${BENCH_TIMEOUT:-300}" "$test_timeout"
-        cat "$out/variant_$i.log.tmp" >> "$out/variant_$i.log"; rm -f "$out/variant_$i.log.tmp"
+        # (the step's own output went to variant_$i.log: the variant's name first, then the runs)
+        { echo "variant $i: ${kv[$i]}"; cat "$out/variant_$i.log" "$out/variant_$i.log.tmp"; } > "$out/variant_$i.log.new"
+        mv "$out/variant_$i.log.new" "$out/variant_$i.log"; rm -f "$out/variant_$i.log.tmp"
     done
     for f in ${KVARIANT_FILES:-compress32}; do rm -f cuda/$f.lo cuda/.libs/$f.o cuda/$f.o; done
     make -j"$jobs" bench/bench_cuda_codec > /dev/null 2>&1 ;; # back to the default build
