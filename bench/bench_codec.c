@@ -14,6 +14,8 @@
  */
 #include "config.h"
 
+#include "bench/peers.h" /* issue 21's rows */
+
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -184,6 +186,13 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, i
         printf("%-26s %-14s %3d %8.3f %7.3f %9.4f %8.2f %9.3f %9.3f %5zu %9.3f\n", d->name, label,
                threads, ratio, 8.0 * esz / ratio, eb > 0 ? (double)maxerr / eb : 0.0, psnr,
                bytes / tc / 1e9, bytes / td / 1e9, viol, bytes / th / 1e9);
+    /* issue 21's real fields, untiled as PFPL's ratios were measured: the best peer's ratio, and
+     * the one-core target */
+    const peer_row_t *p = !csv && threads == 1 && b->mode == ECCL_MODE_ABS ? peer_find_cpu(d->name, d->is64, b->value)
+                                                                           : NULL;
+    if (p)
+        printf("%-26s   ^ issue 21: best peer's ratio %s %.2f, eccl %.2fx; one core >= 1 GB/s each way: %s\n", "",
+               p->ratio_by, p->ratio, ratio / p->ratio, bytes / tc / 1e9 >= 1.0 && bytes / td / 1e9 >= 1.0 ? "met" : "short");
     free(s);
     free(h);
     free(y);

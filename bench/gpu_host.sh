@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops (one), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops and issue21 (one), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -444,6 +444,26 @@ case " $what " in *" devops "*) # issue 19, item 4: each device-resident operati
             done
         done
     fi ;;
+esac
+case " $what " in *" issue21 "*) # issue 21's table: every row at 1 GiB (I21_MIB), formats I21_FORMATS (1 2),
+    # bench_cuda_codec beside the peers' figures (bench/peers.h); the real fields as raw files in
+    # I21_FIELDS (default ../.fields: `python3 bench/ncarg_raw.py .fields` on a machine with
+    # libncarg-data and python3-netcdf4, then name .fields in the device call's carry)
+    fields=${I21_FIELDS:-../.fields}; i21="--mib ${I21_MIB:-1024} --iters ${I21_ITERS:-5} --rel 0 --panels 0"
+    for v in ${I21_FORMATS:-1 2}; do
+        step i21_f32_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --datasets sin,walk,normal
+        step i21_f64_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --dtype float64 --abs 1e-6 --datasets sin
+        for r in "trinidad.f32 1e-4" "trinidad.f32 1e-2" "hgt.f32 1e-4" "vinth2p_T.f64 1e-6"; do
+            set -- $r; dt=float32; case $1 in *.f64) dt=float64 ;; esac
+            if [ -f "$fields/$1" ]; then
+                step i21_${1%.*}_$2_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --dtype $dt --abs $2 \
+                    --raw "$fields/$1" --datasets raw
+            else echo "issue21: no $fields/$1 (bench/ncarg_raw.py makes it): row skipped"; fi
+        done
+        echo "== issue 21's rows, format $v"
+        for f in "$out"/i21_*fmt$v.log; do sed -n '/^issue 21.s rows/,$p' "$f" | grep -E "^(sin|random|normal|trinidad|hgt|vinth2p)"; done
+        grep -h -E "MISMATCH|NO$" "$out"/i21_*fmt$v.log
+    done ;;
 esac
 case " $what " in *" x4bench "*) # four GPUs, one rank each, over sockets on loopback (issue 19's 4-GPU rows):
     # allreduce and bcast of smooth float32, `auto` and the pipelined algorithm forced, in each stream

@@ -19,7 +19,7 @@ static inline double mdl_decompress_dev(const eccl_model_t *m, double bytes)
 {
     return bytes / m->d_thr_dev + m->op_lat_d;
 }
-/* (each kind of GPU operation at its own fixed cost: on one H200 a tiny decompression took 1-9 us
+/* (each kind of GPU operation at its own fixed cost: on one H200 a tiny decompression took 0-9 us
  * more than a compression, a homomorphic SUM 17-35 us more; doc/performance.md section 31) */
 static inline double mdl_compress(const eccl_model_t *m, double bytes) { return bytes / m->c_thr + m->op_lat; }
 static inline double mdl_decompress(const eccl_model_t *m, double bytes) { return bytes / m->d_thr + m->op_lat_d; }
