@@ -190,9 +190,11 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, i
      * the one-core target */
     const peer_row_t *p = !csv && threads == 1 && b->mode == ECCL_MODE_ABS ? peer_find_cpu(d->name, d->is64, b->value)
                                                                            : NULL;
-    if (p)
+    if (p) {
+        const int fast = bytes / tc / 1e9 >= 1.0 && bytes / td / 1e9 >= 1.0;
         printf("%-26s   ^ issue 21: best peer's ratio %s %.2f, eccl %.2fx; one core >= 1 GB/s each way: %s\n", "",
-               p->ratio_by, p->ratio, ratio / p->ratio, bytes / tc / 1e9 >= 1.0 && bytes / td / 1e9 >= 1.0 ? "met" : "short");
+               p->ratio_by, p->ratio, ratio / p->ratio, fast ? "met" : "short");
+    }
     free(s);
     free(h);
     free(y);
