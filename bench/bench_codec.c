@@ -188,7 +188,7 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, i
                bytes / tc / 1e9, bytes / td / 1e9, viol, bytes / th / 1e9);
     /* issue 21's real fields, untiled as PFPL's ratios were measured: the best peer's ratio, and
      * the one-core target */
-    const peer_row_t *p = !csv && threads == 1 && b->mode == ECCL_MODE_ABS ? peer_find_cpu(d->name, d->is64, b->value)
+    const peer_row_t *p = !csv && threads == 1 && b->mode == ECCL_MODE_ABS ? peer_find(d->name, 1, d->is64, b->value)
                                                                            : NULL;
     if (p) {
         const int fast = bytes / tc / 1e9 >= 1.0 && bytes / td / 1e9 >= 1.0;

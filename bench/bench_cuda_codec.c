@@ -431,7 +431,7 @@ int main(int argc, char **argv)
                 printf("%-26.26s %8s %-9s %7.2f %10.1f %10.1f %10.1f %9.4f %6s\n", names[kind], sz, blabel[bi], r.ratio,
                        r.comp_gbs, r.decomp_gbs, r.hom_gbs, r.maxerr_eb, r.same_as_cpu && r.hom_same ? "yes" : "NO");
                 all_ok &= r.same_as_cpu && r.hom_same && r.maxerr_eb <= 1.0;
-                const peer_row_t *p = bi == 0 && si == 0 ? peer_find(names[kind], is64, abs_eb) : NULL;
+                const peer_row_t *p = bi == 0 && si == 0 ? peer_find(names[kind], 0, is64, abs_eb) : NULL;
                 if (p && nboard < 8) {
                     board[nboard].p = p;
                     snprintf(board[nboard].size, sizeof board[nboard].size, "%s", sz);

@@ -52,23 +52,15 @@ static const peer_row_t peer_rows[] = {
      "FSZ, cuSZp 0 or few violations"},
 };
 
-/* The row of issue 21 for a dataset, type and ABS bound (within 0.1%), or NULL. */
-static inline const peer_row_t *peer_find(const char *dataset, int is64, double eb)
+/* The row of issue 21 for a dataset, type and ABS bound (within 0.1%), or NULL. The dataset by
+ * bench_cuda_codec's name (cpu 0) or by bench_codec's name of a real field (cpu 1: read untiled, as
+ * PFPL's ratios were measured). */
+static inline const peer_row_t *peer_find(const char *dataset, int cpu, int is64, double eb)
 {
     for (size_t i = 0; i < sizeof peer_rows / sizeof *peer_rows; i++) {
         const peer_row_t *p = &peer_rows[i];
-        if (p->is64 == is64 && !strcmp(p->dataset, dataset) && fabs(eb - p->eb) <= 1e-3 * p->eb) return p;
-    }
-    return NULL;
-}
-
-/* The same for bench_codec's name of a real field (read untiled, as PFPL's ratios were measured). */
-static inline const peer_row_t *peer_find_cpu(const char *cpu_name, int is64, double eb)
-{
-    for (size_t i = 0; i < sizeof peer_rows / sizeof *peer_rows; i++) {
-        const peer_row_t *p = &peer_rows[i];
-        if (p->cpu_name && p->is64 == is64 && !strcmp(p->cpu_name, cpu_name) && fabs(eb - p->eb) <= 1e-3 * p->eb)
-            return p;
+        const char *name = cpu ? p->cpu_name : p->dataset;
+        if (name && p->is64 == is64 && !strcmp(name, dataset) && fabs(eb - p->eb) <= 1e-3 * p->eb) return p;
     }
     return NULL;
 }

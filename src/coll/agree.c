@@ -157,7 +157,7 @@ void eccl_agree_observed_set(eccl_call_t *c, double agreed)
     if (!eccl_models_set_gpu_observed(&comm->models, agreed)) return;
     if (!(old > 0) || agreed > 1.25 * old || agreed < 0.8 * old)
         ECCL_LOG(1, c->rank, "GPU codec: %.1f us per operation observed (slowest rank's median; calibrated %.1f us)",
-                 agreed * 1e6, comm->models.gpu_lat * 1e6);
+                 agreed * 1e6, comm->models.gpu_lat_op[0] * 1e6);
 }
 
 /* ECCL_RATIO_REUSE = N: a call whose signature (collective, count, datatype, operation, root,

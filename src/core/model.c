@@ -38,7 +38,7 @@ static void derive(eccl_models_t *md)
         g->h_thr = md->gpu_thr[w][2];
         g->c_thr_dev = md->gpu_thr_dev[w][0];
         g->d_thr_dev = md->gpu_thr_dev[w][1];
-        g->op_lat = md->gpu_lat_obs > 0 ? md->gpu_lat_obs : md->gpu_lat;
+        g->op_lat = md->gpu_lat_obs > 0 ? md->gpu_lat_obs : md->gpu_lat_op[0];
         g->op_lat_d = g->op_lat + eccl_models_gpu_extra(md, 1);
         g->op_lat_h = g->op_lat + eccl_models_gpu_extra(md, 2);
         g->stage = 2.0 * ECCL_PCIE_BETA; /* a staged buffer crosses PCIe twice */
@@ -72,7 +72,6 @@ void eccl_models_init(eccl_models_t *md, const double m[8])
     md->cpu[1] = positive(m[3], ECCL_MDL_CPU_D_THR);
     md->cpu[2] = positive(m[4], ECCL_MDL_CPU_H_THR);
     md->cpu[3] = positive(m[5], ECCL_MDL_CPU_G_THR);
-    md->gpu_lat = ECCL_GPU_OP_LAT;
     for (int k = 0; k < 3; k++) md->gpu_lat_op[k] = ECCL_GPU_OP_LAT;
     md->gpu_thr[0][0] = ECCL_GPU_C_THR;
     md->gpu_thr[0][1] = ECCL_GPU_D_THR;
@@ -90,7 +89,7 @@ int eccl_models_set_gpu(eccl_models_t *md, const double v[ECCL_GPU_CAL_N])
     md->gpu_measured = 1;
     for (int k = 0; k < ECCL_GPU_CAL_N; k++)
         if (!(v[k] > 0 && isfinite(v[k]))) return 0;
-    md->gpu_lat = md->gpu_lat_op[0] = v[0];
+    md->gpu_lat_op[0] = v[0];
     md->gpu_lat_op[1] = v[11];
     md->gpu_lat_op[2] = v[12];
     for (int w = 0; w < 2; w++) {

@@ -78,14 +78,13 @@ typedef struct eccl_models {
     /* measured (or the constants above) */
     double alpha, beta, alpha_in, beta_in; /* MPI links: the slowest, and inside a node */
     double cpu[4];       /* CPU codec: compress, decompress, homomorphic, reduce (B/s) */
-    double gpu_lat;      /* GPU codec: s per operation (a compression), as calibrated on an idle GPU */
     double gpu_lat_op[3]; /* GPU codec: s per compression, decompression, homomorphic SUM of a
-                             tiny array, as calibrated ([0] = gpu_lat); the views price a
-                             decompression or a homomorphic SUM at op_lat plus its excess over
-                             [0] (eccl_models_gpu_extra) */
+                             tiny array, as calibrated on an idle GPU; [0] prices every GPU
+                             operation (op_lat), a decompression or a homomorphic SUM also its
+                             excess over [0] (eccl_models_gpu_extra) */
     double gpu_lat_obs;  /* GPU codec: s per operation as the calls observed it, the slowest rank's,
                             agreed (eccl_models_set_gpu_observed); 0: none yet. Prices the GPU
-                            views in place of gpu_lat once set: in an application that computes on
+                            views in place of gpu_lat_op[0] once set: in an application that computes on
                             the GPU, a codec operation waits for SMs and the host waits for it */
     double gpu_thr[2][3]; /* GPU codec [w][compress, decompress, homomorphic] */
     double gpu_thr_dev[2][2]; /* GPU codec [w][compress, decompress], the stream in device memory */
