@@ -31,7 +31,7 @@
 #endif
 
 #include "eccl.h"
-#include "codec/codec.h" /* eccl_compress_fmt: format version 2 (internal for now) */
+#include "codec/codec.h" /* eccl_compress_fmt: format versions 2 and 3 */
 
 static double now(void)
 {
@@ -130,7 +130,7 @@ static void run(const dataset_t *d, const eccl_bound_t *b, const char *blabel, i
                 int csv, double memcpy_gbs, int vmajor)
 {
     char label[32];
-    snprintf(label, sizeof label, "%s%s", blabel, vmajor == 2 ? " v2" : "");
+    snprintf(label, sizeof label, "%s%s", blabel, vmajor == 2 ? " v2" : vmajor == 3 ? " v3" : "");
     eccl_dtype_t dt = d->is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
     size_t esz = d->is64 ? 8 : 4, bytes = d->n * esz, cap = eccl_compress_bound(d->n, dt), size = 0;
     unsigned char *s = malloc(cap), *h = malloc(cap);
@@ -224,7 +224,7 @@ static void usage(void)
 {
     puts("usage: bench_codec [--n SIDE] [--repeat K] [--quick] [--ncarg DIR] [--csv]\n"
          "                   [--dtype float32|float64|all] [--dataset TEXT] [--bound TEXT]\n"
-         "                   [--format 1|2|both] [--periods P]\n"
+         "                   [--format 1|2|3|both|all] [--periods P]\n"
          "  --n SIDE        grid side of the synthetic fields (default 4096: 16M values, 64 MiB\n"
          "                  as float32, 128 MiB as float64)\n"
          "  --repeat K      best of K runs per figure (default 3)\n"
@@ -236,8 +236,9 @@ static void usage(void)
          "  --dataset TEXT  only the datasets whose name contains TEXT (e.g. 'vinth2p', 'f64')\n"
          "  --bound TEXT    only the bounds whose label contains TEXT (e.g. 'ABS 1e-6')\n"
          "  --format V      stream format version (doc/format.md): 1 (default: what the collectives\n"
-         "                  write unless ECCL_FORMAT=2), 2 (second-order tiles) or both (each row\n"
-         "                  twice, version 2 labelled 'v2')\n"
+         "                  write unless ECCL_FORMAT says otherwise), 2 (second-order tiles), 3 (and\n"
+         "                  sparse tiles), both (1 and 2) or all (1, 2 and 3): each row once per\n"
+         "                  version, versions 2 and 3 labelled 'v2' and 'v3'\n"
          "  --periods P     periods of sin(x)cos(y) along each axis (default 4; bench_cuda_codec's\n"
          "                  1 GiB grids, issue 21's rows: 2 with --n 16384 float32, --n 11585 float64)");
 }
@@ -289,7 +290,7 @@ int main(int argc, char **argv)
                                    {"ncarg", 1, 0, 'd'},   {"csv", 0, 0, 'c'},    {"help", 0, 0, 'h'},
                                    {"dtype", 1, 0, 't'},   {"dataset", 1, 0, 's'}, {"bound", 1, 0, 'b'},
                                    {"format", 1, 0, 'f'},  {"periods", 1, 0, 'p'}, {0, 0, 0, 0}};
-    int formats = 1; /* bit 0: version 1, bit 1: version 2 */
+    int formats = 1; /* bit v - 1: version v */
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -310,7 +311,8 @@ int main(int argc, char **argv)
         case 'b': only_bound = optarg; break;
         case 'p': periods = atof(optarg); break;
         case 'f':
-            formats = !strcmp(optarg, "1") ? 1 : !strcmp(optarg, "2") ? 2 : !strcmp(optarg, "both") ? 3 : 0;
+            formats = !strcmp(optarg, "1") ? 1 : !strcmp(optarg, "2") ? 2 : !strcmp(optarg, "3") ? 4
+                      : !strcmp(optarg, "both") ? 3 : !strcmp(optarg, "all") ? 7 : 0;
             if (!formats) {
                 usage();
                 return 2;
@@ -358,8 +360,8 @@ int main(int argc, char **argv)
         for (unsigned k = 0; k < sizeof bounds / sizeof *bounds; k++) {
             if (!(bounds[k].for_types & type) || (quick && !(bounds[k].quick & type))) continue;
             if (only_bound && !strstr(bounds[k].label, only_bound)) continue;
-            for (int v = 1; v <= 2; v++) {
-                if (!(formats & v)) continue;
+            for (int v = 1; v <= 3; v++) {
+                if (!(formats & (1 << (v - 1)))) continue;
                 run(&ds[i], &bounds[k].b, bounds[k].label, 1, repeat, csv, mc, v);
                 if (maxthreads > 1 && (k == 0 || k == 2))
                     run(&ds[i], &bounds[k].b, bounds[k].label, maxthreads, repeat, csv, mc, v);

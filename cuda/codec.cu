@@ -231,6 +231,7 @@ static eccl_result_t compress_view(eccl_cuda_codec_t c, const void *d_data, eccl
                                    unsigned long long *d_size, size_t *h_size, cudaStream_t st, int vmajor)
 {
     if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
+    if (vmajor == 3) return ECCL_ERR_UNSUPPORTED; /* (sparse tiles: the CPU codec only, so far) */
     if (vmajor != 1 && vmajor != 2) return ECCL_ERR_INVALID_ARG;
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;

@@ -88,7 +88,9 @@ eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx, int high);
 
 /* The stream format version (doc/format.md: 1 or 2) the context's compressions write
  * (eccl_dev_compress, eccl_dev_compress_keep, eccl_dev_sample); 1 from creation. Errors:
- * ECCL_ERR_INVALID_ARG (ctx NULL, another version), ECCL_ERR_UNSUPPORTED (no CUDA backend). */
+ * ECCL_ERR_INVALID_ARG (ctx NULL, another version), ECCL_ERR_UNSUPPORTED (no CUDA backend, or
+ * version 3: the CUDA kernels do not have its sparse tiles; the collectives then stage device
+ * buffers through host memory). */
 eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *ctx, int vmajor);
 /* A non-blocking stream of the current device in *stream (a cudaStream_t), at the device's
  * greatest priority when `high`, else the default one. Errors: ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED
@@ -118,7 +120,8 @@ eccl_result_t eccl_cuda_codec_fetch(eccl_cuda_codec_t codec, const void *d_out, 
 /* eccl_cuda_compress writing format version vmajor (1 or 2, doc/format.md; every dtype; the
  * collectives write what ECCL_FORMAT says, through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA
  * builds only, used by the tests and benchmarks). Errors as eccl_cuda_compress;
- * ECCL_ERR_INVALID_ARG for another vmajor. */
+ * ECCL_ERR_UNSUPPORTED for version 3 (the CPU codec's only, so far), ECCL_ERR_INVALID_ARG for
+ * another vmajor. */
 eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t codec, const void *d_data, size_t count, eccl_dtype_t dtype,
                                      const eccl_bound_t *bound, void *d_out, size_t out_capacity,
                                      unsigned long long *d_size, size_t *h_size, void *stream, int vmajor);

@@ -233,6 +233,7 @@ static eccl_result_t fetch(eccl_dev_ctx_t *c, size_t bytes, size_t cap, void *h_
 
 extern "C" eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *c, int vmajor)
 {
+    if (c && vmajor == 3) return ECCL_ERR_UNSUPPORTED; /* (sparse tiles: the CPU codec only, so far) */
     if (!c || (vmajor != 1 && vmajor != 2)) return ECCL_ERR_INVALID_ARG;
     c->vmajor = vmajor;
     return ECCL_SUCCESS;

@@ -24,12 +24,13 @@ extern "C" {
 #define ECCL_VERSION_MAJOR 0
 #define ECCL_VERSION_MINOR 1
 #define ECCL_VERSION_PATCH 0
-/* Version of the compressed stream format written by this library (doc/format.md). Its CPU
- * codec also reads format versions up to ECCL_FORMAT_VERSION_READ_MAX (version 2 adds second-order
- * tiles; writing it is internal for now, until the CUDA codec follows). */
+/* Version of the compressed stream format eccl_compress writes (doc/format.md). The CPU codec
+ * reads format versions up to ECCL_FORMAT_VERSION_READ_MAX (version 2 adds second-order tiles,
+ * version 3 sparse ones; the collectives write the version of eccl_config_t.format); the CUDA
+ * codec reads and writes versions 1 and 2. */
 #define ECCL_FORMAT_VERSION_MAJOR 1
 #define ECCL_FORMAT_VERSION_MINOR 0
-#define ECCL_FORMAT_VERSION_READ_MAX 2
+#define ECCL_FORMAT_VERSION_READ_MAX 3
 
 /* ---------------------------------------------------------------------------------------------
  * Result codes (values listed once, in eccl_errors.def)
@@ -244,9 +245,13 @@ typedef struct eccl_config {
     double beta;                     /* seconds per byte; <= 0 = measure at creation */
     double min_bytes;                /* below this many bytes never compress; < 0 = unset (64 KiB) */
     int format;                      /* the stream format version the collectives write
-                                        (doc/format.md): 1 or 2; 0 = unset (default 1, env
-                                        ECCL_FORMAT). Every version-2 reader also reads 1, so
-                                        ranks may differ. */
+                                        (doc/format.md): 1, 2 or 3; 0 = unset (default 1, env
+                                        ECCL_FORMAT). The CPU codec reads every version, so ranks
+                                        may differ on host buffers; the CUDA codec writes and reads
+                                        1 and 2 only: with 3, device buffers are staged through
+                                        host memory (the CPU codec), and a rank whose device
+                                        buffers stay on the GPU refuses a version-3 stream
+                                        (ECCL_ERR_UNSUPPORTED): give every rank the same format. */
 } eccl_config_t;
 
 #define ECCL_CONFIG_INITIALIZER                                                                    \
@@ -258,7 +263,7 @@ typedef struct eccl_config {
  * and bandwidth unless the config gives them (a few milliseconds).
  * config may be NULL (all defaults). *out must be freed with eccl_comm_free; it is NULL after
  * any failure. Errors: ECCL_ERR_INVALID_ARG (out NULL, MPI_COMM_NULL, an intercommunicator, or
- * config->format other than 0, 1 or 2: local checks, made before anything collective),
+ * config->format other than 0, 1, 2 or 3: local checks, made before anything collective),
  * ECCL_ERR_MPI, ECCL_ERR_NO_MEMORY. */
 eccl_result_t eccl_comm_create(MPI_Comm comm, const eccl_config_t *config, eccl_comm_t *out);
 

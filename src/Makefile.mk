@@ -9,6 +9,7 @@ libeccl_la_SOURCES += \
 	src/codec/api.c \
 	src/codec/block_fast.c \
 	src/codec/block_fast64.c \
+	src/codec/sparse_fast.c \
 	src/codec/range_fast.c \
 	src/codec/fast_stubs.c \
 	src/codec/hom.c \

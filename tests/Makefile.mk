@@ -14,7 +14,7 @@ tests_libecclref_la_SOURCES = tests/ref_decoder.c
 REF_LDADD = tests/libecclref.la $(TEST_LDADD)
 
 CODEC_TESTS = tests/test_codec tests/test_fastpath tests/test_refdecode tests/test_golden tests/test_corrupt \
-	tests/test_hom tests/test_api tests/test_fuzz_smoke tests/test_pool tests/test_format2
+	tests/test_hom tests/test_api tests/test_fuzz_smoke tests/test_pool tests/test_format2 tests/test_format3
 check_PROGRAMS += $(CODEC_TESTS)
 TESTS += $(CODEC_TESTS)
 tests_test_codec_SOURCES = tests/test_codec.c
@@ -22,6 +22,8 @@ tests_test_codec_LDADD = $(TEST_LDADD)
 
 tests_test_format2_SOURCES = tests/test_format2.c
 tests_test_format2_LDADD = $(REF_LDADD)
+tests_test_format3_SOURCES = tests/test_format3.c
+tests_test_format3_LDADD = $(REF_LDADD)
 
 tests_test_pool_SOURCES = tests/test_pool.c
 tests_test_pool_LDADD = $(TEST_LDADD)
@@ -53,11 +55,12 @@ COLL_TESTS = tests/coll_np1.mpi tests/coll_np2.mpi tests/coll_np3.mpi tests/coll
 	tests/corrupt_np2.mpi tests/corrupt_np3.mpi tests/corrupt_np4.mpi \
 	tests/coll_hier_np4.mpi tests/coll_hier_np6.mpi tests/corrupt_hier_np4.mpi \
 	tests/coll_chunks_np4.mpi tests/corrupt_chunks_np3.mpi \
-	tests/coll_fmt2_np3.mpi tests/coll_fmt2_np5.mpi tests/corrupt_fmt2_np3.mpi
+	tests/coll_fmt2_np3.mpi tests/coll_fmt2_np5.mpi tests/corrupt_fmt2_np3.mpi \
+	tests/coll_fmt3_np3.mpi tests/corrupt_fmt3_np3.mpi
 # (coll_hier_*, corrupt_hier_*: ECCL_NODE_SIZE splits the ranks into nodes, so the hierarchical
 # allreduce runs on one machine; *_chunks_*: ECCL_CHUNKS makes the pipelined algorithms cut
-# several chunks, which the CPU cost model never does for the pipelined ring; *_fmt2_*:
-# ECCL_FORMAT=2, every collective on version-2 streams)
+# several chunks, which the CPU cost model never does for the pipelined ring; *_fmt2_*, *_fmt3_*:
+# ECCL_FORMAT=2 or 3, every collective on version-2 or version-3 streams)
 TESTS += $(COLL_TESTS)
 EXTRA_DIST += tests/mpi_run.sh $(COLL_TESTS)
 check_PROGRAMS += tests/test_coll

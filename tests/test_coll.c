@@ -399,25 +399,26 @@ static void error_cases(eccl_comm_t comm)
     eccl_comm_set_algorithm(comm, "allreduce", "auto");
 }
 
-/* eccl_config_t.format (doc/env.md, ECCL_FORMAT): a format other than 0-2 is refused before
+/* eccl_config_t.format (doc/env.md, ECCL_FORMAT): a format other than 0-3 is refused before
  * anything collective; a communicator writing version 2 broadcasts a smooth float64 array in
- * fewer bytes than one writing version 1 (second-order tiles, doc/format.md 8.1), and its
- * broadcast and ring allreduce stay within the bound, element by element. */
+ * fewer bytes than one writing version 1 (second-order tiles, doc/format.md 8.1), one writing
+ * version 3 in no more than version 2's; its broadcast and ring allreduce stay within the bound,
+ * element by element; and so they do when the ranks write different versions (rank r: r % 3 + 1). */
 static void format_cases(void)
 {
     eccl_config_t cfg = ECCL_CONFIG_INITIALIZER;
     eccl_comm_t c = NULL;
-    cfg.format = 3;
-    CHECK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &c) == ECCL_ERR_INVALID_ARG && c == NULL, "format 3 accepted");
+    cfg.format = 4;
+    CHECK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &c) == ECCL_ERR_INVALID_ARG && c == NULL, "format 4 accepted");
     cfg.format = -1;
     CHECK(eccl_comm_create(MPI_COMM_WORLD, &cfg, &c) == ECCL_ERR_INVALID_ARG && c == NULL, "format -1 accepted");
     if (size < 2 || getenv("ECCL_FORMAT")) return; /* (the variable overrides the field) */
     const size_t n = 3 * 8192 + 77;
     double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     const eccl_bound_t b = {ECCL_MODE_ABS, 1e-6, 0};
-    double ratio[2] = {0, 0};
-    for (int v = 1; v <= 2; v++) {
-        cfg.format = v;
+    double ratio[3] = {0, 0, 0};
+    for (int v = 1; v <= 4; v++) { /* (4: every rank its own, r % 3 + 1) */
+        cfg.format = v <= 3 ? v : rank % 3 + 1;
         cfg.alpha = 1e-6;
         cfg.beta = 1e-9;
         eccl_result_t rc = eccl_comm_create(MPI_COMM_WORLD, &cfg, &c);
@@ -433,7 +434,7 @@ static void format_cases(void)
         for (size_t i = 0; i < n; i++) bad += !(fabs(y[i] - x[i]) <= b.value);
         CHECK(rc == ECCL_SUCCESS && st.compressed && !bad, "format %d bcast: %s, compressed %d, %d values off",
               v, eccl_strerror(rc), st.compressed, bad);
-        if (rank == 0) ratio[v - 1] = st.ratio;
+        if (rank == 0 && v <= 3) ratio[v - 1] = st.ratio;
         for (size_t i = 0; i < n; i++) x[i] = (1.0 + rank) * sin((double)i * 1e-3 + rank);
         eccl_comm_set_algorithm(c, "allreduce", "ring");
         rc = eccl_allreduce(x, y, n, ECCL_FLOAT64, ECCL_OP_SUM, &b, c);
@@ -448,9 +449,11 @@ static void format_cases(void)
               "format %d ring allreduce: %s, compressed %d, %d values off", v, eccl_strerror(rc), st.compressed, bad);
         eccl_comm_free(&c);
     }
-    if (rank == 0)
+    if (rank == 0) {
         CHECK(ratio[1] > 1.2 * ratio[0], "format 2 broadcast ratio %.2f not above format 1's %.2f", ratio[1],
               ratio[0]);
+        CHECK(ratio[2] >= ratio[1], "format 3 broadcast ratio %.2f below format 2's %.2f", ratio[2], ratio[1]);
+    }
     free(x);
     free(y);
 }

@@ -321,7 +321,8 @@ static void crafted_header(const stream_t *g1, const stream_t *g2, const stream_
     /* a version-1 stream relabelled 2 is a valid version-2 stream: every tile of form 0 (format.md
      * section 13) */
     header_u8("version major 2 (all tiles form 0: accepted)", g1, 4, 2, E_OK);
-    header_u8("version major 3", g1, 4, 3, E_UNSUPPORTED);
+    header_u8("version major 3 (all tiles form 0: accepted)", g1, 4, 3, E_OK);
+    header_u8("version major 4", g1, 4, 4, E_UNSUPPORTED);
     header_u8("version major 255", g1, 4, 255, E_UNSUPPORTED);
     header_u8("version major 0", g1, 4, 0, E_CORRUPT);
     header_u8("version minor 7 (accepted: section 12)", g1, 5, 7, E_OK);

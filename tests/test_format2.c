@@ -305,9 +305,9 @@ static void damage(void)
     t[ECCL_HDR_VMAJOR] = 1;
     rechecksum(t, z);
     TU_RC(eccl_decompress(t, z, y, count, ECCL_FLOAT64), ECCL_ERR_CORRUPT);
-    /* version 3 is not known */
+    /* version 4 is not known (version 3 is: tests/test_format3.c) */
     memcpy(t, s, z);
-    t[ECCL_HDR_VMAJOR] = 3;
+    t[ECCL_HDR_VMAJOR] = 4;
     rechecksum(t, z);
     TU_RC(eccl_decompress(t, z, y, count, ECCL_FLOAT64), ECCL_ERR_UNSUPPORTED);
     /* form L2 in a complex and in a LOSSLESS stream */

@@ -119,6 +119,7 @@ typedef struct {
     const unsigned char *x;
     uint64_t n;
     int fast;
+    int vmajor;
 } compress_ctx_t;
 
 /* The input encodings of block k of a tile (compression's RAW blocks, section 8 step 2). */
@@ -151,12 +152,13 @@ static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsi
     for (int k = 0; k < nblk; k++)
         quant[k] = (unsigned char)eccl_tile_quantize(p, c->x + ((b0 + (uint64_t)k) << 5) * W, eccl_tile_slot(slots, is64, k));
     raw_input_t rc = {c->x + (b0 << 5) * W, is64};
-    int64_t size = eccl_tile_encode_slots(p, slots, quant, nblk, raw_input, &rc, codes, form, payload);
+    int64_t size = eccl_tile_encode_slots(p, c->vmajor, slots, quant, nblk, raw_input, &rc, codes, form, payload);
     free(slots);
     return size;
 }
 
-/* A version-2 tile: every block's representation, then the tile encoder's choice of form. */
+/* A version-2 or version-3 tile: every block's representation, then the tile encoder's choice of
+ * form. */
 static int64_t compress_tile_v2(void *vctx, uint64_t t, unsigned char *codes, unsigned *form,
                                 unsigned char *payload)
 {
@@ -171,7 +173,7 @@ static int64_t compress_tile_v2(void *vctx, uint64_t t, unsigned char *codes, un
     if (!reps) return -(int64_t)ECCL_ERR_NO_MEMORY;
     for (uint64_t b = b0; b < b1; b++)
         eccl_tile_rep_values(&c->qp, c->fast, c->x + (b << 5) * W, eccl_fmt_block_len(c->n, b), &reps[b - b0]);
-    int64_t size = eccl_tile_encode_v2(&c->qp, c->fast, reps, (int)(b1 - b0), codes, form, payload);
+    int64_t size = eccl_tile_encode_v2(&c->qp, c->fast, c->vmajor, reps, (int)(b1 - b0), codes, form, payload);
     free(reps);
     return size;
 }
@@ -231,7 +233,7 @@ eccl_result_t eccl_compress_fmt(const void *data, size_t count, eccl_dtype_t dty
     eccl_stream_desc_t d;
     compress_ctx_t c;
     if (!out_size || (!data && count > 0) || !bound || (!out && out_capacity > 0)) return ECCL_ERR_INVALID_ARG;
-    if (vmajor != 1 && vmajor != 2) return ECCL_ERR_INVALID_ARG;
+    if (vmajor < 1 || vmajor > 3) return ECCL_ERR_INVALID_ARG;
     if (eccl_compress_bound(count, dtype) == 0) return ECCL_ERR_INVALID_ARG;
     if (!out) { /* a size query */
         *out_size = eccl_compress_bound(count, dtype);
@@ -249,6 +251,7 @@ eccl_result_t eccl_compress_fmt(const void *data, size_t count, eccl_dtype_t dty
     c.x = (const unsigned char *)data;
     c.n = (uint64_t)count * eccl_dtype_reals(dtype);
     c.fast = eccl_codec_use_fast(path);
+    c.vmajor = vmajor;
     return eccl_stream_write(&d, vmajor >= 2 ? compress_tile_v2 : compress_tile, &c, out,
                              out_capacity, out_size);
 }
@@ -268,11 +271,31 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
     uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb;
     eccl_pred_t pr = {0, {0, 0, 0}};
     unsigned form = eccl_stream_tile_form(s, t);
+    eccl_bitr_t br, *brp = NULL;
+    if (form >= ECCL_FMT_FORM_S1) eccl_stream_tile_bits(s, t, brp = &br);
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code = s->codes[b];
         int r = eccl_fmt_block_len(s->n, b), rc = ECCL_FAST_DECLINE;
         unsigned char *xb = x + (b << 5) * W;
-        if (c->fast && r == 32 && form == ECCL_FMT_FORM_L2 && s->qp.quant && !eccl_fmt_code_is_raw(code) &&
+        if (eccl_fmt_code_sparse(code, form)) {
+            /* a sparse block (version 3): expanded to its dense block for the AVX2 decoders, block.c's
+             * reader where they decline or refuse (from the same stream position) */
+            if (c->fast && r == 32) {
+                unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
+                eccl_pred_t keep = pr;
+                uint64_t at = br.pos;
+                unsigned dc = eccl_sparse_dense_code(code, form);
+                if (eccl_fast_sparse_to_dense(pl, !pr.have, code, s->qp.is64, &br, dense) == 0) {
+                    if (form == ECCL_FMT_FORM_S2)
+                        rc = s->qp.is64 ? eccl_fast_decode_l2_f64(&s->qp, dc, dense, &pr, (double *)(void *)xb)
+                                        : eccl_fast_decode_l2_f32(&s->qp, dc, dense, &pr, (float *)(void *)xb);
+                    else
+                        rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, dc, dense, &pr, (double *)(void *)xb)
+                                        : eccl_fast_decode_f32(&s->qp, dc, dense, &pr, (float *)(void *)xb);
+                }
+                if (rc) pr = keep, br.pos = at;
+            }
+        } else if (c->fast && r == 32 && form == ECCL_FMT_FORM_L2 && s->qp.quant && !eccl_fmt_code_is_raw(code) &&
             eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) { /* a second-order block */
             rc = s->qp.is64 ? eccl_fast_decode_l2_f64(&s->qp, code, pl, &pr, (double *)(void *)xb)
                             : eccl_fast_decode_l2_f32(&s->qp, code, pl, &pr, (float *)(void *)xb);
@@ -283,9 +306,10 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
                             : eccl_fast_decode_f32(&s->qp, code, pl, &pr, (float *)xb);
             if (rc) pr = keep; /* declined or rejected: the reference path decides */
         }
-        if (rc && eccl_block_decode_form(&s->qp, form, code, pl, r, &pr, xb)) return ECCL_ERR_CORRUPT;
+        if (rc && eccl_block_decode_form(&s->qp, form, code, pl, r, &pr, xb, brp)) return ECCL_ERR_CORRUPT;
         pl += eccl_stream_block_size(s, b);
     }
+    /* (a sparse tile's blocks read exactly the stream bits the parser counted from their maps) */
     return ECCL_SUCCESS;
 }
 

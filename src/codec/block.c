@@ -64,7 +64,7 @@ static int write_planes(unsigned char *out, const uint64_t *mag, uint32_t sign, 
  * choice. */
 typedef struct {
     uint64_t mag[32];
-    uint32_t neg;
+    uint32_t neg, nz; /* negative deltas, nonzero deltas */
     int bits;
     eccl_fmt_choice_t c;
 } deltas_t;
@@ -99,6 +99,7 @@ static void deltas_of(const eccl_qparams_t *p, const int64_t *q, int r, const in
         pos |= (uint32_t)(d > 0) << i;
         all |= D->mag[i];
     }
+    D->nz = D->neg | pos;
     D->bits = eccl_fmt_bitlen64(all);
     D->c = eccl_fmt_choose(all, D->neg, pos, p->is64, extra);
 }
@@ -141,6 +142,102 @@ void eccl_block_price_forms(const eccl_qparams_t *p, const int64_t *q, int r, co
         code[f] = eccl_fmt_quant_code((unsigned)c->s, alt ? ECCL_FMT_PRED_NONE : ECCL_FMT_PRED_LORENZO,
                                       (unsigned)c->fc);
     }
+}
+
+void eccl_block_price_all(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                          unsigned want, int *cost, int *bytes, unsigned *code)
+{
+    deltas_t D[3]; /* Lorenzo, none, second order */
+    eccl_fmt_dstat_t st[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    static const int kinds[3] = {PK_LORENZO, PK_NONE, PK_L2};
+    for (int k = 0; k < 3; k++) {
+        if ((k == 1 && !(want & 1u)) || (k == 2 && !(want & 10u))) continue;
+        deltas_of(p, q, r, pred, kinds[k], 0, &D[k]);
+        uint64_t all = 0;
+        for (int i = 0; i < r; i++) all |= D[k].mag[i];
+        st[k].all = all;
+        st[k].neg = D[k].neg;
+        st[k].pos = D[k].nz & ~D[k].neg;
+    }
+    eccl_fmt_price_v3(p->is64, r, !pred, want, st[0], st[1], st[2], 1, cost, bytes, code);
+}
+
+/* The k-bit compaction of w onto the ones of z (section 6.4): bit j is w's bit at z's j-th one. */
+static uint32_t compact(uint32_t w, uint32_t z)
+{
+    uint32_t c = 0;
+    int j = 0;
+    for (; z; z &= z - 1u, j++) c |= ((w >> __builtin_ctz(z)) & 1u) << j;
+    return c;
+}
+
+/* The word w spread onto the ones of z: bit j of w to z's j-th one (the inverse of compact). */
+static uint32_t expand(uint32_t w, uint32_t z)
+{
+    uint32_t e = 0;
+    for (; z; z &= z - 1u, w >>= 1) e |= (w & 1u) << __builtin_ctz(z);
+    return e;
+}
+
+int eccl_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64, unsigned char *out,
+                           eccl_bitw_t *bw)
+{
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
+    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
+    memcpy(out, dense, (size_t)H);
+    if (F == 0) return H;
+    const unsigned char *pl = dense + H + (sm ? 4 : 0);
+    uint32_t z = 0;
+    for (int j = 0; j < F; j++) z |= eccl_ld32(pl + 4 * j);
+    const int k = eccl_fmt_popc32(z);
+    uint32_t w[1 + ECCL_FMT_FQ64];
+    int n = 0;
+    eccl_st32(out + H, z);
+    if (sm) w[n++] = compact(eccl_ld32(dense + H), z);
+    for (int j = 0; j < F; j++) w[n++] = compact(eccl_ld32(pl + 4 * j), z);
+    eccl_bitw_putn(bw, w, n, k);
+    return H + 4;
+}
+
+int eccl_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
+                         unsigned char *dense)
+{
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
+    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
+    memcpy(dense, in, (size_t)H);
+    if (F == 0) return 0;
+    const uint32_t z = eccl_ld32(in + H);
+    const int k = eccl_fmt_popc32(z);
+    uint32_t w[1 + ECCL_FMT_FQ64], all = 0;
+    const int n = F + (sm ? 1 : 0);
+    if (z == 0 || eccl_bitr_getn(br, w, n, k)) return -1;
+    for (int j = 0; j < n; j++) eccl_st32(dense + H + 4 * j, expand(w[j], z));
+    for (int j = sm; j < n; j++) all |= w[j];
+    return all == (k == 32 ? 0xFFFFFFFFu : (1u << k) - 1u) ? 0 : -1; /* every mapped delta nonzero */
+}
+
+int eccl_block_write_sparse(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                            unsigned form, unsigned code, unsigned char *out, eccl_bitw_t *bw)
+{
+    deltas_t D;
+    int H = pred ? 0 : eccl_fmt_head_bytes(p->is64);
+    deltas_of(p, q, r, pred, form == ECCL_FMT_FORM_S2 ? PK_L2 : PK_LORENZO, H, &D);
+    (void)code; /* (the code priced these deltas: its s and F are D's) */
+    if (H) {
+        uint64_t z = eccl_fmt_zigzag(q[0]);
+        for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
+    }
+    if (D.c.F == 0) return H;
+    eccl_st32(out + H, D.nz);
+    int k = 0;
+    for (uint32_t t = D.nz; t; t &= t - 1u) k++;
+    if (D.c.s == ECCL_FMT_SIGN_MAP) eccl_bitw_put(bw, compact(D.neg, D.nz), k);
+    for (int j = 0; j < D.c.F; j++) {
+        uint32_t w = 0;
+        for (int i = 0; i < r; i++) w |= (uint32_t)((D.mag[i] >> j) & 1u) << i;
+        eccl_bitw_put(bw, compact(w, D.nz), k);
+    }
+    return H + 4;
 }
 
 int eccl_block_write_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
@@ -273,15 +370,59 @@ static int read_planes(const unsigned char *in, int r, int F, int fc, unsigned s
     return 0;
 }
 
+/* A sparse block's map, sign word and planes (section 6.4) into mag[]/neg, checking its canonical
+ * form: the map's reserved bits (positions >= r, and position 0 of a head block) clear, every mapped
+ * delta nonzero, F minimal, and the sign mode consistent with the signs. -1 on a violation or when
+ * the tile's stream ends first. */
+static int read_sparse(const unsigned char *in, int r, int F, int fc, unsigned s, int head, int is64,
+                       eccl_bitr_t *br, uint64_t *mag, uint32_t *neg)
+{
+    uint32_t valid = r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u);
+    if (head) valid &= ~1u;
+    uint32_t z = eccl_ld32(in), sw = 0, c = 0, nzc = 0;
+    int k = 0;
+    if (!br || z == 0 || (z & ~valid)) return -1;
+    for (uint32_t t = z; t; t &= t - 1u) k++;
+    if (s == ECCL_FMT_SIGN_MAP && eccl_bitr_get(br, k, &sw)) return -1;
+    for (int i = 0; i < 32; i++) mag[i] = 0;
+    for (int j = 0; j < F; j++) {
+        if (eccl_bitr_get(br, k, &c)) return -1;
+        nzc |= c;
+        uint32_t t = z;
+        for (int b = 0; b < k; b++, t &= t - 1u) mag[__builtin_ctz(t)] |= (uint64_t)((c >> b) & 1u) << j;
+    }
+    uint32_t kmask = k == 32 ? 0xFFFFFFFFu : ((1u << k) - 1u);
+    if (nzc != kmask) return -1; /* a mapped delta of magnitude 0 */
+    if (fc < 31 || !is64) {
+        if (c == 0) return -1; /* top plane empty: F not minimal */
+    } else {
+        uint64_t all = 0;
+        for (int i = 0; i < r; i++) all |= mag[i];
+        if (eccl_fmt_bitlen64(all) < 31) return -1;
+    }
+    switch (s) {
+    case ECCL_FMT_SIGN_MAP:
+        if (sw == 0 || sw == kmask) return -1; /* both signs present, else s would be 1 or 2 */
+        *neg = 0;
+        for (uint32_t t = z; t; t &= t - 1u, sw >>= 1) *neg |= (sw & 1u) << __builtin_ctz(t);
+        break;
+    case ECCL_FMT_SIGN_POS: *neg = 0; break;
+    default: *neg = z; break;
+    }
+    return 0;
+}
+
 /* Integers of a QUANT block; -1 if not canonical or out of range. */
 static int read_quant(const eccl_qparams_t *p, unsigned form, unsigned code,
-                      const unsigned char *in, int r, const eccl_pred_t *pr, int64_t *q)
+                      const unsigned char *in, int r, const eccl_pred_t *pr, int64_t *q, eccl_bitr_t *br)
 {
     unsigned s = eccl_fmt_code_sign(code), pred = eccl_fmt_code_pred(code);
     int fc = (int)(code & 31u);
     int F = eccl_fmt_quant_planes(code, p->is64);
-    int l2 = pred == ECCL_FMT_PRED_NONE && form == ECCL_FMT_FORM_L2; /* second order */
-    int head = (pred == ECCL_FMT_PRED_LORENZO || l2) && !pr->have;
+    int sparse = eccl_fmt_code_sparse(code, form);
+    int l2 = pred == ECCL_FMT_PRED_NONE && eccl_fmt_form_second(form); /* second order */
+    int head = (pred == ECCL_FMT_PRED_LORENZO || form != ECCL_FMT_FORM_NONE) && !pr->have;
+    if (pred == ECCL_FMT_PRED_NONE && form == ECCL_FMT_FORM_S1) pred = ECCL_FMT_PRED_LORENZO; /* first order */
     int o = 0;
     uint64_t mag[32];
     uint32_t neg = 0;
@@ -295,7 +436,9 @@ static int read_quant(const eccl_qparams_t *p, unsigned form, unsigned code,
         o = H;
     }
     if (F > 0) {
-        if (read_planes(in + o, r, F, fc, s, head, p->is64, mag, &neg)) return -1;
+        if (sparse ? read_sparse(in + o, r, F, fc, s, head, p->is64, br, mag, &neg)
+                   : read_planes(in + o, r, F, fc, s, head, p->is64, mag, &neg))
+            return -1;
     } else {
         for (int i = 0; i < r; i++) mag[i] = 0;
     }
@@ -360,11 +503,12 @@ static int read_raw(const eccl_qparams_t *p, unsigned code, const unsigned char 
 int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
                     eccl_pred_t *pr, eccl_blockrep_t *b)
 {
-    return eccl_block_read_form(p, ECCL_FMT_FORM_NONE, code, payload, r, pr, b);
+    return eccl_block_read_form(p, ECCL_FMT_FORM_NONE, code, payload, r, pr, b, NULL);
 }
 
 int eccl_block_read_form(const eccl_qparams_t *p, unsigned form, unsigned code,
-                         const unsigned char *payload, int r, eccl_pred_t *pr, eccl_blockrep_t *b)
+                         const unsigned char *payload, int r, eccl_pred_t *pr, eccl_blockrep_t *b,
+                         eccl_bitr_t *br)
 {
     b->r = r;
     b->input = 0;
@@ -374,7 +518,7 @@ int eccl_block_read_form(const eccl_qparams_t *p, unsigned form, unsigned code,
         return read_raw(p, code, payload, r, b->v);
     }
     b->exact = 0;
-    if (!p->quant || read_quant(p, form, code, payload, r, pr, b->q)) return -1;
+    if (!p->quant || read_quant(p, form, code, payload, r, pr, b->q, br)) return -1;
     eccl_pred_set(pr, b->q, r, p->lag);
     return 0;
 }
@@ -382,14 +526,14 @@ int eccl_block_read_form(const eccl_qparams_t *p, unsigned form, unsigned code,
 int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
                       eccl_pred_t *pr, void *x)
 {
-    return eccl_block_decode_form(p, ECCL_FMT_FORM_NONE, code, payload, r, pr, x);
+    return eccl_block_decode_form(p, ECCL_FMT_FORM_NONE, code, payload, r, pr, x, NULL);
 }
 
 int eccl_block_decode_form(const eccl_qparams_t *p, unsigned form, unsigned code,
-                           const unsigned char *payload, int r, eccl_pred_t *pr, void *x)
+                           const unsigned char *payload, int r, eccl_pred_t *pr, void *x, eccl_bitr_t *br)
 {
     eccl_blockrep_t b;
-    if (eccl_block_read_form(p, form, code, payload, r, pr, &b)) return -1;
+    if (eccl_block_read_form(p, form, code, payload, r, pr, &b, br)) return -1;
     for (int i = 0; i < r; i++) {
         uint64_t u = eccl_block_rep_bits(p, &b, i);
         if (p->is64) memcpy((unsigned char *)x + 8 * i, &u, 8);

@@ -7,7 +7,7 @@
  * reference path. tests/test_fastpath.c checks the two agree byte for byte.
  *
  * Selected at run time with __builtin_cpu_supports("avx2"); other CPUs use the reference path.
- * The float64 twins are in block_fast64.c.
+ * The float64 twins are in block_fast64.c, version 3's in sparse_fast.c.
  */
 #include "config.h"
 
@@ -21,30 +21,6 @@
 int eccl_fast_available(void) { return __builtin_cpu_supports("avx2") != 0; }
 
 /* ================================ float32 ================================ */
-
-/* Magnitudes and signs of 32 int32 deltas held in four registers. */
-typedef struct {
-    __m256i mag[4];
-    uint32_t neg, pos;
-    uint32_t all;
-} d32_t;
-
-ECCL_AVX2 static inline void stats32(d32_t *o, const __m256i *d)
-{
-    __m256i acc = _mm256_setzero_si256(), zero = _mm256_setzero_si256();
-    o->neg = o->pos = 0;
-    for (int k = 0; k < 4; k++) {
-        o->mag[k] = _mm256_abs_epi32(d[k]);
-        acc = _mm256_or_si256(acc, o->mag[k]);
-        o->neg |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(d[k])) << (8 * k);
-        o->pos |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(d[k], zero)))
-                  << (8 * k);
-    }
-    __m128i a = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0x4E));
-    a = _mm_or_si128(a, _mm_shuffle_epi32(a, 0xB1));
-    o->all = (uint32_t)_mm_cvtsi128_si32(a);
-}
 
 /* The sign map (with_sign) and planes 0..F-1 of the magnitudes (bit i of plane j = bit j of value
  * i), from their bytes (fast_avx2.h). */
@@ -346,69 +322,6 @@ ECCL_AVX2 int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const
 }
 
 /* ================================ version 2 ================================ */
-
-/* A full block's integers (|q| <= QMAX32) as int32 at q[0..31] with their predecessors at q[-2],
- * q[-1] (head: q_0 for both; lag 2: the real part's q_{-2}; lag 1: q_{-2} for second order). */
-ECCL_AVX2 static inline void load_q32(const int64_t *q64, const eccl_pred_t *pr, int lag, int32_t *q)
-{
-    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-    for (int k = 0; k < 4; k++) {
-        __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(q64 + 8 * k)), lo);
-        __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(q64 + 8 * k + 4)), lo);
-        _mm256_store_si256((__m256i *)(q + 8 * k), _mm256_permute2x128_si256(a, b, 0x20));
-    }
-    q[-1] = pr->have ? (int32_t)pr->q[1] : q[0];
-    q[-2] = pr->have ? (int32_t)(lag == 2 ? pr->q[0] : pr->q[2]) : q[0];
-}
-
-/* Whether q[-2..31] are all below 2^29 in magnitude, so that second-order deltas (|d| <= 4 max|q|)
- * are exact in int32. */
-ECCL_AVX2 static inline int small_q32(const int32_t *q)
-{
-    const __m256i lim = _mm256_set1_epi32((1 << 29) - 1), nlim = _mm256_set1_epi32(-((1 << 29) - 1));
-    __m256i big = _mm256_setzero_si256();
-    for (int k = 0; k < 4; k++) {
-        __m256i v = _mm256_load_si256((const __m256i *)(q + 8 * k));
-        big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(v, lim), _mm256_cmpgt_epi32(nlim, v)));
-    }
-    return _mm256_testz_si256(big, big) && q[-1] < (1 << 29) && q[-1] > -(1 << 29) && q[-2] < (1 << 29) &&
-           q[-2] > -(1 << 29);
-}
-
-/* The deltas of predictor kind k (0 Lorenzo, 1 none, 2 second order) of such integers in four
- * int32 registers. Second order only where small_q32 (its deltas are then exact); the caller
- * computes them in int64 otherwise (deltas_l2_wide). */
-ECCL_AVX2 static inline void deltas32(const int32_t *q, int lag, int kind, __m256i *d)
-{
-    for (int k = 0; k < 4; k++) {
-        __m256i cur = _mm256_load_si256((const __m256i *)(q + 8 * k));
-        if (kind == 0) {
-            d[k] = _mm256_sub_epi32(cur, _mm256_loadu_si256((const __m256i *)(q + 8 * k - lag)));
-        } else if (kind == 1) {
-            d[k] = cur;
-        } else {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(q + 8 * k - 1));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(q + 8 * k - 2));
-            d[k] = _mm256_add_epi32(_mm256_sub_epi32(cur, _mm256_add_epi32(a, a)), b);
-        }
-    }
-}
-
-/* Second-order deltas of large integers, in int64 (the head's are right too: its predecessors are
- * q_0): 0 when they need more than FQ = 31 bits (not usable), else 1 with them narrowed (exactly)
- * into four int32 registers. */
-ECCL_AVX2 static int deltas_l2_wide(const int32_t *q, __m256i *d)
-{
-    int32_t n32[32] __attribute__((aligned(32)));
-    uint64_t all = 0;
-    for (int i = 0; i < 32; i++) {
-        int64_t v = (int64_t)q[i] - 2 * (int64_t)q[i - 1] + (int64_t)q[i - 2];
-        all |= v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-        n32[i] = (int32_t)v;
-    }
-    for (int k = 0; k < 4; k++) d[k] = _mm256_load_si256((const __m256i *)(n32 + 8 * k));
-    return eccl_fmt_bitlen64(all) <= ECCL_FMT_FQ32;
-}
 
 /* What choose needs of 32 int32 deltas, and no more (pricing): a value with the bit length of the
  * largest magnitude, and flags: some delta is negative / positive. From the smallest and the

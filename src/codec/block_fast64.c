@@ -517,6 +517,31 @@ ECCL_AVX2 int eccl_fast_write_quant64(const eccl_qparams_t *p, const int64_t *qi
     return eccl_fast_write_quant64i(p, qb + 4, !pr->have, form, code, out);
 }
 
+/* ================================ version 3 ================================ */
+
+ECCL_AVX2 void eccl_fast_price_all64(const eccl_qparams_t *p, const int64_t *qin, const eccl_pred_t *pr, unsigned want,
+                                     int *cost, int *bytes, unsigned *code)
+{
+    int64_t qb[40] __attribute__((aligned(32)));
+    load_q64(qin, pr, p->lag, qb + 4);
+    eccl_fast_price_all64i(p, qb + 4, !pr->have, want, cost, bytes, code);
+}
+
+ECCL_AVX2 void eccl_fast_price_all64i(const eccl_qparams_t *p, const int64_t *q, int head, unsigned want, int *cost,
+                                      int *bytes, unsigned *code)
+{
+    eccl_fmt_dstat_t st[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; /* Lorenzo, none, second order */
+    for (int k = 0; k < 3; k++) {
+        if ((k == 1 && !(want & 1u)) || (k == 2 && !(want & 10u))) continue;
+        __m256i d[8];
+        d64_t S;
+        deltas64(q, k == 2 ? 1 : p->lag, k, d); /* (second order: exact, |q| <= QMAX64 < 2^44) */
+        stats64(&S, d);
+        st[k].all = S.all, st[k].neg = S.neg, st[k].pos = S.pos;
+    }
+    eccl_fmt_price_v3(1, 32, head, want, st[0], st[1], st[2], 1, cost, bytes, code);
+}
+
 /* A second-order block's integers in eight registers (l2_integrate): 0 (pr updated) or -1. */
 ECCL_AVX2 static int read_l2_64(const eccl_qparams_t *p, unsigned code, const unsigned char *in, eccl_pred_t *pr,
                                 __m256i *dv)

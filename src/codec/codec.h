@@ -58,6 +58,95 @@ static inline void eccl_pred_set(eccl_pred_t *pr, const int64_t *q, int r, int l
     pr->q[2] = q[r >= 2 ? r - 2 : r - 1];
 }
 
+/* A tile's sparse stream (doc/format.md sections 6.4 and 7, version 3): bits appended LSB first to
+ * little-endian u32 words, and read back with a bound. */
+typedef struct eccl_bitw {
+    unsigned char *base; /* the stream's first word: zeroed over its final length by the caller */
+    uint64_t pos;        /* bits written */
+} eccl_bitw_t;
+typedef struct eccl_bitr {
+    const unsigned char *base;
+    uint64_t pos, nbits; /* bits read, bits there are */
+} eccl_bitr_t;
+
+/* Append the low k bits of v (0 <= k <= 32). */
+static inline void eccl_bitw_put(eccl_bitw_t *b, uint32_t v, int k)
+{
+    if (k == 0) return;
+    uint64_t w = (uint64_t)(k == 32 ? v : v & ((1u << k) - 1u)) << (b->pos & 31u);
+    unsigned char *p = b->base + 4 * (b->pos >> 5);
+    eccl_st32(p, eccl_ld32(p) | (uint32_t)w);
+    if ((b->pos & 31u) + (uint64_t)k > 32u) eccl_st32(p + 4, eccl_ld32(p + 4) | (uint32_t)(w >> 32));
+    b->pos += (uint64_t)k;
+}
+/* Read k bits (0 <= k <= 32) into *v; -1 (nothing read) when fewer than k are left. */
+static inline int eccl_bitr_get(eccl_bitr_t *b, int k, uint32_t *v)
+{
+    if ((uint64_t)k > b->nbits - b->pos) return -1;
+    if (k == 0) {
+        *v = 0;
+        return 0;
+    }
+    const unsigned char *p = b->base + 4 * (b->pos >> 5);
+    unsigned sh = (unsigned)(b->pos & 31u);
+    uint64_t w = eccl_ld32(p);
+    if (sh + (unsigned)k > 32u) w |= (uint64_t)eccl_ld32(p + 4) << 32;
+    w >>= sh;
+    *v = (uint32_t)(k == 32 ? w : w & ((1u << k) - 1u));
+    b->pos += (uint64_t)k;
+    return 0;
+}
+
+/* n words of k bits each (0 <= k <= 32), in order: put appends the low k bits of each v[i]; get
+ * reads them into v[] (-1, nothing read, when fewer than n*k bits are left). The writer's words
+ * past its position are zero (the caller zeroed the stream), the bits before it are kept. */
+static inline void eccl_bitw_putn(eccl_bitw_t *b, const uint32_t *v, int n, int k)
+{
+    if (k == 0 || n == 0) return;
+    const unsigned sh = (unsigned)(b->pos & 31u);
+    const uint64_t mask = k == 32 ? 0xFFFFFFFFull : ((uint64_t)1 << k) - 1u;
+    unsigned char *p = b->base + 4 * (b->pos >> 5);
+    uint64_t acc = sh ? eccl_ld32(p) : 0;
+    unsigned nacc = sh;
+    for (int i = 0; i < n; i++) {
+        acc |= ((uint64_t)v[i] & mask) << nacc;
+        nacc += (unsigned)k;
+        if (nacc >= 32u) {
+            eccl_st32(p, (uint32_t)acc);
+            p += 4;
+            acc >>= 32;
+            nacc -= 32u;
+        }
+    }
+    if (nacc) eccl_st32(p, (uint32_t)acc);
+    b->pos += (uint64_t)n * (uint64_t)k;
+}
+static inline int eccl_bitr_getn(eccl_bitr_t *b, uint32_t *v, int n, int k)
+{
+    if ((uint64_t)n * (uint64_t)k > b->nbits - b->pos) return -1;
+    if (k == 0 || n == 0) {
+        for (int i = 0; i < n; i++) v[i] = 0;
+        return 0;
+    }
+    const uint64_t mask = k == 32 ? 0xFFFFFFFFull : ((uint64_t)1 << k) - 1u;
+    const unsigned char *p = b->base + 4 * (b->pos >> 5);
+    unsigned nacc = 32u - (unsigned)(b->pos & 31u);
+    uint64_t acc = (uint64_t)eccl_ld32(p) >> (b->pos & 31u);
+    p += 4;
+    for (int i = 0; i < n; i++) {
+        if (nacc < (unsigned)k) { /* (the bits asked for are there: the word exists) */
+            acc |= (uint64_t)eccl_ld32(p) << nacc;
+            p += 4;
+            nacc += 32u;
+        }
+        v[i] = (uint32_t)(acc & mask);
+        acc >>= k;
+        nacc -= (unsigned)k;
+    }
+    b->pos += (uint64_t)n * (uint64_t)k;
+    return 0;
+}
+
 /* ---- stream.c: threads ---- */
 /* Cap the codec's OpenMP threads for the calling thread (n <= 0: no cap); returns the old cap. */
 int eccl_codec_set_threads(int n);
@@ -81,6 +170,35 @@ void eccl_block_price_forms(const eccl_qparams_t *p, const int64_t *q, int r, co
                             int want_l2, int *size, unsigned *code);
 int eccl_block_write_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                            unsigned form, unsigned code, unsigned char *out);
+/* Version 3 (doc/format.md 8.2): a QUANT block's encoding in each form of `want` (bit a: form a):
+ * cost[a] in bits (8 per payload byte, plus a sparse block's stream bits; -1 where it exceeds
+ * 8*r*W), bytes[a] of them in the block's payload, and code[a]. Forms not in want: cost -1. */
+void eccl_block_price_all(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                          unsigned want, int *cost, int *bytes, unsigned *code);
+/* Write a sparse block (code with p = 1 in a tile of form 2 or 3, section 6.4): its head value
+ * and nonzero map at out (returns their size), its bits appended to bw. */
+int eccl_block_write_sparse(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
+                            unsigned form, unsigned code, unsigned char *out, eccl_bitw_t *bw);
+/* A sparse block is the dense block of the same deltas with each word compacted onto its nonzero
+ * map (section 6.4): the dense block's code and tile form (S1: the code with p = 0, Lorenzo, in
+ * form 0; S2: the second-order code, p = 1 in a form-L2 tile), so that the dense coders (the AVX2
+ * ones) do the work and these two convert. from_dense: the sparse block of the dense payload
+ * `dense` (head: it starts with a head value), its bytes at out (returns their size), its bits
+ * appended to bw. to_dense: the dense payload of the sparse block at in, its bits read from br; 0,
+ * or -1 where the map or the words are not canonical (a map bit with no delta; the caller's
+ * reference path decides), with br then at an unspecified position. */
+static inline unsigned eccl_sparse_dense_code(unsigned code, unsigned form)
+{
+    return form == ECCL_FMT_FORM_S1 ? code & ~0x20u : code;
+}
+static inline unsigned eccl_sparse_dense_form(unsigned form)
+{
+    return form == ECCL_FMT_FORM_S2 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
+}
+int eccl_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64, unsigned char *out,
+                           eccl_bitw_t *bw);
+int eccl_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
+                         unsigned char *dense);
 /* Encode exact values (encodings in v[]) as a RAW block; returns the payload size. */
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
                           unsigned *code);
@@ -98,11 +216,14 @@ int eccl_block_decode(const eccl_qparams_t *p, unsigned code, const unsigned cha
 /* Read a block into its integer-or-exact representation (same checks as decode). */
 int eccl_block_read(const eccl_qparams_t *p, unsigned code, const unsigned char *payload, int r,
                     eccl_pred_t *pr, eccl_blockrep_t *b);
-/* The same two for a block of a tile of form `form` (version 2; form 0 is the functions above). */
+/* The same two for a block of a tile of form `form` (versions 2 and 3; form 0 is the functions
+ * above). br: the tile's sparse stream (eccl_stream_tile_bits), read from where the previous
+ * sparse block ended; only a sparse block reads it (NULL in a tile of form 0 or 1). */
 int eccl_block_decode_form(const eccl_qparams_t *p, unsigned form, unsigned code,
-                           const unsigned char *payload, int r, eccl_pred_t *pr, void *x);
+                           const unsigned char *payload, int r, eccl_pred_t *pr, void *x, eccl_bitr_t *br);
 int eccl_block_read_form(const eccl_qparams_t *p, unsigned form, unsigned code,
-                         const unsigned char *payload, int r, eccl_pred_t *pr, eccl_blockrep_t *b);
+                         const unsigned char *payload, int r, eccl_pred_t *pr, eccl_blockrep_t *b,
+                         eccl_bitr_t *br);
 /* Represent r input values: integers if all quantize, else exact encodings. */
 void eccl_block_rep_from_values(const eccl_qparams_t *p, const void *x, int r, eccl_blockrep_t *b);
 /* The T encoding of element i of a representation. */
@@ -128,7 +249,7 @@ typedef struct eccl_stream {
 
 /* The fields of a stream to be written. */
 typedef struct eccl_stream_desc {
-    int vmajor; /* 1 or 2 */
+    int vmajor; /* 1, 2 or 3 */
     eccl_dtype_t dtype;
     eccl_mode_t mode;
     uint32_t nsum;
@@ -176,6 +297,11 @@ static inline unsigned eccl_stream_tile_form(const eccl_stream_t *s, uint64_t t)
     return eccl_fmt_index_form(eccl_ld64(s->index + 8 * t));
 }
 
+/* The sparse stream of tile t of a parsed stream (section 7; a tile of form 2 or 3): it starts after
+ * the tile's block payloads, rounded up to 4 bytes, and may run to the tile's end (the parser
+ * checked that the sparse blocks' bits end in its last word). */
+void eccl_stream_tile_bits(const eccl_stream_t *s, uint64_t t, eccl_bitr_t *br);
+
 /* Size of block k of a parsed stream given the previous block's code (head rule). */
 static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
 {
@@ -184,12 +310,13 @@ static inline int eccl_stream_block_size(const eccl_stream_t *s, uint64_t k)
                                     eccl_stream_tile_form(s, k >> 8));
 }
 
-/* ---- tile.c: the version-2 tile encoder (doc/format.md section 8.1) ----
+/* ---- tile.c: the tile encoder of versions 2 and 3 (doc/format.md sections 8.1 and 8.2) ----
  * Encode the nblk blocks of one tile from their representations (integers or exact values, as
- * compression and the homomorphic operations produce them): the form-0 kinds, both forms priced,
- * the smaller kept; with `fast`, full blocks go through the AVX2 twins (same bytes). Writes nblk
- * codes, the tile's form and the padded payload; returns the payload size (a multiple of 16). */
-int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
+ * compression and the homomorphic operations produce them): the form-0 kinds, every form of the
+ * version (vmajor 2 or 3) priced, the smallest kept; with `fast`, full blocks go through the AVX2
+ * twins where they exist (same bytes). Writes nblk codes, the tile's form and the padded payload;
+ * returns the payload size (a multiple of 16), or a negative eccl_result_t. */
+int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, int vmajor, const eccl_blockrep_t *reps,
                             int nblk, unsigned char *codes, unsigned *form, unsigned char *payload);
 /* The representation of r input values at x as eccl_block_rep_from_values gives it, through the
  * AVX2 quantizer where it can (fast, a full block, a stream that quantizes), block.c's exact rule
@@ -200,8 +327,8 @@ void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int 
 int eccl_tile_encode_raw(const eccl_qparams_t *p, int fast, const uint64_t *v, int r, unsigned char *out,
                          unsigned *code);
 
-/* The AVX2 form of eccl_tile_encode_v2 for a tile whose nblk blocks are all full (fast paths
- * available), given as integers in place: slot k (eccl_tile_slot) holds block k's 32 integers
+/* The AVX2 form of eccl_tile_encode_v2 (format version vmajor, 2 or 3) for a tile whose nblk
+ * blocks are all full (fast paths available), given as integers in place: slot k (eccl_tile_slot) holds block k's 32 integers
  * (int32 for float32, int64 for float64 and complex128) when quant[k], else block k is RAW and
  * raw(ctx, k, v) gives its 32 encodings (binary32 ones in the low 32 bits; raw may be NULL when
  * every quant[k] is 1). This function fills the slots' predecessor entries. The same bytes as
@@ -228,7 +355,7 @@ static inline void eccl_block_encodings(int is64, const void *x, uint64_t *v)
 /* 32-byte aligned room for the slots of a tile (free() it), or NULL. */
 void *eccl_tile_slots_alloc(int is64);
 typedef void (*eccl_tile_raw_fn)(void *ctx, int k, uint64_t *v);
-int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, void *slots, const unsigned char *quant, int nblk,
+int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, int vmajor, void *slots, const unsigned char *quant, int nblk,
                                eccl_tile_raw_fn raw, void *ctx, unsigned char *codes, unsigned *form,
                                unsigned char *payload);
 
@@ -240,9 +367,10 @@ int eccl_codec_use_fast(eccl_codec_path_t path);
 eccl_result_t eccl_compress_path(const void *data, size_t count, eccl_dtype_t dtype,
                                  const eccl_bound_t *bound, void *out, size_t out_capacity,
                                  size_t *out_size, eccl_codec_path_t path);
-/* eccl_compress_path writing a stream of format version vmajor (1 or 2; doc/format.md: version 2
- * adds second-order tiles; the collectives write the version of their communicator's
- * eccl_config_t.format / ECCL_FORMAT, 1 by default). ECCL_ERR_INVALID_ARG for another vmajor. */
+/* eccl_compress_path writing a stream of format version vmajor (1, 2 or 3; doc/format.md: version 2
+ * adds second-order tiles, version 3 sparse ones; the collectives write the version of their
+ * communicator's eccl_config_t.format / ECCL_FORMAT, 1 by default). ECCL_ERR_INVALID_ARG for
+ * another vmajor. */
 eccl_result_t eccl_compress_fmt(const void *data, size_t count, eccl_dtype_t dtype,
                                 const eccl_bound_t *bound, void *out, size_t out_capacity,
                                 size_t *out_size, eccl_codec_path_t path, int vmajor);

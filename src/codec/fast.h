@@ -91,6 +91,23 @@ int eccl_fast_decode_l2_f32(const eccl_qparams_t *p, unsigned code, const unsign
                             eccl_pred_t *pr, float *x);
 int eccl_fast_decode_l2_f64(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
                             eccl_pred_t *pr, double *x);
+/* Version 3 (doc/format.md 8.2), full blocks of integers predicted from pr: block.c's
+ * eccl_block_price_all (every form of want priced; the same costs, bytes and codes). */
+void eccl_fast_price_all32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr, unsigned want,
+                           int *cost, int *bytes, unsigned *code);
+void eccl_fast_price_all64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr, unsigned want,
+                           int *cost, int *bytes, unsigned *code);
+/* The same on integers in a tile slot (predecessors at q[-2], q[-1], as eccl_fast_price_forms32i). */
+void eccl_fast_price_all32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned want, int *cost,
+                            int *bytes, unsigned *code);
+void eccl_fast_price_all64i(const eccl_qparams_t *p, const int64_t *q, int head, unsigned want, int *cost,
+                            int *bytes, unsigned *code);
+/* block.c's eccl_sparse_from_dense / eccl_sparse_to_dense (codec.h), the same results, through
+ * BMI2 where it is fast. */
+int eccl_fast_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64, unsigned char *out,
+                                eccl_bitw_t *bw);
+int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
+                              unsigned char *dense);
 /* Min and max over the finite values of x (+inf/-inf when there are none), and their number
  * (range_fast.c). */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);

@@ -94,6 +94,36 @@ void eccl_fast_price_forms64(const eccl_qparams_t *p, const int64_t *q, const ec
 {
     (void)p, (void)q, (void)pr, (void)want_l2, (void)size, (void)code;
 }
+int eccl_fast_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64, unsigned char *out,
+                                eccl_bitw_t *bw)
+{
+    return eccl_sparse_from_dense(dense, head, code, is64, out, bw);
+}
+int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
+                              unsigned char *dense)
+{
+    return eccl_sparse_to_dense(in, head, code, is64, br, dense);
+}
+void eccl_fast_price_all32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned want, int *cost,
+                            int *bytes, unsigned *code)
+{
+    (void)p, (void)q, (void)head, (void)want, (void)cost, (void)bytes, (void)code;
+}
+void eccl_fast_price_all64i(const eccl_qparams_t *p, const int64_t *q, int head, unsigned want, int *cost,
+                            int *bytes, unsigned *code)
+{
+    (void)p, (void)q, (void)head, (void)want, (void)cost, (void)bytes, (void)code;
+}
+void eccl_fast_price_all32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr, unsigned want,
+                           int *cost, int *bytes, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)want, (void)cost, (void)bytes, (void)code;
+}
+void eccl_fast_price_all64(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr, unsigned want,
+                           int *cost, int *bytes, unsigned *code)
+{
+    (void)p, (void)q, (void)pr, (void)want, (void)cost, (void)bytes, (void)code;
+}
 int eccl_fast_write_quant32(const eccl_qparams_t *p, const int64_t *q, const eccl_pred_t *pr,
                             unsigned form, unsigned code, unsigned char *out)
 {

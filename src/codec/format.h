@@ -94,8 +94,29 @@ ECCL_HD unsigned eccl_fmt_code_pred(unsigned m) { return (m >> 5) & 1u; }
 /* Bytes of a head block's first value */
 ECCL_HD int eccl_fmt_head_bytes(int is64) { return is64 ? 6 : 4; }
 
-/* ---- tile forms (section 4.1, version 2): what a QUANT code's predictor bit p = 1 selects ---- */
-enum { ECCL_FMT_FORM_NONE = 0, ECCL_FMT_FORM_L2 = 1 };
+/* ---- tile forms (section 4.1, versions 2 and 3): what a QUANT code's predictor bit p = 1 selects:
+ * none, second order, or (version 3) a sparse block of first- or second-order deltas (6.4) ---- */
+enum { ECCL_FMT_FORM_NONE = 0, ECCL_FMT_FORM_L2 = 1, ECCL_FMT_FORM_S1 = 2, ECCL_FMT_FORM_S2 = 3 };
+/* The code m is a sparse block in a tile of form `form` (section 6.4). */
+ECCL_HD int eccl_fmt_code_sparse(unsigned m, unsigned form)
+{
+    return form >= ECCL_FMT_FORM_S1 && (m >> 6) != 3u && ((m >> 5) & 1u);
+}
+/* The predictor bit p = 1 selects second-order deltas in a tile of form `form` (forms L2 and S2). */
+ECCL_HD int eccl_fmt_form_second(unsigned form) { return form == ECCL_FMT_FORM_L2 || form == ECCL_FMT_FORM_S2; }
+/* The largest tile form a stream may hold (section 4.1): by version, dtype (lag 2: complex) and
+ * whether it quantizes. */
+ECCL_HD unsigned eccl_fmt_max_form(int vmajor, int quant, int lag)
+{
+    if (vmajor < 2 || !quant) return ECCL_FMT_FORM_NONE;
+    if (vmajor == 2) return lag == 1 ? ECCL_FMT_FORM_L2 : ECCL_FMT_FORM_NONE;
+    return lag == 1 ? ECCL_FMT_FORM_S2 : ECCL_FMT_FORM_S1;
+}
+/* Form `form` is allowed in such a stream (form 1 and 3 for real dtypes only). */
+ECCL_HD int eccl_fmt_form_ok(unsigned form, int vmajor, int quant, int lag)
+{
+    return form <= eccl_fmt_max_form(vmajor, quant, lag) && (lag == 1 || !eccl_fmt_form_second(form));
+}
 #define ECCL_FMT_INDEX_OFFSET_MASK ((((uint64_t)1) << 62) - 1u)
 ECCL_HD uint64_t eccl_fmt_index_offset(uint64_t entry) { return entry & ECCL_FMT_INDEX_OFFSET_MASK; }
 ECCL_HD unsigned eccl_fmt_index_form(uint64_t entry) { return (unsigned)(entry >> 62); }
@@ -110,9 +131,11 @@ ECCL_HD int eccl_fmt_quant_planes(unsigned m, int is64)
 
 /* Payload size of a block with code m holding r reals in a tile of form `form` (section 6);
  * `head` says whether the block is the first of its tile or follows a RAW block (a Lorenzo QUANT
- * block then carries its first value, and so does a second-order one: p = 1 in a form-L2 tile).
- * Returns -1 if the code is invalid for the dtype (the structural part of validation; the
- * canonical-form checks need the payload). */
+ * block then carries its first value, and so does a block with p = 1 in a tile of form 1, 2 or 3).
+ * A sparse block (p = 1 in a form-2 or form-3 tile, section 6.4): its bytes only, the head value
+ * and the nonzero map (its bits are in the tile's sparse stream). Returns -1 if the code is
+ * invalid for the dtype (the structural part of validation; the canonical-form checks need the
+ * payload). */
 ECCL_HD int eccl_fmt_block_size_form(unsigned m, int r, int is64, int head, unsigned form)
 {
     int W = is64 ? 8 : 4;
@@ -130,9 +153,10 @@ ECCL_HD int eccl_fmt_block_size_form(unsigned m, int r, int is64, int head, unsi
         int F = eccl_fmt_quant_planes(m, is64);
         int size;
         if (F == 0 && s != 0u) return -1;
-        size = (head && (eccl_fmt_code_pred(m) == ECCL_FMT_PRED_LORENZO || form == ECCL_FMT_FORM_L2))
+        size = (head && (eccl_fmt_code_pred(m) == ECCL_FMT_PRED_LORENZO || form != ECCL_FMT_FORM_NONE))
                    ? eccl_fmt_head_bytes(is64) : 0;
-        size += F > 0 ? (s == 0u ? 4 : 0) + 4 * F : 0;
+        if (eccl_fmt_code_sparse(m, form)) size += F > 0 ? 4 : 0;
+        else size += F > 0 ? (s == 0u ? 4 : 0) + 4 * F : 0;
         return size <= r * W ? size : -1;
     }
 }
@@ -140,6 +164,20 @@ ECCL_HD int eccl_fmt_block_size_form(unsigned m, int r, int is64, int head, unsi
 ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64, int head)
 {
     return eccl_fmt_block_size_form(m, r, is64, head, ECCL_FMT_FORM_NONE);
+}
+
+/* Bits a sparse block with code m and nonzero map z holds in its tile's sparse stream (6.4). */
+ECCL_HD int eccl_fmt_sparse_bits(unsigned m, uint32_t z, int is64)
+{
+    int F = eccl_fmt_quant_planes(m, is64);
+    int k = 0;
+    for (uint32_t t = z; t; t &= t - 1u) k++;
+    return F > 0 ? ((m >> 6) == 0u ? k : 0) + F * k : 0;
+}
+/* The padded size of a tile of form 2 or 3 (section 7): B bytes of block payloads, L stream bits. */
+ECCL_HD uint64_t eccl_fmt_sparse_tile_size(uint64_t B, uint64_t L)
+{
+    return eccl_fmt_align16(((B + 3u) & ~(uint64_t)3u) + 4u * ((L + 31u) >> 5));
 }
 
 /* ---- integers ---- */
@@ -216,6 +254,55 @@ ECCL_HD eccl_fmt_choice_t eccl_fmt_choose(uint64_t all, uint32_t neg, uint32_t p
     else c.s = ECCL_FMT_SIGN_MAP;
     c.size = extra + (c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? 4 : 0) + 4 * c.F : 0);
     return c;
+}
+
+/* What version 3's pricing (section 8.2) needs of one predictor's deltas: the OR of their
+ * magnitudes, which are negative / positive (bit i: delta i). */
+typedef struct {
+    uint64_t all;
+    uint32_t neg, pos;
+} eccl_fmt_dstat_t;
+
+ECCL_HD int eccl_fmt_popc32(uint32_t z)
+{
+#if defined(__CUDA_ARCH__)
+    return __popc(z);
+#else
+    return __builtin_popcount(z);
+#endif
+}
+
+/* Version 3 (section 8.2): a QUANT block's encoding in each form of `want` (bit a: form a) from its
+ * Lorenzo (L), predictor-none (N, read with form 0) and second-order (S2, read with forms 1 and 3)
+ * deltas; s2_ok: S2's deltas are exact (a caller that computes them narrowly says when they are
+ * not: they are then not usable). cost[a] in bits (8 per payload byte plus a sparse block's stream
+ * bits; -1 where it exceeds 8*r*W), bytes[a] of them in the block's payload, code[a]. head: the
+ * block carries its first value (a Lorenzo head block). Forms not in want: cost -1. */
+ECCL_HD void eccl_fmt_price_v3(int is64, int r, int head, unsigned want, eccl_fmt_dstat_t L, eccl_fmt_dstat_t N,
+                               eccl_fmt_dstat_t S2, int s2_ok, int *cost, int *bytes, unsigned *code)
+{
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, rw8 = 8 * r * (is64 ? 8 : 4);
+    const int fq = is64 ? ECCL_FMT_FQ64 : ECCL_FMT_FQ32;
+    const eccl_fmt_choice_t cl = eccl_fmt_choose(L.all, L.neg, L.pos, is64, H);
+    for (int a = 0; a < 4; a++) {
+        cost[a] = bytes[a] = -1;
+        code[a] = 0;
+        if (!((want >> a) & 1u)) continue;
+        const eccl_fmt_dstat_t *d = a == 0 ? &N : a == 2 ? &L : &S2;
+        const int usable = a == 0 || a == 2 || (s2_ok && eccl_fmt_bitlen64(S2.all) <= fq);
+        eccl_fmt_choice_t c = eccl_fmt_choose(d->all, d->neg, d->pos, is64, a == 0 ? 0 : H);
+        int ab = c.size, abits = 0;
+        if (a >= 2) { /* sparse (6.4): head value and map in bytes, signs and planes of the nonzero in bits */
+            const int k = eccl_fmt_popc32(d->neg | d->pos);
+            ab = H + (c.F > 0 ? 4 : 0);
+            abits = c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? k : 0) + c.F * k : 0;
+        }
+        const int alt = usable && 8 * ab + abits < 8 * cl.size; /* only when strictly cheaper */
+        const int cst = alt ? 8 * ab + abits : 8 * cl.size;
+        cost[a] = cst <= rw8 ? cst : -1;
+        bytes[a] = alt ? ab : cl.size;
+        code[a] = alt ? eccl_fmt_quant_code((unsigned)c.s, 1u, (unsigned)c.fc) : eccl_fmt_quant_code((unsigned)cl.s, 0u, (unsigned)cl.fc);
+    }
 }
 
 /* ---- checksum (section 9) ---- */

@@ -160,12 +160,37 @@ static int fast_block(const hom_ctx_t *h, uint64_t k, const unsigned char *pa, c
     return 0;
 }
 
-/* Block k of a version-2 input as integers or exact values: the AVX2 readers for a full QUANT
- * block where they run (a block they refuse goes to block.c, which decides), else block.c's. */
+/* Block k of a version-2 or version-3 input as integers or exact values: the AVX2 readers for a
+ * full QUANT block that is not sparse where they run (a block they refuse goes to block.c, which
+ * decides), else block.c's (br: the tile's sparse stream, in a tile of form 2 or 3). */
 static int read_rep_v2(const eccl_qparams_t *p, int fast, unsigned form, unsigned code,
-                       const unsigned char *in, int r, eccl_pred_t *pr, eccl_blockrep_t *b)
+                       const unsigned char *in, int r, eccl_pred_t *pr, eccl_blockrep_t *b, eccl_bitr_t *br)
 {
-    if (fast && r == 32 && !eccl_fmt_code_is_raw(code)) {
+    if (fast && r == 32 && eccl_fmt_code_sparse(code, form)) {
+        /* a sparse block (version 3): its dense block through the AVX2 readers, or block.c's reader
+         * from the same stream position */
+        unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
+        uint64_t at = br ? br->pos : 0;
+        unsigned dc = eccl_sparse_dense_code(code, form);
+        int rc = -1;
+        if (br && eccl_fast_sparse_to_dense(in, !pr->have, code, p->is64, br, dense) == 0) {
+            if (form == ECCL_FMT_FORM_S2) {
+                rc = p->is64 ? eccl_fast_read_l2_64(p, dc, dense, pr, b->q) : eccl_fast_read_l2_32(p, dc, dense, pr, b->q);
+            } else if (p->is64) {
+                rc = eccl_fast_read_q64(p, dc, dense, pr, b->q);
+            } else {
+                int32_t q32[32];
+                rc = eccl_fast_read_q32(p, dc, dense, pr, q32);
+                for (int i = 0; !rc && i < 32; i++) b->q[i] = q32[i];
+            }
+        }
+        if (rc == 0) {
+            b->r = 32;
+            b->exact = b->input = 0;
+            return 0;
+        }
+        if (br) br->pos = at;
+    } else if (fast && r == 32 && !eccl_fmt_code_is_raw(code)) {
         int rc;
         if (form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) {
             rc = p->is64 ? eccl_fast_read_l2_64(p, code, in, pr, b->q) : eccl_fast_read_l2_32(p, code, in, pr, b->q);
@@ -182,22 +207,30 @@ static int read_rep_v2(const eccl_qparams_t *p, int fast, unsigned form, unsigne
             return 0;
         }
     }
-    return eccl_block_read_form(p, form, code, in, r, pr, b);
+    return eccl_block_read_form(p, form, code, in, r, pr, b, br);
 }
 
-/* Block k of a version-2 input as integers in place through the AVX2 readers: 0, or nonzero where
- * they decline (a RAW block, or one they do not confirm: the generic path decides). */
+/* Block k of a version-2 or version-3 input as integers in place through the AVX2 readers (a
+ * sparse block through its dense block; br: the tile's sparse stream): 0, or nonzero where they
+ * decline (a RAW block, or one they do not confirm: the generic path decides). */
 static int read_int_v2(const eccl_qparams_t *p, unsigned form, unsigned code, const unsigned char *in,
-                       eccl_pred_t *pr, void *q)
+                       eccl_pred_t *pr, void *q, eccl_bitr_t *br)
 {
     if (eccl_fmt_code_is_raw(code)) return ECCL_FAST_DECLINE;
+    unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
+    if (eccl_fmt_code_sparse(code, form)) { /* (version 3: through its dense block) */
+        if (!br || eccl_fast_sparse_to_dense(in, !pr->have, code, p->is64, br, dense)) return -1;
+        code = eccl_sparse_dense_code(code, form);
+        form = eccl_sparse_dense_form(form);
+        in = dense;
+    }
     int l2 = form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
     if (p->is64)
         return l2 ? eccl_fast_read_l2_64(p, code, in, pr, (int64_t *)q) : eccl_fast_read_q64(p, code, in, pr, (int64_t *)q);
     return l2 ? eccl_fast_read_l2_32i(p, code, in, pr, (int32_t *)q) : eccl_fast_read_q32(p, code, in, pr, (int32_t *)q);
 }
 
-/* A version-2 tile of full blocks whose inputs are all integers and whose results all stay within
+/* A version-2 or version-3 tile of full blocks whose inputs are all integers and whose results all stay within
  * QMAX (section 11 case 1 everywhere), combined in place and coded by tile.c's slot encoder: the
  * bytes of hom_tile_v2. Returns -1 for any other tile (hom_tile_v2 takes it). */
 static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *codes, unsigned *form,
@@ -212,6 +245,9 @@ static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *c
     const unsigned char *pb = h->b ? eccl_stream_tile_payload(h->b, t) : NULL;
     unsigned fa = eccl_stream_tile_form(a, t), fb = h->b ? eccl_stream_tile_form(h->b, t) : 0;
     eccl_pred_t pra = {0, {0, 0, 0}}, prb = {0, {0, 0, 0}};
+    eccl_bitr_t bra, brb, *brap = NULL, *brbp = NULL;
+    if (fa >= ECCL_FMT_FORM_S1) eccl_stream_tile_bits(a, t, brap = &bra);
+    if (fb >= ECCL_FMT_FORM_S1) eccl_stream_tile_bits(h->b, t, brbp = &brb);
     unsigned char quant[ECCL_FMT_TILE_BLOCKS];
     void *slots = eccl_tile_slots_alloc(is64);
     if (!slots) return -(int64_t)ECCL_ERR_NO_MEMORY;
@@ -220,10 +256,10 @@ static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *c
         int64_t qb64[32];
         int32_t qb32[32];
         void *qa = eccl_tile_slot(slots, is64, (int)(k - b0)), *qb = is64 ? (void *)qb64 : (void *)qb32;
-        if (read_int_v2(p, fa, a->codes[k], pa, &pra, qa)) goto done;
+        if (read_int_v2(p, fa, a->codes[k], pa, &pra, qa, brap)) goto done;
         pa += eccl_stream_block_size(a, k);
         if (h->b) {
-            if (read_int_v2(p, fb, h->b->codes[k], pb, &prb, qb)) goto done;
+            if (read_int_v2(p, fb, h->b->codes[k], pb, &prb, qb, brbp)) goto done;
             pb += eccl_stream_block_size(h->b, k);
         } else if (!eccl_tile_quantize(p, h->x + (k << 5) * (is64 ? 8 : 4), qb)) {
             goto done;
@@ -232,13 +268,13 @@ static int64_t hom_tile_v2_fast(const hom_ctx_t *h, uint64_t t, unsigned char *c
             goto done;
         quant[k - b0] = 1;
     }
-    size = eccl_tile_encode_slots(p, slots, quant, (int)(b1 - b0), NULL, NULL, codes, form, payload);
+    size = eccl_tile_encode_slots(p, a->vmajor, slots, quant, (int)(b1 - b0), NULL, NULL, codes, form, payload);
 done:
     free(slots);
     return size;
 }
 
-/* A version-2 tile: each output block's representation (section 11), then the tile encoder's
+/* A version-2 or version-3 tile: each output block's representation (section 11), then the tile encoder's
  * choice of form (section 8.1). */
 static int64_t hom_tile_v2(const hom_ctx_t *h, uint64_t t, unsigned char *codes, unsigned *form,
                            unsigned char *payload)
@@ -251,22 +287,25 @@ static int64_t hom_tile_v2(const hom_ctx_t *h, uint64_t t, unsigned char *codes,
     unsigned fa = eccl_stream_tile_form(a, t), fb = h->b ? eccl_stream_tile_form(h->b, t) : 0;
     uint64_t b0 = t << 8, b1 = b0 + 256 < a->nb ? b0 + 256 : a->nb;
     eccl_pred_t pra = {0, {0, 0, 0}}, prb = {0, {0, 0, 0}};
+    eccl_bitr_t bra, brb, *brap = NULL, *brbp = NULL;
+    if (fa >= ECCL_FMT_FORM_S1) eccl_stream_tile_bits(a, t, brap = &bra);
+    if (fb >= ECCL_FMT_FORM_S1) eccl_stream_tile_bits(h->b, t, brbp = &brb);
     eccl_blockrep_t *ro = (eccl_blockrep_t *)malloc((size_t)(b1 - b0) * sizeof *ro);
     if (!ro) return -(int64_t)ECCL_ERR_NO_MEMORY;
     for (uint64_t k = b0; k < b1; k++) {
         eccl_blockrep_t ra, rb;
         int r = eccl_fmt_block_len(a->n, k);
-        if (read_rep_v2(p, h->fast, fa, a->codes[k], pa, r, &pra, &ra)) goto corrupt;
+        if (read_rep_v2(p, h->fast, fa, a->codes[k], pa, r, &pra, &ra, brap)) goto corrupt;
         pa += eccl_stream_block_size(a, k);
         if (h->b) {
-            if (read_rep_v2(p, h->fast, fb, h->b->codes[k], pb, r, &prb, &rb)) goto corrupt;
+            if (read_rep_v2(p, h->fast, fb, h->b->codes[k], pb, r, &prb, &rb, brbp)) goto corrupt;
             pb += eccl_stream_block_size(h->b, k);
         } else {
             eccl_tile_rep_values(p, h->fast, h->x + (k << 5) * W, r, &rb);
         }
         combine(p, h->op, &ra, &rb, &ro[k - b0]);
     }
-    int64_t size = eccl_tile_encode_v2(p, h->fast, ro, (int)(b1 - b0), codes, form, payload);
+    int64_t size = eccl_tile_encode_v2(p, h->fast, a->vmajor, ro, (int)(b1 - b0), codes, form, payload);
     free(ro);
     return size;
 corrupt:

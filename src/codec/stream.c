@@ -165,29 +165,57 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
         if (*z) return ECCL_ERR_CORRUPT;
     eccl_qparams_init(&s->qp, s->dtype, s->mode, s->eb);
 
-    /* Block codes and tile index: every tile's size follows from its codes and form (section 4.1:
-     * form L2 only in version 2, for a real dtype that quantizes). */
+    /* Block codes and tile index: every tile's size follows from its codes, its form (section 4.1:
+     * which forms a version allows, for which dtypes) and, in a sparse tile (form 2 or 3, version
+     * 3), its sparse blocks' nonzero maps (section 7). */
     uint64_t off = 0, psize = ssize - P;
     int bad = 0;
-    unsigned max_form = s->vmajor >= 2 && s->qp.quant && s->qp.lag == 1 ? ECCL_FMT_FORM_L2 : 0u;
     for (uint64_t t = 0; t < s->nt && !bad; t++) {
         uint64_t e = eccl_ld64(s->index + 8 * t);
-        if (eccl_fmt_index_offset(e) != off || eccl_fmt_index_form(e) > max_form) return ECCL_ERR_CORRUPT;
-        uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb, tsize = 0;
-        for (uint64_t k = b0; k < b1; k++) {
+        unsigned form = eccl_fmt_index_form(e);
+        if (eccl_fmt_index_offset(e) != off || !eccl_fmt_form_ok(form, s->vmajor, s->qp.quant, s->qp.lag))
+            return ECCL_ERR_CORRUPT;
+        uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb, tsize = 0, L = 0;
+        for (uint64_t k = b0; k < b1 && !bad; k++) {
             unsigned m = s->codes[k];
             int bs = eccl_stream_block_size(s, k);
-            bad |= bs < 0 || (!s->qp.quant && !eccl_fmt_code_is_raw(m));
+            bad |= bs < 0 || (!s->qp.quant && !eccl_fmt_code_is_raw(m)) || (uint64_t)bs > psize - off - tsize;
+            if (!bad && eccl_fmt_code_sparse(m, form) && eccl_fmt_quant_planes(m, s->qp.is64) > 0) {
+                /* the map is the block's last 4 bytes (after the head value, if any) */
+                uint32_t z = eccl_ld32(s->payload + off + tsize + (uint64_t)bs - 4);
+                L += (uint64_t)eccl_fmt_sparse_bits(m, z, s->qp.is64);
+            }
             tsize += (uint64_t)(bs < 0 ? 0 : bs);
         }
-        uint64_t padded = eccl_fmt_align16(tsize);
+        uint64_t padded = form >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(tsize, L) : eccl_fmt_align16(tsize);
         if (bad || padded > psize - off) return ECCL_ERR_CORRUPT;
-        for (uint64_t z = off + tsize; z < off + padded; z++)
+        uint64_t zero_from = off + tsize; /* padding: zero bytes, and zero bits after the stream */
+        if (form >= ECCL_FMT_FORM_S1 && L > 0) {
+            uint64_t A = off + ((tsize + 3u) & ~(uint64_t)3u), last = A + 4 * ((L - 1) >> 5);
+            for (uint64_t z = zero_from; z < A; z++)
+                if (s->payload[z]) return ECCL_ERR_CORRUPT;
+            if ((L & 31u) && (eccl_ld32(s->payload + last) >> (L & 31u))) return ECCL_ERR_CORRUPT;
+            zero_from = last + 4;
+        }
+        for (uint64_t z = zero_from; z < off + padded; z++)
             if (s->payload[z]) return ECCL_ERR_CORRUPT;
         off += padded;
     }
     if (off != psize) return ECCL_ERR_CORRUPT;
     return ECCL_SUCCESS;
+}
+
+void eccl_stream_tile_bits(const eccl_stream_t *s, uint64_t t, eccl_bitr_t *br)
+{
+    uint64_t b0 = t << 8, b1 = b0 + 256 < s->nb ? b0 + 256 : s->nb, B = 0;
+    uint64_t off = eccl_fmt_index_offset(eccl_ld64(s->index + 8 * t));
+    uint64_t end = t + 1 < s->nt ? eccl_fmt_index_offset(eccl_ld64(s->index + 8 * (t + 1)))
+                                 : s->size - (uint64_t)(s->payload - s->base);
+    for (uint64_t k = b0; k < b1; k++) B += (uint64_t)eccl_stream_block_size(s, k);
+    B = (B + 3u) & ~(uint64_t)3u;
+    br->base = s->payload + off + B;
+    br->pos = 0;
+    br->nbits = 8 * (end - off - B);
 }
 
 /* ---- writing ---- */

@@ -1,12 +1,13 @@
 /*
- * tile.c - the version-2 tile encoder (doc/format.md section 8.1): one tile's blocks, given as
- * integers or exact values, coded in the cheaper of the two tile forms.
+ * tile.c - the tile encoder of versions 2 and 3 (doc/format.md sections 8.1 and 8.2): one tile's
+ * blocks, given as integers or exact values, coded in the cheapest of the tile forms.
  *
  * Form 0 is version 1's encoding (the block code's predictor bit chooses Lorenzo or none); form L2
- * lets that bit choose second-order Lorenzo instead. The QUANT/RAW kind of every block and hence
- * the head blocks are those of form 0 in both, so each block's size under each form is known
- * block by block and the choice is a comparison of two sums. Compression and the homomorphic
- * operations both end here for version-2 streams, so they choose alike.
+ * lets that bit choose second-order Lorenzo instead; version 3's forms S1 and S2 let it choose a
+ * sparse block of first- or second-order deltas. The QUANT/RAW kind of every block and hence the
+ * head blocks are those of form 0 in all, so each block's size under each form is known block by
+ * block and the choice is a comparison of sums. Compression and the homomorphic operations both
+ * end here for version-2 and version-3 streams, so they choose alike.
  */
 #include "config.h"
 
@@ -90,9 +91,94 @@ void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int 
     eccl_block_rep_from_values(p, x, r, b);
 }
 
-int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps,
+/* Version 3 (section 8.2): every form priced in bits by block.c, the smallest padded tile kept. */
+static int64_t tile_encode_v3(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps, int nblk,
+                              unsigned char *codes, unsigned *form, unsigned char *payload)
+{
+    unsigned char quant[ECCL_FMT_TILE_BLOCKS], code[4][ECCL_FMT_TILE_BLOCKS];
+    unsigned want = 1u; /* the forms this stream may take (section 4.1) */
+    for (unsigned a = 1; a < 4; a++) want |= (unsigned)eccl_fmt_form_ok(a, 3, p->quant, p->lag) << a;
+    uint64_t bytes[4] = {0, 0, 0, 0}, bits[4] = {0, 0, 0, 0}, raw = 0;
+    int eligible[4] = {1, 1, 1, 1};
+    eccl_pred_t pr = {0, {0, 0, 0}};
+    unsigned char scratch[32 * 8];
+    /* pass 1: form-0 kinds, every form's codes, bytes and bits */
+    for (int k = 0; k < nblk; k++) {
+        const eccl_blockrep_t *b = &reps[k];
+        int cost[4], by[4];
+        unsigned cd[4];
+        quant[k] = 0;
+        if (!b->exact) {
+            if (fast && b->r == 32) {
+                if (p->is64) eccl_fast_price_all64(p, b->q, &pr, want, cost, by, cd);
+                else eccl_fast_price_all32(p, b->q, &pr, want, cost, by, cd);
+            } else {
+                eccl_block_price_all(p, b->q, b->r, pr.have ? pr.q : NULL, want, cost, by, cd);
+            }
+            if (cost[0] >= 0) {
+                quant[k] = 1;
+                for (int a = 0; a < 4; a++) {
+                    if (!((want >> a) & 1u)) continue;
+                    if (cost[a] < 0) eligible[a] = 0;
+                    code[a][k] = (unsigned char)cd[a];
+                    bytes[a] += (uint64_t)(by[a] < 0 ? 0 : by[a]);
+                    bits[a] += (uint64_t)(cost[a] < 0 ? 0 : cost[a] - 8 * by[a]);
+                }
+                eccl_pred_set(&pr, b->q, b->r, p->lag);
+                continue;
+            }
+        }
+        pr.have = 0;
+        unsigned rc;
+        raw += (uint64_t)encode_raw_rep(p, fast, b, scratch, &rc); /* (its size; written in pass 2) */
+    }
+    /* the smallest padded tile among form 0 and the eligible forms, ties to the lowest form */
+    unsigned f = 0;
+    uint64_t best = eccl_fmt_align16(raw + bytes[0]);
+    for (unsigned a = 1; a < 4; a++) {
+        if (!((want >> a) & 1u) || !eligible[a]) continue;
+        uint64_t size = a >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(raw + bytes[a], bits[a])
+                                              : eccl_fmt_align16(raw + bytes[a]);
+        if (size < best) best = size, f = a;
+    }
+    /* pass 2: the payloads, a sparse tile's stream after them (zeroed first: the writer ORs) */
+    uint64_t B = raw + bytes[f], A = (B + 3u) & ~(uint64_t)3u;
+    memset(payload + B, 0, (size_t)(best - B));
+    eccl_bitw_t bw = {payload + A, 0};
+    int64_t off = 0;
+    pr.have = 0;
+    for (int k = 0; k < nblk; k++) {
+        const eccl_blockrep_t *b = &reps[k];
+        unsigned c;
+        int size;
+        if (quant[k]) {
+            c = code[f][k];
+            if (!eccl_fmt_code_sparse(c, f)) {
+                /* (in a sparse tile a block that is not sparse has p = 0: Lorenzo, whatever the form) */
+                size = write_quant(p, fast, b, &pr, f >= ECCL_FMT_FORM_S1 ? ECCL_FMT_FORM_NONE : f, c, payload + off);
+            } else if (fast && b->r == 32) { /* the AVX2 dense coder, then compacted */
+                unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
+                write_quant(p, 1, b, &pr, eccl_sparse_dense_form(f), eccl_sparse_dense_code(c, f), dense);
+                size = eccl_fast_sparse_from_dense(dense, !pr.have, c, p->is64, payload + off, &bw);
+            } else {
+                size = eccl_block_write_sparse(p, b->q, b->r, pr.have ? pr.q : NULL, f, c, payload + off, &bw);
+            }
+            eccl_pred_set(&pr, b->q, b->r, p->lag);
+        } else {
+            pr.have = 0;
+            size = encode_raw_rep(p, fast, b, payload + off, &c);
+        }
+        codes[k] = (unsigned char)c;
+        off += size;
+    }
+    *form = f;
+    return (int64_t)best;
+}
+
+int64_t eccl_tile_encode_v2(const eccl_qparams_t *p, int fast, int vmajor, const eccl_blockrep_t *reps,
                             int nblk, unsigned char *codes, unsigned *form, unsigned char *payload)
 {
+    if (vmajor >= 3) return tile_encode_v3(p, fast, reps, nblk, codes, form, payload);
     /* pass 1: form-0 kinds (quant[k]), both forms' codes, eligibility and the two sums */
     unsigned char quant[ECCL_FMT_TILE_BLOCKS], code1[ECCL_FMT_TILE_BLOCKS];
     int eligible = p->quant && p->lag == 1;
@@ -157,10 +243,90 @@ void *eccl_tile_slots_alloc(int is64)
     return aligned_alloc(32, (size_t)ECCL_FMT_TILE_BLOCKS * ECCL_TILE_SLOT * (is64 ? 8u : 4u));
 }
 
-int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, void *slots, const unsigned char *quant, int nblk,
+/* Version 3 on the slots: tile_encode_v3's two passes through the AVX2 coders. */
+static int64_t slots_v3(const eccl_qparams_t *p, void *slots, const unsigned char *quant, int nblk, eccl_tile_raw_fn raw,
+                        void *ctx, unsigned char *codes, unsigned *form, unsigned char *payload)
+{
+    const int is64 = p->is64;
+    unsigned char code[4][ECCL_FMT_TILE_BLOCKS];
+    unsigned want = 1u;
+    for (unsigned a = 1; a < 4; a++) want |= (unsigned)eccl_fmt_form_ok(a, 3, p->quant, p->lag) << a;
+    uint64_t bytes[4] = {0, 0, 0, 0}, bits[4] = {0, 0, 0, 0}, rawb = 0;
+    int eligible[4] = {1, 1, 1, 1};
+    unsigned char scratch[32 * 8];
+    /* pass 1: predecessors (as in eccl_tile_encode_slots), every form's price; a RAW block's size */
+    for (int k = 0; k < nblk; k++) {
+        if (!quant[k]) {
+            uint64_t v[32];
+            unsigned rc;
+            raw(ctx, k, v);
+            rawb += (uint64_t)eccl_tile_encode_raw(p, 1, v, 32, scratch, &rc);
+            continue;
+        }
+        const int head = k == 0 || !quant[k - 1];
+        int cost[4], by[4];
+        unsigned cd[4];
+        if (is64) {
+            int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
+            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
+            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
+            eccl_fast_price_all64i(p, q, head, want, cost, by, cd);
+        } else {
+            int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
+            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
+            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
+            eccl_fast_price_all32i(p, q, head, want, cost, by, cd);
+        }
+        for (int a = 0; a < 4; a++) { /* (form 0 always fits a full block: eccl_tile_encode_slots) */
+            if (!((want >> a) & 1u)) continue;
+            if (cost[a] < 0) eligible[a] = 0;
+            code[a][k] = (unsigned char)cd[a];
+            bytes[a] += (uint64_t)(by[a] < 0 ? 0 : by[a]);
+            bits[a] += (uint64_t)(cost[a] < 0 ? 0 : cost[a] - 8 * by[a]);
+        }
+    }
+    unsigned f = 0;
+    uint64_t best = eccl_fmt_align16(rawb + bytes[0]);
+    for (unsigned a = 1; a < 4; a++) {
+        if (!((want >> a) & 1u) || !eligible[a]) continue;
+        uint64_t size = a >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(rawb + bytes[a], bits[a])
+                                              : eccl_fmt_align16(rawb + bytes[a]);
+        if (size < best) best = size, f = a;
+    }
+    /* pass 2 */
+    uint64_t B = rawb + bytes[f], A = (B + 3u) & ~(uint64_t)3u;
+    memset(payload + B, 0, (size_t)(best - B));
+    eccl_bitw_t bw = {payload + A, 0};
+    int64_t off = 0;
+    for (int k = 0; k < nblk; k++) {
+        const int head = k == 0 || !quant[k - 1];
+        unsigned c;
+        if (quant[k]) {
+            c = code[f][k];
+            const void *q = eccl_tile_slot(slots, is64, k);
+            const int sparse = eccl_fmt_code_sparse(c, f);
+            unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64], *o = sparse ? dense : payload + off;
+            unsigned wf = sparse ? eccl_sparse_dense_form(f) : f >= ECCL_FMT_FORM_S1 ? ECCL_FMT_FORM_NONE : f;
+            unsigned wc = sparse ? eccl_sparse_dense_code(c, f) : c;
+            int size = is64 ? eccl_fast_write_quant64i(p, (const int64_t *)q, head, wf, wc, o)
+                            : eccl_fast_write_quant32i(p, (const int32_t *)q, head, wf, wc, o);
+            off += sparse ? eccl_fast_sparse_from_dense(dense, head, c, is64, payload + off, &bw) : size;
+        } else {
+            uint64_t v[32];
+            raw(ctx, k, v);
+            off += eccl_tile_encode_raw(p, 1, v, 32, payload + off, &c);
+        }
+        codes[k] = (unsigned char)c;
+    }
+    *form = f;
+    return (int64_t)best;
+}
+
+int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, int vmajor, void *slots, const unsigned char *quant, int nblk,
                                eccl_tile_raw_fn raw, void *ctx, unsigned char *codes, unsigned *form,
                                unsigned char *payload)
 {
+    if (vmajor >= 3) return slots_v3(p, slots, quant, nblk, raw, ctx, codes, form, payload);
     const int is64 = p->is64;
     unsigned char code1[ECCL_FMT_TILE_BLOCKS];
     int64_t s0 = 0, s1 = 0, off = 0;

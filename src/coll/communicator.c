@@ -67,7 +67,7 @@ static void resolve_config(eccl_config_t *c, const eccl_config_t *user)
 {
     static const char *const compress_names[] = {"auto", "always", "never"};
     static const char *const fallback_names[] = {"mpi", "warn", "error"};
-    static const char *const format_names[] = {"1", "2"};
+    static const char *const format_names[] = {"1", "2", "3"};
     eccl_config_t d = ECCL_CONFIG_INITIALIZER;
     if (user) d = *user;
     if ((int)d.bound.mode < 0) {
@@ -85,7 +85,7 @@ static void resolve_config(eccl_config_t *c, const eccl_config_t *user)
     d.beta = env_double(&env_beta, d.beta, 0);
     if (!(d.min_bytes >= 0)) d.min_bytes = 65536.0;
     d.min_bytes = env_double(&env_min_bytes, d.min_bytes, 1);
-    d.format = env_choice(&env_format, format_names, 2, d.format ? d.format : 1);
+    d.format = env_choice(&env_format, format_names, 3, d.format ? d.format : 1);
     *c = d;
 }
 
@@ -144,12 +144,12 @@ static int core_share(MPI_Comm comm)
 /* Codec throughput on a smooth float32 field at ABS 1e-4 (best of 3), writing format version
  * vmajor: measured once per process and version (a documented, thread-safe cache: the first
  * caller measures, later ones read). */
-static _Atomic int codec_cal_state[2];
-static double codec_cal[2][4];
+static _Atomic int codec_cal_state[3];
+static double codec_cal[3][4];
 
 static void codec_calibration(int vmajor, double out[4])
 {
-    const int vi = vmajor >= 2;
+    const int vi = vmajor >= 1 && vmajor <= 3 ? vmajor - 1 : 0;
     if (atomic_load_explicit(&codec_cal_state[vi], memory_order_acquire)) {
         memcpy(out, codec_cal[vi], sizeof codec_cal[vi]);
         return;
@@ -298,7 +298,7 @@ eccl_result_t eccl_comm_create_internal(MPI_Comm mcomm, const eccl_config_t *con
     void *buf = NULL;
     if (!out) return ECCL_ERR_INVALID_ARG;
     *out = NULL;
-    if (config && (config->format < 0 || config->format > 2)) return ECCL_ERR_INVALID_ARG;
+    if (config && (config->format < 0 || config->format > 3)) return ECCL_ERR_INVALID_ARG;
     if ((rc = check_mpi_comm(mcomm))) return rc;
     c = calloc(1, sizeof *c);
     if (!c) return ECCL_ERR_NO_MEMORY;

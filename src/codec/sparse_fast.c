@@ -1,0 +1,98 @@
+/*
+ * sparse_fast.c - the AVX2 and BMI2 twins of version 3's block paths (doc/format.md sections 6.4 and
+ * 8.2): every form of a float32 block priced in one call, and a sparse block's words compacted onto
+ * its nonzero map and spread back with pext and pdep. The same contract as block_fast.c (exactly the
+ * results of block.c's reference functions); the 64-bit pricing is in block_fast64.c. Builds
+ * without the x86 fast path get these symbols from fast_stubs.c.
+ */
+#include "config.h"
+
+#include "codec/fast.h"
+#include "codec/fast_avx2.h"
+
+#if ECCL_HAVE_X86_FAST
+
+/* block.c's eccl_sparse_from_dense / eccl_sparse_to_dense with BMI2's pext and pdep (a word compacted
+ * onto a map, and spread back), where they are fast: not on AMD's families 15h and 17h (up to Zen 2),
+ * which microcode them (tens to hundreds of cycles); block.c's loops there. */
+static int pext_fast(void)
+{
+    return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h");
+}
+
+ECCL_AVX2 int eccl_fast_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64,
+                                          unsigned char *out, eccl_bitw_t *bw)
+{
+    if (!pext_fast()) return eccl_sparse_from_dense(dense, head, code, is64, out, bw);
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
+    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
+    memcpy(out, dense, (size_t)H);
+    if (F == 0) return H;
+    const unsigned char *pl = dense + H + (sm ? 4 : 0);
+    uint32_t z = 0;
+    for (int j = 0; j < F; j++) z |= eccl_ld32(pl + 4 * j);
+    const int k = __builtin_popcount(z);
+    uint32_t w[1 + ECCL_FMT_FQ64];
+    int n = 0;
+    eccl_st32(out + H, z);
+    if (sm) w[n++] = _pext_u32(eccl_ld32(dense + H), z);
+    for (int j = 0; j < F; j++) w[n++] = _pext_u32(eccl_ld32(pl + 4 * j), z);
+    eccl_bitw_putn(bw, w, n, k);
+    return H + 4;
+}
+
+ECCL_AVX2 int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
+                                        unsigned char *dense)
+{
+    if (!pext_fast()) return eccl_sparse_to_dense(in, head, code, is64, br, dense);
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
+    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
+    memcpy(dense, in, (size_t)H);
+    if (F == 0) return 0;
+    const uint32_t z = eccl_ld32(in + H);
+    const int k = __builtin_popcount(z);
+    uint32_t w[1 + ECCL_FMT_FQ64], all = 0;
+    const int n = F + (sm ? 1 : 0);
+    if (z == 0 || eccl_bitr_getn(br, w, n, k)) return -1;
+    for (int j = 0; j < n; j++) eccl_st32(dense + H + 4 * j, _pdep_u32(w[j], z));
+    for (int j = sm; j < n; j++) all |= w[j];
+    return all == (k == 32 ? 0xFFFFFFFFu : (1u << k) - 1u) ? 0 : -1; /* every mapped delta nonzero */
+}
+
+ECCL_AVX2 static inline eccl_fmt_dstat_t dstat32(const __m256i *d)
+{
+    d32_t S;
+    stats32(&S, d);
+    eccl_fmt_dstat_t o = {S.all, S.neg, S.pos};
+    return o;
+}
+
+ECCL_AVX2 void eccl_fast_price_all32(const eccl_qparams_t *p, const int64_t *q64, const eccl_pred_t *pr, unsigned want,
+                                     int *cost, int *bytes, unsigned *code)
+{
+    int32_t qb[48] __attribute__((aligned(32)));
+    load_q32(q64, pr, p->lag, qb + 8);
+    eccl_fast_price_all32i(p, qb + 8, !pr->have, want, cost, bytes, code);
+}
+
+ECCL_AVX2 void eccl_fast_price_all32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned want, int *cost,
+                                      int *bytes, unsigned *code)
+{
+    __m256i d[4];
+    eccl_fmt_dstat_t L, N = {0, 0, 0}, S2 = {0, 0, 0};
+    int ok = 1;
+    deltas32(q, p->lag, 0, d);
+    L = dstat32(d);
+    if (want & 1u) {
+        deltas32(q, p->lag, 1, d);
+        N = dstat32(d);
+    }
+    if (want & 10u) { /* (forms 1 and 3: second order, lag 1) */
+        if (small_q32(q)) deltas32(q, 1, 2, d);
+        else ok = deltas_l2_wide(q, d);
+        S2 = dstat32(d);
+    }
+    eccl_fmt_price_v3(0, 32, head, want, L, N, S2, ok, cost, bytes, code);
+}
+
+#endif /* (builds without the x86 fast path: fast_stubs.c) */
