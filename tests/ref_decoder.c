@@ -2,9 +2,12 @@
  * ref_decoder.c - an independent reader and writer of the eccl stream, written from
  * doc/format.md alone (see ref_decoder.h). Section numbers below refer to that document.
  *
- * It is deliberately plain: byte-by-byte little-endian access, one block at a time, no tables,
- * no parallelism. Where doc/format.md leaves a choice open, the choice made here is marked
- * "SPEC GAP" and listed in tests/fuzz/README.md.
+ * It reads and writes versions 1, 2 and 3 (version 3: tile forms 2 and 3, sparse blocks with their
+ * tile's bit-packed sparse stream, sections 4.1, 6.4, 7, 8.2, 14).
+ *
+ * It is deliberately plain: byte-by-byte little-endian access (bit by bit for the sparse stream),
+ * one block at a time, no tables, no parallelism. Where doc/format.md leaves a choice open, the
+ * choice made here is marked "SPEC GAP" and listed in tests/fuzz/README.md.
  */
 #include "ref_decoder.h"
 
@@ -71,6 +74,24 @@ static int bitlen(uint64_t v)
     return n;
 }
 static uint64_t align16(uint64_t x) { return (x + 15) / 16 * 16; }
+static uint64_t align4(uint64_t x) { return (x + 3) / 4 * 4; }
+static int popcount32(uint32_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+}
+/* Section 7: stream bit j is bit j % 32 of little-endian u32 word j / 32, i.e. bit j % 8 of byte
+ * j / 8. n <= 32 bits from bit `at`. */
+static uint32_t get_bits(const unsigned char *sp, uint64_t at, int n)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t j = at + (uint64_t)i;
+        v |= (uint32_t)((sp[j >> 3] >> (j & 7)) & 1) << i;
+    }
+    return v;
+}
 
 /* ---- section 9 ---- */
 static uint64_t mix(uint64_t z)
@@ -166,8 +187,8 @@ static uint64_t quant_value(const ref_header *h, int64_t q)
     return f2u((float)v);
 }
 
-/* Block code -> kind, fields and payload size (sections 5, 6) in a tile of form `form`;
- * -1 if the code is invalid. */
+/* Block code -> kind, fields and payload size in bytes (sections 5, 6; a sparse block's bits in the
+ * sparse stream are not counted) in a tile of form `form`; -1 if the code is invalid. */
 static int code_size(const ref_header *h, unsigned m, int r, int head, int form, ref_block *b)
 {
     unsigned s = m >> 6;
@@ -176,6 +197,7 @@ static int code_size(const ref_header *h, unsigned m, int r, int head, int form,
     b->r = r;
     b->form = form;
     b->pred = REF_PRED_LORENZO;
+    b->sparse = 0;
     if (s == 3) {
         unsigned f = m & 63;
         b->s = 3;
@@ -194,13 +216,19 @@ static int code_size(const ref_header *h, unsigned m, int r, int head, int form,
     b->kind = REF_QUANT;
     b->s = (int)s;
     b->p = (int)((m >> 5) & 1);
-    b->pred = b->p == 0 ? REF_PRED_LORENZO : (form == 1 ? REF_PRED_L2 : REF_PRED_NONE);
+    /* section 4.1: what p = 1 selects in a tile of form a */
+    static const int alt[4] = {REF_PRED_NONE, REF_PRED_L2, REF_PRED_S1, REF_PRED_S2};
+    b->pred = b->p == 0 ? REF_PRED_LORENZO : alt[form & 3];
+    b->sparse = b->p == 1 && form >= 2;
     unsigned fc = m & 31;
     b->F = fc == 31 ? h->FQ : (int)fc;
     if (!h->quant) return -1; /* QUANT in a LOSSLESS stream or with eb < 2^-1000 */
     if (b->F == 0 && s != 0) return -1;
-    /* section 6: a head block carries its first value when p = 0 or a = 1 */
-    int size = (head && (b->p == 0 || form == 1) ? h->H : 0) +
+    int size;
+    if (b->sparse) /* section 6: head value and nonzero map; the rest is in the sparse stream */
+        size = (head ? h->H : 0) + (b->F > 0 ? 4 : 0);
+    else /* section 6: a head block carries its first value when p = 0 or a = 1 */
+        size = (head && (b->p == 0 || form == 1) ? h->H : 0) +
                (b->F > 0 ? (s == 0 ? 4 : 0) + 4 * b->F : 0);
     return size <= r * h->W ? size : -1;
 }
@@ -241,10 +269,10 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     h->range = u2d(rd(s + 40, 8));
     h->stream_size = rd(s + 48, 8);
     h->checksum = rd(s + 56, 8);
-    if (h->vmajor != 1 && h->vmajor != 2) {
+    if (h->vmajor < 1 || h->vmajor > 3) {
         say(why, "version major %u", h->vmajor);
-        /* section 3: a newer major is UNSUPPORTED, 0 CORRUPT */
-        return h->vmajor > 2 ? REF_UNSUPPORTED : REF_CORRUPT;
+        /* sections 3, 12: a newer major (4 and up) is UNSUPPORTED, 0 CORRUPT */
+        return h->vmajor > 3 ? REF_UNSUPPORTED : REF_CORRUPT;
     }
     if (h->dtype < 1 || h->dtype > 4) {
         say(why, "dtype %u", h->dtype);
@@ -313,26 +341,26 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
         /* section 4: the low 62 bits are the offset, the top two the tile's form (4.1) */
         uint64_t entry = rd(index + 8 * t, 8), offset = entry & (((uint64_t)1 << 62) - 1);
         int form = (int)(entry >> 62);
-        /* section 4.1: CORRUPT */
-        if (h->vmajor == 1 && form != 0) {
-            say(why, "tile %llu: form %d in a version-1 stream", (unsigned long long)t, form);
+        /* section 4.1: a form the version does not have, forms 1 and 3 in a complex stream, any
+         * form but 0 in a stream without QUANT blocks: CORRUPT */
+        if (form > (h->vmajor == 1 ? 0 : h->vmajor == 2 ? 1 : 3)) {
+            say(why, "tile %llu: form %d in a version-%u stream", (unsigned long long)t, form,
+                h->vmajor);
             return REF_CORRUPT;
         }
-        if (form > 1) {
-            say(why, "tile %llu: reserved form %d", (unsigned long long)t, form);
-            return REF_CORRUPT;
-        }
-        if (form == 1 && (h->lag != 1 || !h->quant)) {
-            say(why, "tile %llu: form 1 in a %s stream", (unsigned long long)t,
-                h->lag != 1 ? "complex" : "non-quantizing");
+        if (form != 0 && ((form % 2 == 1 && h->lag != 1) || !h->quant)) {
+            say(why, "tile %llu: form %d in a %s stream", (unsigned long long)t, form,
+                !h->quant ? "non-quantizing" : "complex");
             return REF_CORRUPT;
         }
         h->nt_l2 += form == 1;
+        h->nt_form[form]++;
         if (offset != at) {
             say(why, "tile %llu index %llu, expected %llu", (unsigned long long)t,
                 (unsigned long long)offset, (unsigned long long)at);
             return REF_CORRUPT;
         }
+        /* section 7: the blocks' payloads, B bytes (from the codes) */
         uint64_t tsize = 0;
         for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
             ref_block b;
@@ -345,9 +373,50 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
             }
             tsize += (uint64_t)bs;
         }
+        uint64_t B = tsize, A = tsize, L = 0;
+        if (form >= 2) {
+            /* section 7: zero bytes up to A = align4(B), then ceil(L/32) words of the sparse
+             * stream, L from the sparse blocks' maps as stored (section 6.4; the maps themselves
+             * are checked with their blocks, ref_read_blocks: this is the layout only) */
+            A = align4(B);
+            if (A > h->payload_size - at) {
+                say(why, "tile %llu overruns the stream", (unsigned long long)t);
+                return REF_CORRUPT;
+            }
+            uint64_t pos = at;
+            for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
+                ref_block b;
+                int head = k % 256 == 0 || (codes[k - 1] >> 6) == 3;
+                int bs = code_size(h, codes[k], block_len(h, k), head, form, &b);
+                if (b.sparse && b.F > 0) {
+                    int kk = popcount32((uint32_t)rd(payload + pos + (head ? h->H : 0), 4));
+                    int bits = (b.s == 0 ? kk : 0) + b.F * kk, r = block_len(h, k);
+                    /* section 6: a sparse block's bytes and bits together at most r*W bytes */
+                    if (8 * bs + bits > 8 * r * (int)h->W) {
+                        say(why, "block %llu: sparse block of %d bytes and %d bits exceeds r*W",
+                            (unsigned long long)k, bs, bits);
+                        return REF_CORRUPT;
+                    }
+                    L += (uint64_t)bits;
+                }
+                pos += (uint64_t)bs;
+            }
+            tsize = A + 4 * ((L + 31) / 32);
+        }
         uint64_t padded = align16(tsize);
         if (padded > h->payload_size - at) {
             say(why, "tile %llu overruns the stream", (unsigned long long)t);
+            return REF_CORRUPT;
+        }
+        for (uint64_t z = at + B; z < at + A; z++) {
+            if (payload[z]) {
+                say(why, "tile %llu: nonzero byte before the sparse stream", (unsigned long long)t);
+                return REF_CORRUPT;
+            }
+        }
+        if (L % 32 != 0 && (rd(payload + at + A + 4 * (L / 32), 4) >> (L % 32)) != 0) {
+            say(why, "tile %llu: nonzero bit after the sparse stream's %llu bits",
+                (unsigned long long)t, (unsigned long long)L);
             return REF_CORRUPT;
         }
         for (uint64_t z = at + tsize; z < at + padded; z++) {
@@ -366,15 +435,23 @@ int ref_parse(const void *buf, size_t size, ref_header *h, char *why)
     return REF_OK;
 }
 
-/* ---- section 6: one block's payload ---- */
+/* ---- section 6: one block's payload. A sparse block (6.4) also reads its bits from the tile's
+ * sparse stream sp (at sp_offset in the stream) from bit *spos on, and advances *spos. ---- */
 static int read_block(const ref_header *h, const unsigned char *p, ref_block *b, int have_prev,
-                      const int64_t *prev_q, char *why)
+                      const int64_t *prev_q, const unsigned char *sp, uint64_t sp_offset,
+                      uint64_t *spos, char *why)
 {
     int r = b->r, W = h->W, pos = 0;
     uint64_t allowed = (r == 32 ? 0xFFFFFFFFull : (((uint64_t)1 << r) - 1));
     uint64_t mag[32];
+    int neg[32];
     b->q0 = 0;
     b->sign_map = 0;
+    b->zmap = 0;
+    b->k = 0;
+    b->sp_offset = 0;
+    b->sp_bit = 0;
+    b->sp_bits = 0;
     memset(b->planes, 0, sizeof b->planes);
     memset(b->d, 0, sizeof b->d);
     memset(b->q, 0, sizeof b->q);
@@ -404,25 +481,77 @@ static int read_block(const ref_header *h, const unsigned char *p, ref_block *b,
         }
     }
     if (!d0_coded) allowed &= ~(uint64_t)1;
-    int has_map = b->F > 0 && (b->kind == REF_RAW_CODED || b->s == 0);
-    if (has_map) {
-        b->sign_map = (uint32_t)rd(p + pos, 4);
-        pos += 4;
-        if (b->sign_map & ~allowed) {
-            say(why, "block %llu: sign map has reserved bits", (unsigned long long)b->index);
-            return REF_CORRUPT;
-        }
-    }
+    int has_map = !b->sparse && b->F > 0 && (b->kind == REF_RAW_CODED || b->s == 0);
     uint64_t any = 0;
-    for (int j = 0; j < b->F; j++) {
-        uint32_t w = (uint32_t)rd(p + pos + 4 * j, 4);
-        b->planes[j] = w;
-        if (w & ~allowed) {
-            say(why, "block %llu: plane %d has reserved bits", (unsigned long long)b->index, j);
-            return REF_CORRUPT;
+    if (b->sparse) {
+        /* section 6.4: the nonzero map Z, then k sign bits (s = 0) and F compacted planes of k
+         * bits in the sparse stream */
+        for (int i = 0; i < r; i++) neg[i] = b->s == 2;
+        if (b->F > 0) {
+            uint32_t z = (uint32_t)rd(p + pos, 4);
+            if (z & ~allowed) {
+                say(why, "block %llu: nonzero map 0x%08x has reserved bits (r = %d, head %d)",
+                    (unsigned long long)b->index, z, r, b->head);
+                return REF_CORRUPT;
+            }
+            if (z == 0) {
+                say(why, "block %llu: empty nonzero map", (unsigned long long)b->index);
+                return REF_CORRUPT;
+            }
+            int k = popcount32(z), at[32], j = 0;
+            for (int i = 0; i < r; i++)
+                if ((z >> i) & 1) at[j++] = i;
+            b->zmap = z;
+            b->k = k;
+            b->sp_offset = sp_offset;
+            b->sp_bit = *spos;
+            b->sp_bits = (b->s == 0 ? k : 0) + b->F * k;
+            if (b->s == 0) {
+                b->sign_map = get_bits(sp, *spos, k);
+                *spos += (uint64_t)k;
+                /* canonical: at least one negative and one positive delta */
+                uint32_t all = k == 32 ? 0xFFFFFFFFu : ((uint32_t)1 << k) - 1;
+                if (b->sign_map == 0 || b->sign_map == all) {
+                    say(why, "block %llu: compacted sign word with only one sign",
+                        (unsigned long long)b->index);
+                    return REF_CORRUPT;
+                }
+                for (j = 0; j < k; j++) neg[at[j]] = (b->sign_map >> j) & 1;
+            }
+            for (int c = 0; c < b->F; c++) {
+                uint32_t w = get_bits(sp, *spos, k);
+                *spos += (uint64_t)k;
+                b->planes[c] = w;
+                for (j = 0; j < k; j++)
+                    if ((w >> j) & 1) mag[at[j]] |= (uint64_t)1 << c;
+            }
+            for (j = 0; j < k; j++) {
+                if (mag[at[j]] == 0) { /* canonical: every mapped delta is nonzero */
+                    say(why, "block %llu: mapped delta %d is zero", (unsigned long long)b->index,
+                        at[j]);
+                    return REF_CORRUPT;
+                }
+            }
         }
-        for (int i = 0; i < r; i++)
-            if ((w >> i) & 1) mag[i] |= (uint64_t)1 << j;
+    } else {
+        if (has_map) {
+            b->sign_map = (uint32_t)rd(p + pos, 4);
+            pos += 4;
+            if (b->sign_map & ~allowed) {
+                say(why, "block %llu: sign map has reserved bits", (unsigned long long)b->index);
+                return REF_CORRUPT;
+            }
+        }
+        for (int j = 0; j < b->F; j++) {
+            uint32_t w = (uint32_t)rd(p + pos + 4 * j, 4);
+            b->planes[j] = w;
+            if (w & ~allowed) {
+                say(why, "block %llu: plane %d has reserved bits", (unsigned long long)b->index, j);
+                return REF_CORRUPT;
+            }
+            for (int i = 0; i < r; i++)
+                if ((w >> i) & 1) mag[i] |= (uint64_t)1 << j;
+        }
     }
     for (int i = 0; i < r; i++) any |= mag[i];
     /* canonical F (section 6.1) */
@@ -438,9 +567,8 @@ static int read_block(const ref_header *h, const unsigned char *p, ref_block *b,
             b->F, bl);
         return REF_CORRUPT;
     }
-    /* signs */
-    int neg[32];
-    for (int i = 0; i < r; i++) {
+    /* signs (sparse blocks: above) */
+    for (int i = 0; i < r && !b->sparse; i++) {
         if (has_map) neg[i] = (b->sign_map >> i) & 1;
         else neg[i] = b->kind == REF_QUANT && b->s == 2;
     }
@@ -500,9 +628,10 @@ static int read_block(const ref_header *h, const unsigned char *p, ref_block *b,
             q = b->q0;
         } else if (b->head && i == 1) {
             q = b->q[0] + b->d[1]; /* both predictors: d_1 = q_1 - q_0 */
-        } else if (b->pred == REF_PRED_LORENZO) {
+        } else if (b->pred == REF_PRED_LORENZO || b->pred == REF_PRED_S1) {
             q = QAT(h->lag) + b->d[i];
-        } else { /* second order (real types: lag 1); |d| < 2^46, |q| <= QMAX: no overflow */
+        } else { /* second order, L2 or S2 (real types: lag 1); |d| < 2^46, |q| <= QMAX: no
+                  * overflow */
             q = 2 * QAT(1) - QAT(2) + b->d[i];
         }
 #undef QAT
@@ -532,12 +661,22 @@ int ref_read_blocks(const void *buf, size_t size, ref_header *h, ref_block_cb cb
         uint64_t off = h->P + (entry & (((uint64_t)1 << 62) - 1));
         int form = (int)(entry >> 62);
         int have_prev = 0;
+        /* section 7: in a form-2 or form-3 tile the sparse stream starts at align4 of the blocks'
+         * bytes (ref_parse checked the layout) */
+        uint64_t sp_offset = off, spos = 0;
+        if (form >= 2) {
+            for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
+                int head = k % 256 == 0 || (codes[k - 1] >> 6) == 3;
+                sp_offset += (uint64_t)code_size(h, codes[k], block_len(h, k), head, form, b);
+            }
+            sp_offset = off + align4(sp_offset - off);
+        }
         for (uint64_t k = 256 * t; k < h->nb && k < 256 * (t + 1); k++) {
             int head = k % 256 == 0 || (codes[k - 1] >> 6) == 3;
             b->index = k;
             b->size = code_size(h, codes[k], block_len(h, k), head, form, b);
             b->offset = off;
-            rc = read_block(h, s + off, b, have_prev, prev_q, why);
+            rc = read_block(h, s + off, b, have_prev, prev_q, s + sp_offset, sp_offset, &spos, why);
             if (rc) break;
             if (b->kind == REF_QUANT) {
                 have_prev = 1;
@@ -703,6 +842,73 @@ static int quant_block(const ref_header *h, const rep_t *b, int form, int head,
     return d->size;
 }
 
+/* A tile's sparse stream being written (section 7): L bits so far in w[] (zeroed beforehand). */
+typedef struct {
+    uint32_t *w;
+    uint64_t L;
+} bits_t;
+
+static void put_bits(bits_t *bs, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++, bs->L++)
+        if ((v >> i) & 1) bs->w[bs->L / 32] |= (uint32_t)1 << (bs->L % 32);
+}
+
+/* Section 8.2, forms 2 and 3: b's encoding in a tile of form `form`: the sparse one (section 6.4,
+ * first-order deltas in form 2, second-order in form 3) when usable and strictly cheaper than the
+ * Lorenzo one (p = 0), else the Lorenzo one. Bytes to o (room for 256), bits to bs. Returns the
+ * bytes; *cost is the price in bits (8 per byte plus the stream bits). */
+static int sparse_form_block(const ref_header *h, const rep_t *b, int form, int head,
+                             const int64_t *last, unsigned char *o, unsigned *code, bits_t *bs,
+                             uint64_t *cost)
+{
+    deltas_t L, S;
+    quant_deltas(h, b, REF_PRED_LORENZO, head, last, &L);
+    quant_deltas(h, b, form == 2 ? REF_PRED_LORENZO : REF_PRED_L2, head, last, &S);
+    int k = 0;
+    uint32_t z = 0;
+    for (int i = 0; i < b->r; i++)
+        if (S.mag[i]) {
+            z |= (uint32_t)1 << i;
+            k++;
+        }
+    int sbytes = (head ? h->H : 0) + (S.F > 0 ? 4 : 0);
+    int sbits = S.F > 0 ? (S.s == 0 ? k : 0) + S.F * k : 0;
+    uint64_t scost = 8 * (uint64_t)sbytes + (uint64_t)sbits, lcost = 8 * (uint64_t)L.size;
+    /* usable: first-order deltas always, second-order ones of at most FQ bits */
+    int sparse = (form == 2 || S.bl <= h->FQ) && scost < lcost;
+    const deltas_t *d = sparse ? &S : &L;
+    int pos = 0;
+    if (head) { /* both carry q_0 at a head block (sections 6.2, 6.4) */
+        int64_t v = b->q[0];
+        wr(o, v >= 0 ? 2 * (uint64_t)v : 2 * (uint64_t)(-v) - 1, h->H);
+        pos = h->H;
+    }
+    if (sparse) {
+        if (S.F > 0) {
+            wr(o + pos, z, 4);
+            uint32_t sw = 0;
+            int j = 0;
+            for (int i = 0; i < b->r; i++)
+                if ((z >> i) & 1) sw |= (uint32_t)((S.neg >> i) & 1) << j++;
+            if (S.s == 0) put_bits(bs, sw, k);
+            for (int c = 0; c < S.F; c++) {
+                uint32_t w = 0;
+                j = 0;
+                for (int i = 0; i < b->r; i++)
+                    if ((z >> i) & 1) w |= (uint32_t)((S.mag[i] >> c) & 1) << j++;
+                put_bits(bs, w, k);
+            }
+        }
+        *cost = scost;
+    } else {
+        if (L.F > 0) put_words(o + pos, L.mag, L.neg, b->r, L.F, L.s == 0);
+        *cost = lcost;
+    }
+    *code = (unsigned)(d->s << 6) | (unsigned)(sparse << 5) | (unsigned)d->fc;
+    return sparse ? sbytes : L.size;
+}
+
 /* Section 8 step 2: a RAW block of b's encodings. */
 static int raw_block(const ref_header *h, const rep_t *b, unsigned char *o, unsigned *code)
 {
@@ -730,16 +936,22 @@ static int raw_block(const ref_header *h, const rep_t *b, unsigned char *o, unsi
     return r * W;
 }
 
-/* One tile of nblk blocks in form `form` (sections 8, 8.1), payload to o (room for 256 bytes a
- * block), codes to codes[]. Form 0 decides each block's kind (quant[j]: QUANT, else RAW); form 1
- * keeps those kinds (and so the head blocks). Returns the unpadded tile size; *qsize is the sum of
- * the QUANT blocks' sizes, *fits says whether each of them is at most r*W bytes. */
+/* One tile of nblk blocks in form `form` (sections 8, 8.1, 8.2), payload to o (TILE_ROOM bytes),
+ * codes to codes[]. Form 0 decides each block's kind (quant[j]: QUANT, else RAW); forms 1-3 keep
+ * those kinds (and so the head blocks). Returns the unpadded tile size (forms 2 and 3: with the
+ * sparse stream, section 7, whose words are sw[], SPARSE_WORDS of them); *qsize is the sum of the
+ * QUANT blocks' sizes in bytes, *fits says whether each of them is at most r*W bytes (forms 2, 3:
+ * costs at most 8*r*W bits). */
+enum { TILE_ROOM = 2 * 65536, SPARSE_WORDS = 256 * 32 * 46 / 32 };
 static uint64_t encode_tile(const ref_header *h, const rep_t *reps, int nblk, int form, int *quant,
-                            unsigned char *o, unsigned char *codes, uint64_t *qsize, int *fits)
+                            unsigned char *o, unsigned char *codes, uint64_t *qsize, int *fits,
+                            uint32_t *sw)
 {
     int have = 0; /* the previous block is QUANT (in this tile): this one is not a head block */
     int64_t last[32];
     uint64_t at = 0;
+    bits_t bs = {sw, 0};
+    if (form >= 2) memset(sw, 0, SPARSE_WORDS * sizeof *sw);
     *qsize = 0;
     *fits = 1;
     for (int j = 0; j < nblk; j++) {
@@ -752,9 +964,13 @@ static uint64_t encode_tile(const ref_header *h, const rep_t *reps, int nblk, in
                 size = quant_block(h, b, 0, !have, last, o + at, &code);
                 quant[j] = size <= b->r * h->W;
             }
-        } else if (quant[j]) {
+        } else if (quant[j] && form == 1) {
             size = quant_block(h, b, 1, !have, last, o + at, &code);
             if (size > b->r * h->W) *fits = 0;
+        } else if (quant[j]) {
+            uint64_t cost;
+            size = sparse_form_block(h, b, form, !have, last, o + at, &code, &bs, &cost);
+            if (cost > 8 * (uint64_t)(b->r * h->W)) *fits = 0;
         }
         if (quant[j]) {
             *qsize += (uint64_t)size;
@@ -766,6 +982,12 @@ static uint64_t encode_tile(const ref_header *h, const rep_t *reps, int nblk, in
         }
         codes[j] = (unsigned char)code;
         at += (uint64_t)size;
+    }
+    if (form >= 2) { /* section 7: zero bytes up to align4, then the sparse stream's words */
+        uint64_t A = align4(at), nw = (bs.L + 31) / 32;
+        memset(o + at, 0, (size_t)(A - at));
+        for (uint64_t i = 0; i < nw; i++) wr(o + A + 4 * i, sw[i], 4);
+        at = A + 4 * nw;
     }
     return at;
 }
@@ -784,14 +1006,17 @@ static int write_stream(ref_header *h, rep_fn fn, void *ctx, unsigned char **out
     uint64_t cap = h->P + h->n * (uint64_t)h->W + 16 * h->nt;
     unsigned char *s = (unsigned char *)calloc(cap, 1);
     rep_t *reps = (rep_t *)malloc(256 * sizeof *reps);
-    unsigned char *tbuf[2] = {(unsigned char *)malloc(256 * 256), (unsigned char *)malloc(256 * 256)};
-    unsigned char tcodes[2][256];
-    int quant[256];
-    if (!s || !reps || !tbuf[0] || !tbuf[1]) {
+    unsigned char *tbuf[4];
+    unsigned char tcodes[4][256];
+    uint32_t *sw = (uint32_t *)malloc(SPARSE_WORDS * sizeof *sw);
+    int quant[256], nomem = !s || !reps || !sw;
+    for (int a = 0; a < 4; a++) nomem |= !(tbuf[a] = (unsigned char *)malloc(TILE_ROOM));
+    memset(h->nt_form, 0, sizeof h->nt_form);
+    if (nomem) {
         free(s);
         free(reps);
-        free(tbuf[0]);
-        free(tbuf[1]);
+        free(sw);
+        for (int a = 0; a < 4; a++) free(tbuf[a]);
         return REF_NOMEM;
     }
     uint64_t at = 0;
@@ -803,25 +1028,40 @@ static int write_stream(ref_header *h, rep_fn fn, void *ctx, unsigned char **out
         }
         uint64_t s0, s1;
         int fits, form = 0;
-        uint64_t size = encode_tile(h, reps, nblk, 0, quant, tbuf[0], tcodes[0], &s0, &fits);
+        uint64_t size = encode_tile(h, reps, nblk, 0, quant, tbuf[0], tcodes[0], &s0, &fits, sw);
         /* section 8.1: form 1 for a real dtype and a stream that quantizes, when eligible and
          * its QUANT blocks are strictly smaller in total */
         if (h->vmajor == 2 && h->lag == 1 && h->quant) {
-            uint64_t size1 = encode_tile(h, reps, nblk, 1, quant, tbuf[1], tcodes[1], &s1, &fits);
+            uint64_t size1 =
+                encode_tile(h, reps, nblk, 1, quant, tbuf[1], tcodes[1], &s1, &fits, sw);
             if (fits && s1 < s0) {
                 form = 1;
                 size = size1;
-                h->nt_l2++;
             }
         }
+        /* section 8.2: every form the dtype allows (1 and 3 real only), when eligible; the
+         * smallest padded tile, of equal sizes the lowest form */
+        if (h->vmajor == 3 && h->quant) {
+            for (int a = 1; a < 4; a++) {
+                if (a % 2 == 1 && h->lag != 1) continue;
+                uint64_t sa =
+                    encode_tile(h, reps, nblk, a, quant, tbuf[a], tcodes[a], &s1, &fits, sw);
+                if (fits && align16(sa) < align16(size)) {
+                    form = a;
+                    size = sa;
+                }
+            }
+        }
+        h->nt_l2 += form == 1;
+        h->nt_form[form]++;
         wr(s + 64 + 8 * t, at | (uint64_t)form << 62, 8);
         memcpy(s + 64 + 8 * h->nt + 256 * t, tcodes[form], (size_t)nblk);
         memcpy(s + h->P + at, tbuf[form], (size_t)size);
         at = align16(at + size);
     }
     free(reps);
-    free(tbuf[0]);
-    free(tbuf[1]);
+    free(sw);
+    for (int a = 0; a < 4; a++) free(tbuf[a]);
     memcpy(s, "ECCL", 4);
     s[4] = (unsigned char)h->vmajor;
     s[5] = 0;
@@ -874,7 +1114,7 @@ int ref_compress_v(const void *data, uint64_t count, unsigned dtype, unsigned mo
 {
     ref_header h;
     memset(&h, 0, sizeof h);
-    if (dtype < 1 || dtype > 4 || mode > 2 || vmajor < 1 || vmajor > 2) {
+    if (dtype < 1 || dtype > 4 || mode > 2 || vmajor < 1 || vmajor > 3) {
         say(why, "dtype %u mode %u version %u", dtype, mode, vmajor);
         return REF_INVALID;
     }
@@ -914,7 +1154,8 @@ unsigned ref_tile_form(const void *buf, uint64_t t)
     return (unsigned)(rd((const unsigned char *)buf + 64 + 8 * t, 8) >> 62);
 }
 
-/* ---- section 11 (the output keeps ha.vmajor: write_stream picks version-2 forms by 8.1) ---- */
+/* ---- section 11 (the output keeps ha.vmajor: write_stream picks version-2 forms by 8.1, version-3
+ * forms by 8.2) ---- */
 typedef struct {
     int exact;      /* RAW in the input */
     int r;

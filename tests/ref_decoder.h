@@ -3,10 +3,10 @@
  * doc/format.md alone (it does not include or reuse anything from src/).
  *
  * Its purpose is to check that the specification is complete and that the library follows it:
- *  - ref_parse/ref_read_blocks/ref_decode read a stream of version 1 or 2 and validate it
- *    (sections 2-7, 9; tile forms 4.1);
+ *  - ref_parse/ref_read_blocks/ref_decode read a stream of version 1, 2 or 3 and validate it
+ *    (sections 2-7, 9; tile forms 4.1; version 3's sparse blocks 6.4 and their tiles' layout 7);
  *  - ref_compress/ref_compress_v and ref_hom write the stream the normative encoder rules
- *    (sections 8, 8.1 and 11) prescribe, so tests can compare the library's bytes with them.
+ *    (sections 8, 8.1, 8.2 and 11) prescribe, so tests can compare the library's bytes with them.
  *
  * Result values are numerically equal to the eccl result codes (0 success, 2 unsupported,
  * 5 corrupt, 6 mismatch) so tests can compare them directly, but nothing here needs eccl.h.
@@ -30,8 +30,9 @@ enum { REF_WHY_LEN = 160 };
 
 /* block kinds */
 enum { REF_QUANT = 0, REF_RAW_CODED = 1, REF_RAW_VERBATIM = 2 };
-/* what a QUANT block predicts with (section 6.2; p = 1 means NONE in a form-0 tile, L2 in form 1) */
-enum { REF_PRED_LORENZO = 0, REF_PRED_NONE = 1, REF_PRED_L2 = 2 };
+/* what a QUANT block predicts with (section 4.1; p = 1 means NONE in a form-0 tile, L2 in form 1,
+ * a sparse block of first-order deltas (S1) in form 2, of second-order deltas (S2) in form 3) */
+enum { REF_PRED_LORENZO = 0, REF_PRED_NONE = 1, REF_PRED_L2 = 2, REF_PRED_S1 = 3, REF_PRED_S2 = 4 };
 
 typedef struct ref_header {
     /* the fields as stored (section 3) */
@@ -43,7 +44,8 @@ typedef struct ref_header {
     /* derived */
     int is64, W, lag, H, FQ;
     uint64_t n, nb, nt, P, payload_size;
-    uint64_t nt_l2; /* tiles of form 1 (version 2, section 4.1); filled by ref_parse */
+    uint64_t nt_l2; /* tiles of form 1 (versions 2 and 3, section 4.1); filled by ref_parse */
+    uint64_t nt_form[4]; /* tiles of each form a (section 4.1); filled by ref_parse */
     int quant;     /* QUANT blocks allowed: lossy mode and eb >= 2^-1000 */
     double D, R;   /* quantum and reciprocal (when quant) */
     int64_t qmax;
@@ -56,13 +58,20 @@ typedef struct ref_block {
     int kind;            /* REF_QUANT, REF_RAW_CODED, REF_RAW_VERBATIM */
     int s, p, F, head;   /* sign mode, predictor bit, planes (stored), head block */
     int form;            /* the tile's form a (section 4.1; 0 in version 1) */
-    int pred;            /* QUANT: REF_PRED_LORENZO, REF_PRED_NONE or REF_PRED_L2 */
+    int pred;            /* QUANT: REF_PRED_* */
+    int sparse;          /* a sparse block (p = 1 in a form-2 or form-3 tile, section 6.4) */
     int r;               /* reals in the block */
     uint64_t offset;     /* payload offset from the start of the stream */
     int size;            /* payload bytes */
-    int64_t q0;          /* head QUANT carrying its first value (Lorenzo or L2): that value */
-    uint32_t sign_map;   /* as stored (0 when absent) */
-    uint32_t planes[64]; /* as stored */
+    int64_t q0;          /* head QUANT carrying its first value (Lorenzo, L2, sparse): that value */
+    uint32_t sign_map;   /* as stored (0 when absent); sparse: the compacted sign word (k bits) */
+    uint32_t planes[64]; /* as stored; sparse: the compacted planes C_b (k bits each) */
+    /* sparse blocks with F > 0 (section 6.4; all 0 otherwise) */
+    uint32_t zmap;       /* the nonzero map Z */
+    int k;               /* popcount(Z) */
+    uint64_t sp_offset;  /* the tile's sparse stream: its offset from the start of the stream */
+    uint64_t sp_bit;     /* the block's first bit in that stream */
+    int sp_bits;         /* its bits: (s = 0 ? k : 0) + F*k */
     int64_t d[32];       /* QUANT deltas (d_0 = 0 when not coded) */
     int64_t q[32];       /* QUANT integers */
     uint64_t key[32];    /* RAW keys */
@@ -93,7 +102,8 @@ int ref_decode(const void *buf, size_t size, void *out, uint64_t count, unsigned
  * data. *out is malloc'ed (free it). */
 int ref_compress(const void *data, uint64_t count, unsigned dtype, unsigned mode, double value,
                  double range, unsigned char **out, size_t *out_size, char *why);
-/* The same for version vmajor (1 or 2; version 2 chooses each tile's form by section 8.1). */
+/* The same for version vmajor (1, 2 or 3; version 2 chooses each tile's form by section 8.1,
+ * version 3 by section 8.2). */
 int ref_compress_v(const void *data, uint64_t count, unsigned dtype, unsigned mode, double value,
                    double range, unsigned vmajor, unsigned char **out, size_t *out_size, char *why);
 /* The form of tile t of a stream ref_parse accepted (section 4): entry >> 62. */
@@ -101,8 +111,9 @@ unsigned ref_tile_form(const void *buf, uint64_t t);
 
 /* Section 11: the stream of op(a, b) (b != NULL) or op(a, local) (b == NULL). op: 0 SUM,
  * 1 MAX, 2 MIN. The output has the inputs' major version (REF_MISMATCH when a and b differ in it);
- * in version 2 each output tile's form is chosen by section 8.1. NaN results are written as the canonical quiet NaN and MAX/MIN order -0 below +0
- * (section 11 leaves both open; these are the library's documented choices, see the tests). */
+ * each output tile's form is chosen by section 8.1 in version 2, by 8.2 in version 3. NaN results
+ * are written as the canonical quiet NaN and MAX/MIN order -0 below +0 (section 11 leaves both
+ * open; these are the library's documented choices, see the tests). */
 int ref_hom(const void *a, size_t a_size, const void *b, size_t b_size, const void *local,
             int op, unsigned char **out, size_t *out_size, char *why);
 

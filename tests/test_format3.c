@@ -258,6 +258,61 @@ static long long first_sparse(const eccl_stream_t *st, uint64_t t, uint64_t *at)
     return -1;
 }
 
+/* Part 4a: a sparse block whose bytes and bits exceed its values' r*W bytes (format.md section 6)
+ * is refused by the library and the reference alike; a cheaper one of the same shape is a valid
+ * stream both decode to the same values. One float32 tile of form S1 and one block: a head block
+ * whose integers alternate between +-M (first-order deltas +-2M, all 31 nonzero, both signs): with
+ * M = 2^30 - 1 its deltas need 31 planes, 8 bytes and 31 + 31 * 31 bits, 1056 bits against 1024;
+ * with M = 2^27, 29 planes, 994 bits. No encoder writes the first (section 8.2's eligibility). */
+typedef struct {
+    int64_t M;
+} cost_ctx_t;
+
+static int64_t cost_tile(void *vctx, uint64_t t, unsigned char *codes, unsigned *form, unsigned char *payload)
+{
+    const int64_t M = ((const cost_ctx_t *)vctx)->M;
+    (void)t;
+    uint32_t w[32] = {0}, sign = 0;
+    int F = eccl_fmt_bitlen64((uint64_t)(2 * M));
+    for (int i = 1; i < 32; i++) { /* d_i = q_i - q_{i-1}, q_i = (-1)^i M */
+        int64_t d = (i & 1) ? -2 * M : 2 * M;
+        sign |= (uint32_t)(d < 0) << (i - 1);
+        for (int j = 0; j < F; j++) w[j] |= (uint32_t)(((uint64_t)(d < 0 ? -d : d) >> j) & 1u) << (i - 1);
+    }
+    codes[0] = (unsigned char)eccl_fmt_quant_code(ECCL_FMT_SIGN_MAP, 1, (unsigned)(F <= 30 ? F : 31));
+    *form = ECCL_FMT_FORM_S1;
+    eccl_st32(payload, (uint32_t)eccl_fmt_zigzag(M));
+    eccl_st32(payload + 4, 0xFFFFFFFEu);
+    memset(payload + 8, 0, 4 * 33);
+    eccl_bitw_t bw = {payload + 8, 0};
+    eccl_bitw_putn(&bw, &sign, 1, 31);
+    eccl_bitw_putn(&bw, w, F, 31);
+    return (int64_t)eccl_fmt_sparse_tile_size(8, bw.pos);
+}
+
+static void crafted_cost(void)
+{
+    for (int big = 0; big < 2; big++) {
+        cost_ctx_t c = {big ? ECCL_FMT_QMAX32 : (int64_t)1 << 27};
+        eccl_stream_desc_t d = {3, ECCL_FLOAT32, ECCL_MODE_ABS, 1, 32, 0x1p-10, 0x1p-10, 0.0};
+        size_t cap = eccl_compress_bound(32, ECCL_FLOAT32) + 64, z = 0;
+        unsigned char *s = tu_malloc(cap);
+        float y[32], yr[32];
+        char why[REF_WHY_LEN];
+        TU_RC(eccl_stream_write(&d, cost_tile, &c, s, cap, &z), ECCL_SUCCESS);
+        eccl_result_t rc = eccl_decompress(s, z, y, 32, ECCL_FLOAT32);
+        int rr = ref_decode(s, z, yr, 32, ECCL_FLOAT32, why);
+        TU_CHECK(rc == (big ? ECCL_ERR_CORRUPT : ECCL_SUCCESS) && rr == (int)rc,
+                 "sparse block of %s r*W: library %s, reference %d (%s)", big ? "more than" : "at most",
+                 eccl_strerror(rc), rr, why);
+        if (!big && rc == ECCL_SUCCESS) {
+            TU_CHECK(memcmp(y, yr, sizeof y) == 0, "sparse block at most r*W: values differ");
+            TU_CHECK(y[1] == (float)(-(double)c.M * eccl_fmt_quantum(0x1p-10)), "sparse block: value 1 is %g", y[1]);
+        }
+        free(s);
+    }
+}
+
 /* Part 4: crafted and damaged streams. */
 static void damage(void)
 {
@@ -381,6 +436,7 @@ int main(void)
                     hom_case(dtypes[d], &modes[m], hsizes[z], PAT_RUNS, TU_NANINF, ops[o]);
                 }
             }
+    crafted_cost();
     damage();
     return tu_finish("test_format3");
 }

@@ -181,9 +181,12 @@ eccl_result_t eccl_stream_parse(const void *buf, size_t size, eccl_stream_t *s)
             int bs = eccl_stream_block_size(s, k);
             bad |= bs < 0 || (!s->qp.quant && !eccl_fmt_code_is_raw(m)) || (uint64_t)bs > psize - off - tsize;
             if (!bad && eccl_fmt_code_sparse(m, form) && eccl_fmt_quant_planes(m, s->qp.is64) > 0) {
-                /* the map is the block's last 4 bytes (after the head value, if any) */
+                /* the map is the block's last 4 bytes (after the head value, if any); bytes and
+                 * bits together at most r*W bytes (section 6) */
                 uint32_t z = eccl_ld32(s->payload + off + tsize + (uint64_t)bs - 4);
-                L += (uint64_t)eccl_fmt_sparse_bits(m, z, s->qp.is64);
+                int bits = eccl_fmt_sparse_bits(m, z, s->qp.is64);
+                bad |= 8 * bs + bits > 8 * eccl_fmt_block_len(s->n, k) * (s->qp.is64 ? 8 : 4);
+                L += (uint64_t)bits;
             }
             tsize += (uint64_t)(bs < 0 ? 0 : bs);
         }

@@ -2,7 +2,7 @@
  * fuzz_driver.c - runs the fuzz target (fuzz_decompress.c) over a deterministic generated corpus,
  * as the check program tests/test_fuzz_smoke (no libFuzzer needed; the sanitizer build reruns it).
  *
- * Corpus: valid streams of every dtype and mode in both format versions (sizes around block and
+ * Corpus: valid streams of every dtype and mode in format versions 1-3 (sizes around block and
  * tile boundaries, several data patterns), then for each a deterministic series of mutations: bit
  * flips, byte sets (random
  * and special values), truncations, extensions, header field changes, block-code changes, and
@@ -21,7 +21,7 @@
 #include "ref_decoder.h"
 #include "testutil.h"
 #include "fuzz_target.h"
-#include "codec/codec.h" /* eccl_compress_fmt: version-2 seeds */
+#include "codec/codec.h" /* eccl_compress_fmt: version-2 and version-3 seeds */
 
 static uint64_t rng_state = 0x5EED;
 static uint64_t rnd(void)
@@ -166,9 +166,9 @@ int main(int argc, char **argv)
                                    ECCL_BOUND_REL(1e-4), {ECCL_MODE_ABS, 1e-305, 0.0}};
     const size_t counts[] = {0, 1, 5, 17, 33, 70, 4100};
     const int pats[] = {TU_SMOOTH, TU_NANINF, TU_RANDOM, TU_ZEROS, TU_RANDOMWALK, TU_HUGE};
-    seed_t seeds[2 * 4 * 5 * 7];
+    seed_t seeds[3 * 4 * 5 * 7];
     int nseeds = 0;
-    for (int v = 1; v <= 2; v++) /* stream format versions 1 and 2 (doc/format.md 13) */
+    for (int v = 1; v <= 3; v++) /* stream format versions 1, 2 and 3 (doc/format.md 13, 14) */
     for (int d = 0; d < 4; d++)
         for (int b = 0; b < 5; b++)
             for (int c = 0; c < 7; c++) {
@@ -176,6 +176,12 @@ int main(int argc, char **argv)
                 int W = dts[d] == ECCL_FLOAT64 || dts[d] == ECCL_COMPLEX128 ? 8 : 4;
                 void *x = tu_malloc(n * (size_t)W);
                 tu_fill(x, n, W == 8, pats[(d + b + c) % 6], (uint64_t)(d * 100 + b * 10 + c));
+                if (v == 3 && c >= 5) /* flat runs with jumps: sparse tiles (format.md 6.4) */
+                    for (size_t i = 0; i < n; i++) {
+                        double r = (double)((i / 9) % 5) * 0.75 - (double)((i / 41) % 3);
+                        if (W == 8) ((double *)x)[i] = r;
+                        else ((float *)x)[i] = (float)r;
+                    }
                 size_t cap = eccl_compress_bound(count, dts[d]);
                 seeds[nseeds].s = tu_malloc(cap + 64);
                 TU_RC(eccl_compress_fmt(x, count, dts[d], &bounds[b], seeds[nseeds].s, cap, &seeds[nseeds].n,
@@ -190,8 +196,8 @@ int main(int argc, char **argv)
         int written = 0;
         for (int i = 0; i < nseeds; i++) {
             int c = i % 7, b = (i / 7) % 5, v2 = i >= 4 * 5 * 7, d = (i / 35) % 4;
-            /* 33 elements; 70 for ABS 1e-2; version 2: the real dtypes' 4100 elements of
-             * ABS 1e-2 and 0.5 as well (second-order tiles) */
+            /* 33 elements; 70 for ABS 1e-2; versions 2 and 3: the real dtypes' 4100 elements of
+             * ABS 1e-2 and 0.5 as well (second-order tiles; version 3: sparse ones) */
             if (!(c == 4 || (c == 5 && b == 1) || (v2 && c == 6 && (b == 1 || b == 2) && (d == 0 || d == 1))))
                 continue;
             char path[512];
