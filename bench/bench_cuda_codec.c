@@ -4,7 +4,12 @@
  * codec (same bytes) and every decoded value against the bound.
  *
  *   bench/bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64] [--format 1|2]
- *                          [--abs E] [--raw FILE] [--datasets ...] [--rel 0|1] [--panels 0|1]
+ *                          [--abs E] [--raw FILE] [--datasets ...] [--rel 0|1] [--panels 0|1] [--dump DIR]
+ *
+ * --dump DIR writes the arrays the rows would compress (each dataset of --datasets at --mib and
+ * --dtype, raw little-endian: DIR/sin.f32, DIR/walk.f32, DIR/normal.f32 and, with --raw, the file's
+ * name without its extension, e.g. DIR/trinidad.f32, tiled to the size) and exits without a device;
+ * bench/peers.sh feeds them to the peer codecs.
  *
  * The rows that are issue 21's are printed again at the end beside the peer codecs' figures
  * (bench/peers.h); `bash bench/gpu_host.sh issue21` runs them all.
@@ -124,6 +129,32 @@ static void *read_raw(const char *path, size_t es, size_t *n)
     }
     fclose(f);
     return v;
+}
+
+/* The array of dataset `kind` (0-2: generate(); 3: the --raw values repeated to fill n) into x. */
+static void fill(void *x, size_t n, int kind, int is64, const void *rawv, size_t rawn)
+{
+    const size_t es = is64 ? 8 : 4;
+    if (kind < 3) generate(x, n, kind, is64);
+    else
+        for (size_t i = 0; i < n; i += rawn) memcpy((char *)x + i * es, rawv, (n - i < rawn ? n - i : rawn) * es);
+}
+
+/* --dump: `bytes` of x to dir/name.ext (raw, host byte order: little-endian on every host eccl
+ * runs on); 0, or 1 after a message. */
+static int dump_file(const char *dir, const char *name, const char *ext, const void *x, size_t bytes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+    FILE *f = fopen(path, "wb");
+    size_t w = f ? fwrite(x, 1, bytes, f) : 0;
+    if (!f || w != bytes || fclose(f)) {
+        fprintf(stderr, "bench_cuda_codec: cannot write %s\n", path);
+        if (f && w != bytes) fclose(f);
+        return 1;
+    }
+    printf("%s %zu bytes\n", path, bytes);
+    return 0;
 }
 
 /* Each figure is the median of REPS timed runs of `iters` back-to-back calls on one stream, timed
@@ -312,13 +343,13 @@ int main(int argc, char **argv)
     size_t mib = 1024, small_kib = 1024;
     int iters = 10, is64 = 0;
     double abs_eb = 1e-4;
-    const char *raw = NULL, *only = NULL;
+    const char *raw = NULL, *only = NULL, *dump_dir = NULL;
     int with_rel = 1, with_panels = 1;
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || i + 1 >= argc) {
             printf("usage: bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64]\n"
                    "                        [--format 1|2]\n"
-                   "                        [--abs E] [--raw FILE] [--datasets sin,walk,normal,raw]\n"
+                   "                        [--abs E] [--raw FILE] [--datasets sin,walk,normal,raw] [--dump DIR]\n"
                    "GPU codec throughput (compression, decompression, homomorphic SUM) and ratio at N MiB and\n"
                    "N KiB, next to a device-to-device copy; streams compared with the CPU codec's; exit 1 on a\n"
                    "mismatch or a bound violation.\n"
@@ -328,6 +359,9 @@ int main(int argc, char **argv)
                    "  --datasets  which rows to run (default all; raw needs --raw), then the strided panels\n"
                    "  --format    stream format version (default 1)\n"
                    "  --rel 0     no REL rows;  --panels 0  no strided panels\n"
+                   "  --dump DIR  write each dataset's array (as the rows compress it: N MiB of --dtype, raw\n"
+                   "              little-endian) to DIR/sin.f32, DIR/walk.f32, DIR/normal.f32 and DIR/<FILE's name\n"
+                   "              without extension>.f32 (.f64 with float64), then exit (no device needed)\n"
                    "Rows that are issue 21's (dataset, type and ABS bound: sin, walk and normal at 1e-4 as float32,\n"
                    "sin at 1e-6 as float64, the fields of bench/ncarg_raw.py through --raw at their bounds) are\n"
                    "printed again at the end beside the peer codecs' figures (bench/peers.h).\n");
@@ -337,6 +371,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--abs")) abs_eb = strtod(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--raw")) raw = argv[i + 1];
         else if (!strcmp(argv[i], "--datasets")) only = argv[i + 1];
+        else if (!strcmp(argv[i], "--dump")) dump_dir = argv[i + 1];
         else if (!strcmp(argv[i], "--small-kib")) small_kib = strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--rel") && (!strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1")))
@@ -361,6 +396,26 @@ int main(int argc, char **argv)
     void *rawv = NULL;
     size_t rawn = 0;
     if (raw && !(rawv = read_raw(raw, es, &rawn))) return 2;
+    static const char *keys[] = {"sin", "walk", "normal", "raw"};
+    if (dump_dir) { /* the arrays only, no device */
+        size_t n = (mib << 20) / es;
+        void *x = malloc(n * es);
+        int bad = !x;
+        for (int kind = 0; kind < (raw ? 4 : 3) && !bad; kind++) {
+            if (only && !list_has(only, keys[kind])) continue;
+            char name[256];
+            if (kind < 3) snprintf(name, sizeof name, "%s", keys[kind]);
+            else { /* the --raw file's name without directory and extension */
+                const char *base = strrchr(raw, '/') ? strrchr(raw, '/') + 1 : raw, *dot = strrchr(base, '.');
+                snprintf(name, sizeof name, "%.*s", (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)), base);
+            }
+            fill(x, n, kind, is64, rawv, rawn);
+            bad = dump_file(dump_dir, name, is64 ? "f64" : "f32", x, n * es);
+        }
+        free(x);
+        free(rawv);
+        return bad;
+    }
     int ndev = 0;
     if (eccl_cuda_device_count(&ndev) || ndev == 0) {
         printf("bench_cuda_codec: no CUDA device (or no CUDA backend): nothing to measure\n");
@@ -410,12 +465,9 @@ int main(int argc, char **argv)
     int all_ok = 1;
     struct { const peer_row_t *p; char size[32]; result_t r; } board[8]; /* issue 21's rows met */
     int nboard = 0;
-    static const char *keys[] = {"sin", "walk", "normal", "raw"};
     for (int kind = 0; kind < (raw ? 4 : 3); kind++) {
         if (only && !list_has(only, keys[kind])) continue;
-        if (kind < 3) generate(hx, n, kind, is64);
-        else
-            for (size_t i = 0; i < n; i += rawn) memcpy((char *)hx + i * es, rawv, (n - i < rawn ? n - i : rawn) * es);
+        fill(hx, n, kind, is64, rawv, rawn);
         for (int bi = 0; bi < 2; bi++) {
             size_t sizes[2] = {n, ns};
             for (int si = 0; si < 2; si++) {

@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops and issue21 (one), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops, issue21 and peers (one; peers: .peers in the carry, bench/peers/build.sh), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -464,6 +464,13 @@ case " $what " in *" issue21 "*) # issue 21's table: every row at 1 GiB (I21_MIB
         for f in "$out"/i21_*fmt$v.log; do sed -n '/^issue 21.s rows/,$p' "$f" | grep -E "^(sin|random|normal|trinidad|hgt|vinth2p)"; done
         grep -h -E "MISMATCH|NO$" "$out"/i21_*fmt$v.log
     done ;;
+esac
+case " $what " in *" peers "*) # issue 21's table re-measured on this GPU: eccl (bench_cuda_codec) beside the peer
+    # codecs cuSZp (outlier), FSZ and PFPL (sm_90 binaries in ../.peers/bin: name .peers in the carry)
+    # on the same 1 GiB arrays (PEER_MIB), every reconstruction checked in long double; the table
+    # also in $out/peers/table.txt (bench/peers.sh: PEER_ROWS, PEERS, PEER_TIMEOUT per codec and row)
+    step peers timeout "${PEERS_TIMEOUT:-570}" env PEER_LOGS="$out/peers" bash ../bench/peers.sh .
+    echo "== peers table"; cat "$out/peers/table.txt" 2>/dev/null ;;
 esac
 case " $what " in *" x4bench "*) # four GPUs, one rank each, over sockets on loopback (issue 19's 4-GPU rows):
     # allreduce and bcast of smooth float32, `auto` and the pipelined algorithm forced, in each stream

@@ -166,12 +166,19 @@ ECCL_HD int eccl_fmt_block_size(unsigned m, int r, int is64, int head)
     return eccl_fmt_block_size_form(m, r, is64, head, ECCL_FMT_FORM_NONE);
 }
 
+ECCL_HD int eccl_fmt_popc32(uint32_t z)
+{
+#if defined(__CUDA_ARCH__)
+    return __popc(z);
+#else
+    return __builtin_popcount(z);
+#endif
+}
+
 /* Bits a sparse block with code m and nonzero map z holds in its tile's sparse stream (6.4). */
 ECCL_HD int eccl_fmt_sparse_bits(unsigned m, uint32_t z, int is64)
 {
-    int F = eccl_fmt_quant_planes(m, is64);
-    int k = 0;
-    for (uint32_t t = z; t; t &= t - 1u) k++;
+    int F = eccl_fmt_quant_planes(m, is64), k = eccl_fmt_popc32(z);
     return F > 0 ? ((m >> 6) == 0u ? k : 0) + F * k : 0;
 }
 /* The padded size of a tile of form 2 or 3 (section 7): B bytes of block payloads, L stream bits. */
@@ -262,15 +269,6 @@ typedef struct {
     uint64_t all;
     uint32_t neg, pos;
 } eccl_fmt_dstat_t;
-
-ECCL_HD int eccl_fmt_popc32(uint32_t z)
-{
-#if defined(__CUDA_ARCH__)
-    return __popc(z);
-#else
-    return __builtin_popcount(z);
-#endif
-}
 
 /* Version 3 (section 8.2): a QUANT block's encoding in each form of `want` (bit a: form a) from its
  * Lorenzo (L), predictor-none (N, read with form 0) and second-order (S2, read with forms 1 and 3)
