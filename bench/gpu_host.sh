@@ -2,7 +2,7 @@
 # gpu_host.sh [what...] - build eccl on the GPU test host, run the GPU tests and benchmarks, and
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
-#   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
+#   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, fmt3coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
 #   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops, issue21 and peers (one; peers: .peers in the carry, bench/peers/build.sh), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
@@ -72,6 +72,10 @@ case " $what " in *" fmt2coll "*|*" quicktest "*|*" test "*|*" all "*) # the col
         ECCL_TEST_EXPECT_NCCL=1 mpiexec -n 2 ./tests/test_coll_device
     step corrupt_device_fmt2_f64 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
     step corrupt_device_fmt2_f32 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32 ;;
+esac
+case " $what " in *" fmt3coll "*|*" test "*|*" all "*) # ECCL_FORMAT=3: the CUDA codec does not write version 3, so
+    # device buffers are staged through host memory and the CPU codec, bit for bit the host path's
+    step coll_device_fmt3_np2 timeout "$test_timeout" env ECCL_FORMAT=3 mpiexec -n 2 ./tests/test_coll_device ;;
 esac
 case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
     step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec

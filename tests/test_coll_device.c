@@ -11,7 +11,8 @@
  * =2 (with ECCL_TRANSPORT=nccl): compressed device-resident calls must send their streams by NCCL;
  * =0: they must fall back to MPI. Unset: one nccl allreduce first finds out which holds here.
  * ECCL_FAULT_NODE_IPC=R with ECCL_NODE_SIZE: only the case of a node that refuses the hierarchical
- * allreduce's CUDA IPC windows (refused_ipc_case).
+ * allreduce's CUDA IPC windows (refused_ipc_case). ECCL_FORMAT=3: every call on device buffers is
+ * staged (the CUDA codec does not write version 3), and still bit for bit the host call's.
  *
  * Usage: mpiexec -n P tests/test_coll_device
  */
@@ -144,9 +145,16 @@ static size_t defined_recv(int coll, size_t rbytes)
  * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. hierarchical keeps device buffers on the
  * GPU (CUDA IPC inside each node; staged with ECCL_NODE_IPC=0), and falls back to MPI on one node
  * (ECCL_NODE_SIZE makes nodes). */
+/* No GPU codec for the collectives: ECCL_DEVICE_RESIDENT=0, or ECCL_FORMAT=3 (the CUDA codec does
+ * not write version 3: device buffers are staged through host memory and the CPU codec). */
+static int staged_only(void)
+{
+    const char *env = getenv("ECCL_DEVICE_RESIDENT"), *fmt = getenv("ECCL_FORMAT");
+    return (env && !strcmp(env, "0")) || (fmt && !strcmp(fmt, "3"));
+}
+
 static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_send, int dev_recv)
 {
-    const char *env = getenv("ECCL_DEVICE_RESIDENT");
     int root = size - 1, mine = rank == root;
     int uses_send = coll != BCAST && coll != SRR && !in_place && !(coll == SCATTER && !mine);
     int uses_recv = !((coll == REDUCE || coll == GATHER) && !mine && !in_place) || coll == BCAST || coll == SRR ||
@@ -155,7 +163,7 @@ static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_
     if (coll == SCATTER && mine && in_place) uses_send = 1;
     if ((coll == REDUCE || coll == GATHER) && in_place && !mine) uses_send = 1, uses_recv = 0;
     if (!(uses_send && dev_send) && !(uses_recv && dev_recv)) return 0; /* all it touches is host memory */
-    if (env && !strcmp(env, "0")) return 1;
+    if (staged_only()) return 1;
     if ((uses_send && !dev_send) || (uses_recv && !dev_recv)) return 1;
     if (coll == RSB && in_place) return 1;
     /* plain MPI on device buffers: staged, or handed to a CUDA-aware MPI as they are (not an
@@ -625,10 +633,10 @@ int main(int argc, char **argv)
                 }
         }
     if (size > 1 && !expect_nccl && !node_size_set() && !getenv("ECCL_DEVICE_RESIDENT") && !getenv("ECCL_COMPRESS") &&
-        !mpi_aware)
+        !mpi_aware && !staged_only())
         gpu_model_case();
     const char *ipc = getenv("ECCL_NODE_IPC");
-    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT")) {
+    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT") && !staged_only()) {
         mixed_hier_case(ec);
         /* a buffer larger than the windows so far (2 MiB): every rank of a node grows its window
          * and maps the others' again; then a smaller call reuses them */

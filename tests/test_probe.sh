@@ -163,6 +163,20 @@ if expect_ok "f64 abs"; then
     check_rec "f64 abs" "$tmp/d.f64" "$tmp/d.rec" f64 1e-9
 fi
 
+# --format: the stream format version written (doc/format.md); every version keeps the bound, and
+# no version-2 or version-3 stream is larger than the version-1 stream of the same field
+for v in 1 2 3; do
+    probe "$tmp/f.f32" --type f32 --abs 1e-3 --json --repeat 1 --format $v --decompressed "$tmp/v.rec"
+    if expect_ok "format $v"; then
+        [ "$(get format)" = $v ] && pass "format $v: stream version $v" || fail "format $v: stream version '$(get format)'"
+        eval "size_v$v=$(get compressed_bytes)"
+        check_rec "format $v" "$tmp/f.f32" "$tmp/v.rec" f32 1e-3
+    fi
+done
+awk_true 'a <= b' "${size_v3:-}" "${size_v2:-}" && awk_true 'a <= b' "${size_v2:-}" "${size_v1:-}" &&
+    pass "format sizes v3 $size_v3 <= v2 $size_v2 <= v1 $size_v1" ||
+    fail "format sizes: v1 '${size_v1:-}' v2 '${size_v2:-}' v3 '${size_v3:-}'"
+
 # the human-readable report
 probe "$tmp/f.f32" --type f32 --abs 1e-3 --repeat 1
 if [ "$rc" -eq 0 ] && grep -q 'ratio' "$tmp/out" && grep -q 'eb_abs 0.001' "$tmp/out" &&
@@ -198,6 +212,7 @@ F=$tmp/f.f32
 expect_usage 'No such file' "$tmp/missing.f32" --type f32 --abs 1e-3
 expect_usage "unknown type" "$F" --type f16 --abs 1e-3
 expect_usage "no error bound" "$F" --type f32
+expect_usage "expected an integer from 1 to 3" "$F" --type f32 --abs 1e-3 --format 4
 expect_usage "only one of" "$F" --type f32 --abs 1e-3 --rel 1e-3
 expect_usage "> 0" "$F" --type f32 --abs 0
 expect_usage "> 0" "$F" --type f32 --abs -1

@@ -13,6 +13,7 @@
 #include <omp.h>
 #endif
 
+#include "codec/codec.h" /* eccl_compress_fmt: --format */
 #include "tools/probe.h"
 
 /* The codec hands whole tiles of 256 blocks of 32 values to threads (doc/format.md). */
@@ -62,8 +63,8 @@ static int time_compress(const probe_opts_t *o, const probe_field_t *f, unsigned
     double best = INFINITY;
     for (int k = 0; k < o->repeat && rc == ECCL_SUCCESS; k++) {
         double t0 = now_s();
-        rc = eccl_compress(f->values, f->count, f->dtype, &o->bound, stream, cap,
-                           &r->compressed_bytes);
+        rc = eccl_compress_fmt(f->values, f->count, f->dtype, &o->bound, stream, cap, &r->compressed_bytes,
+                               ECCL_PATH_AUTO, o->format);
         double t = now_s() - t0;
         if (t < best) best = t;
     }

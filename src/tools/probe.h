@@ -41,6 +41,7 @@ typedef struct probe_opts {
     int json;
     int threads;             /* 0: leave the OpenMP default */
     int repeat;
+    int format;              /* stream format version written: 1 (default), 2 or 3 */
     int show_help, show_version;
 } probe_opts_t;
 

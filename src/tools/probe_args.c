@@ -20,7 +20,7 @@
 
 enum {
     OPT_TYPE = 256, OPT_DIMS, OPT_ABS, OPT_REL, OPT_LOSSLESS, OPT_DECOMPRESSED, OPT_COMPRESSED,
-    OPT_JSON, OPT_THREADS, OPT_REPEAT
+    OPT_JSON, OPT_THREADS, OPT_REPEAT, OPT_FORMAT
 };
 
 static const struct option long_options[] = {
@@ -34,6 +34,7 @@ static const struct option long_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"format", required_argument, NULL, OPT_FORMAT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -165,6 +166,7 @@ static int handle_option(int c, const char *arg, probe_opts_t *o)
     case OPT_JSON: o->json = 1; break;
     case OPT_THREADS: status = parse_positive_int("--threads", arg, 65536, &o->threads); break;
     case OPT_REPEAT: status = parse_positive_int("--repeat", arg, 1000000, &o->repeat); break;
+    case OPT_FORMAT: status = parse_positive_int("--format", arg, 3, &o->format); break;
     case 'h': o->show_help = 1; break;
     case 'V': o->show_version = 1; break;
     default: status = PROBE_EXIT_USAGE; break;
@@ -215,6 +217,7 @@ int probe_parse_args(int argc, char **argv, probe_opts_t *o)
     memset(o, 0, sizeof(*o));
     o->dtype = ECCL_FLOAT32;
     o->repeat = 3;
+    o->format = 1;
     opterr = 0;
     while (status == PROBE_OK && (c = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
         if (c == '?' || c == ':') {
@@ -239,6 +242,7 @@ void probe_print_help(void)
     fputs(
 "Usage: eccl-probe FILE [--type f32|f64] [--dims N1xN2x...] (--abs E | --rel E | --lossless)\n"
 "                  [--decompressed OUT] [--compressed OUT] [--json] [--threads N] [--repeat K]\n"
+"                  [--format 1|2|3]\n"
 "\n"
 "Compress a field with eccl once, check the reconstruction element by element, and report\n"
 "what compression would cost and gain: run it before turning compression on.\n"
@@ -265,6 +269,9 @@ void probe_print_help(void)
 "  --json              print one JSON object on stdout instead of the report (inf/nan -> null)\n"
 "  --threads N         OpenMP threads for the codec (default: the OpenMP default)\n"
 "  --repeat K          time K compressions and K decompressions, keep the best (default 3)\n"
+"  --format V          stream format version (doc/format.md): 1 (default, what the collectives\n"
+"                      write unless ECCL_FORMAT says otherwise), 2 (second-order tiles: smooth\n"
+"                      fields), 3 (and sparse tiles: fields with flat runs; CPU codec only)\n"
 "  -h, --help          this text\n"
 "  -V, --version       versions, and whether netCDF input is built in\n"
 "\n"

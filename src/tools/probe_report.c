@@ -89,8 +89,8 @@ static void text_settings(const probe_opts_t *o, const probe_result_t *r)
 
 static void text_results(const probe_result_t *r, const probe_figures_t *g)
 {
-    printf("  compressed   %zu bytes: ratio %.4g, %.4g bits/value\n", r->compressed_bytes,
-           g->ratio, g->bits_per_value);
+    printf("  compressed   %zu bytes (format %d): ratio %.4g, %.4g bits/value\n", r->compressed_bytes,
+           r->info.version_major, g->ratio, g->bits_per_value);
     printf("  error        max %.6g", g->max_error);
     if (isfinite(g->max_over_eb)) printf(" = %.4g x eb_abs", g->max_over_eb);
     printf(", RMSE %.6g, PSNR ", g->rmse);
@@ -252,6 +252,7 @@ static void json_settings(json_writer_t *w, const probe_opts_t *o, const probe_r
 static void json_results(json_writer_t *w, const probe_result_t *r, const probe_figures_t *g)
 {
     json_size(w, "compressed_bytes", r->compressed_bytes);
+    json_size(w, "format", (uint64_t)r->info.version_major);
     json_double(w, "ratio", g->ratio);
     json_double(w, "bits_per_value", g->bits_per_value);
     json_double(w, "max_error", g->max_error);
