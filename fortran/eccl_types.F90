@@ -38,7 +38,7 @@ module eccl_types
     real(c_double) :: alpha = 0.0_c_double
     real(c_double) :: beta = 0.0_c_double
     real(c_double) :: min_bytes = -1.0_c_double
-    integer(c_int) :: format = 0 ! the stream format version written (1 or 2; 0: default 1)
+    integer(c_int) :: format = 0 ! the stream format version written (1, 2 or 3; 0: default 1)
   end type eccl_config
 
   ! eccl_stats_t (what the last collective on a communicator did); the character arrays are NUL
