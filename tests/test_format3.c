@@ -8,7 +8,8 @@
  *  2. fields with flat runs take sparse tiles and compress better than in version 2 (printed);
  *  3. homomorphic SUM/MAX/MIN on version-3 streams give version-3 streams that decode to exactly
  *     the values of the same operation on version-1 streams, by both paths alike;
- *  4. crafted streams a decoder must refuse (a form the version, dtype or mode does not have, a map
+ *  4. the sparse-dense conversions' two implementations (loops, BMI2) agree; crafted streams a
+ *     decoder must refuse (a form the version, dtype or mode does not have, a map
  *     bit added or a map cleared, a tile 16 bytes short), and random damage with a valid checksum:
  *     refused or decoded, never a crash (ASan in CI), the AVX2 and reference paths alike.
  *
@@ -17,6 +18,7 @@
 #include "testutil.h"
 #include "ref_decoder.h"
 #include "codec/codec.h"
+#include "codec/fast.h" /* the BMI2 sparse-dense conversions (part 4b) */
 
 static const eccl_dtype_t dtypes[] = {ECCL_FLOAT32, ECCL_FLOAT64, ECCL_COMPLEX64, ECCL_COMPLEX128};
 
@@ -313,6 +315,59 @@ static void crafted_cost(void)
     }
 }
 
+/* Part 4b: the two implementations of the sparse-dense conversion (codec.h), block.c's loops (the
+ * ones AMD's Zen 2 and older run) and BMI2's pext/pdep (sparse_fast.c, where the fast paths run),
+ * give the same dense block and the same sparse bytes and bits, on every sparse block of streams
+ * with flat runs, both dtypes. */
+static void sparse_conversions(void)
+{
+    long blocks = 0;
+    for (int is64 = 0; is64 < 2; is64++) {
+        eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
+        size_t n = 4 * 8192, cap = eccl_compress_bound(n, dt), z;
+        void *x = tu_malloc(n * 8);
+        unsigned char *s = tu_malloc(cap);
+        fill(x, n, is64, PAT_RAMPS, 31);
+        eccl_bound_t b = ECCL_BOUND_ABS(1e-4);
+        TU_RC(eccl_compress_fmt(x, n, dt, &b, s, cap, &z, ECCL_PATH_AUTO, 3), ECCL_SUCCESS);
+        eccl_stream_t st;
+        TU_RC(eccl_stream_parse(s, z, &st), ECCL_SUCCESS);
+        for (uint64_t t = 0; t < st.nt; t++) {
+            unsigned form = eccl_stream_tile_form(&st, t);
+            if (form < ECCL_FMT_FORM_S1) continue;
+            eccl_bitr_t br;
+            eccl_stream_tile_bits(&st, t, &br);
+            const unsigned char *pl = eccl_stream_tile_payload(&st, t);
+            for (uint64_t k = t << 8; k < st.nb && k < (t + 1) << 8; k++) {
+                unsigned m = st.codes[k];
+                int head = (k & 255u) == 0 || eccl_fmt_code_is_raw(st.codes[k - 1]);
+                if (eccl_fmt_code_sparse(m, form)) {
+                    unsigned char d1[192], d2[192], o1[16], o2[16], w1[192] = {0}, w2[192] = {0};
+                    eccl_bitr_t b1 = br, b2 = br;
+                    int r1 = eccl_sparse_to_dense(pl, head, m, is64, &b1, d1);
+                    int r2 = eccl_fast_sparse_to_dense(pl, head, m, is64, &b2, d2);
+                    int F = eccl_fmt_quant_planes(m, is64); /* the dense block's bytes: */
+                    int dn = (head ? eccl_fmt_head_bytes(is64) : 0) + (F > 0 ? (m >> 6 == 0 ? 4 : 0) + 4 * F : 0);
+                    TU_CHECK(r1 == 0 && r2 == 0 && b1.pos == b2.pos && memcmp(d1, d2, (size_t)dn) == 0,
+                             "block %llu: to_dense differs (%d %d)", (unsigned long long)k, r1, r2);
+                    eccl_bitw_t v1 = {w1, 0}, v2 = {w2, 0};
+                    int s1 = eccl_sparse_from_dense(d1, head, m, is64, o1, &v1);
+                    int s2 = eccl_fast_sparse_from_dense(d1, head, m, is64, o2, &v2);
+                    TU_CHECK(s1 == s2 && v1.pos == v2.pos && v1.pos == b1.pos - br.pos && memcmp(o1, o2, (size_t)s1) == 0 &&
+                                 memcmp(o1, pl, (size_t)s1) == 0 && memcmp(w1, w2, sizeof w1) == 0,
+                             "block %llu: from_dense differs", (unsigned long long)k);
+                    br = b1;
+                    blocks++;
+                }
+                pl += eccl_stream_block_size(&st, k);
+            }
+        }
+        free(x), free(s);
+    }
+    printf("  sparse-dense conversions compared on %ld sparse blocks\n", blocks);
+    TU_CHECK(blocks > 100, "only %ld sparse blocks: the comparison does not reach them", blocks);
+}
+
 /* Part 4: crafted and damaged streams. */
 static void damage(void)
 {
@@ -437,6 +492,7 @@ int main(void)
                 }
             }
     crafted_cost();
+    sparse_conversions();
     damage();
     return tu_finish("test_format3");
 }

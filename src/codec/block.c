@@ -182,38 +182,13 @@ static uint32_t expand(uint32_t w, uint32_t z)
 int eccl_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64, unsigned char *out,
                            eccl_bitw_t *bw)
 {
-    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
-    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
-    memcpy(out, dense, (size_t)H);
-    if (F == 0) return H;
-    const unsigned char *pl = dense + H + (sm ? 4 : 0);
-    uint32_t z = 0;
-    for (int j = 0; j < F; j++) z |= eccl_ld32(pl + 4 * j);
-    const int k = eccl_fmt_popc32(z);
-    uint32_t w[1 + ECCL_FMT_FQ64];
-    int n = 0;
-    eccl_st32(out + H, z);
-    if (sm) w[n++] = compact(eccl_ld32(dense + H), z);
-    for (int j = 0; j < F; j++) w[n++] = compact(eccl_ld32(pl + 4 * j), z);
-    eccl_bitw_putn(bw, w, n, k);
-    return H + 4;
+    return eccl_sparse_from_dense_with(dense, head, code, is64, out, bw, compact);
 }
 
 int eccl_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
                          unsigned char *dense)
 {
-    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
-    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
-    memcpy(dense, in, (size_t)H);
-    if (F == 0) return 0;
-    const uint32_t z = eccl_ld32(in + H);
-    const int k = eccl_fmt_popc32(z);
-    uint32_t w[1 + ECCL_FMT_FQ64], all = 0;
-    const int n = F + (sm ? 1 : 0);
-    if (z == 0 || eccl_bitr_getn(br, w, n, k)) return -1;
-    for (int j = 0; j < n; j++) eccl_st32(dense + H + 4 * j, expand(w[j], z));
-    for (int j = sm; j < n; j++) all |= w[j];
-    return all == (k == 32 ? 0xFFFFFFFFu : (1u << k) - 1u) ? 0 : -1; /* every mapped delta nonzero */
+    return eccl_sparse_to_dense_with(in, head, code, is64, br, dense, expand);
 }
 
 int eccl_block_write_sparse(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
@@ -325,6 +300,16 @@ int eccl_block_encode_exact(const eccl_qparams_t *p, const void *x, int r, unsig
     return eccl_block_encode_raw(p, v, r, out, code);
 }
 
+/* F is minimal (section 6.1): the top plane holds a bit (top: its word, bits at the block's
+ * positions), or for f64 with fc = 31 (F = 45) the magnitudes' bit length is 31..45. */
+static int planes_minimal(uint32_t top, int fc, int is64, const uint64_t *mag, int r)
+{
+    if (fc < 31 || !is64) return top != 0; /* (f32 with fc = 31: F = 31 exactly) */
+    uint64_t all = 0;
+    for (int i = 0; i < r; i++) all |= mag[i];
+    return eccl_fmt_bitlen64(all) >= 31;
+}
+
 /* Read the optional sign map and F planes into mag[]/neg, checking the canonical form of
  * section 6.1: reserved bits (positions >= r, and `zero_first` position 0) clear, F minimal,
  * and the sign mode s consistent with the signs. Returns -1 on a violation. */
@@ -351,13 +336,7 @@ static int read_planes(const unsigned char *in, int r, int F, int fc, unsigned s
             bits &= bits - 1;
         }
     }
-    if (fc < 31 || !is64) {
-        if (w == 0) return -1; /* top plane empty: F not minimal (f32 with fc = 31: F = 31 exactly) */
-    } else {
-        uint64_t all = 0;
-        for (int i = 0; i < r; i++) all |= mag[i];
-        if (eccl_fmt_bitlen64(all) < 31) return -1;
-    }
+    if (!planes_minimal(w, fc, is64, mag, r)) return -1;
     switch (s) {
     case ECCL_FMT_SIGN_MAP:
         /* signs only on nonzero deltas, and both signs present (else s would be 1 or 2) */
@@ -392,14 +371,7 @@ static int read_sparse(const unsigned char *in, int r, int F, int fc, unsigned s
         for (int b = 0; b < k; b++, t &= t - 1u) mag[__builtin_ctz(t)] |= (uint64_t)((c >> b) & 1u) << j;
     }
     uint32_t kmask = k == 32 ? 0xFFFFFFFFu : ((1u << k) - 1u);
-    if (nzc != kmask) return -1; /* a mapped delta of magnitude 0 */
-    if (fc < 31 || !is64) {
-        if (c == 0) return -1; /* top plane empty: F not minimal */
-    } else {
-        uint64_t all = 0;
-        for (int i = 0; i < r; i++) all |= mag[i];
-        if (eccl_fmt_bitlen64(all) < 31) return -1;
-    }
+    if (nzc != kmask || !planes_minimal(c, fc, is64, mag, r)) return -1; /* (a mapped delta of 0) */
     switch (s) {
     case ECCL_FMT_SIGN_MAP:
         if (sw == 0 || sw == kmask) return -1; /* both signs present, else s would be 1 or 2 */

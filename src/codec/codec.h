@@ -199,6 +199,43 @@ int eccl_sparse_from_dense(const unsigned char *dense, int head, unsigned code, 
                            eccl_bitw_t *bw);
 int eccl_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
                          unsigned char *dense);
+/* Their bodies, with the word transform as an argument that inlines (block.c: loops over the map;
+ * sparse_fast.c: BMI2's pext to compact a word onto the map z, pdep to spread it back). */
+typedef uint32_t (*eccl_sparse_word_fn)(uint32_t w, uint32_t z);
+static inline __attribute__((always_inline)) int eccl_sparse_from_dense_with(const unsigned char *dense, int head,
+                                                                             unsigned code, int is64, unsigned char *out,
+                                                                             eccl_bitw_t *bw, eccl_sparse_word_fn compact)
+{
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
+    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
+    memcpy(out, dense, (size_t)H);
+    if (F == 0) return H;
+    const unsigned char *pl = dense + H + (sm ? 4 : 0);
+    uint32_t z = 0, w[1 + ECCL_FMT_FQ64];
+    for (int j = 0; j < F; j++) z |= eccl_ld32(pl + 4 * j); /* (the nonzero deltas) */
+    int n = 0;
+    eccl_st32(out + H, z);
+    if (sm) w[n++] = compact(eccl_ld32(dense + H), z);
+    for (int j = 0; j < F; j++) w[n++] = compact(eccl_ld32(pl + 4 * j), z);
+    eccl_bitw_putn(bw, w, n, eccl_fmt_popc32(z));
+    return H + 4;
+}
+static inline __attribute__((always_inline)) int eccl_sparse_to_dense_with(const unsigned char *in, int head,
+                                                                           unsigned code, int is64, eccl_bitr_t *br,
+                                                                           unsigned char *dense, eccl_sparse_word_fn expand)
+{
+    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
+    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
+    memcpy(dense, in, (size_t)H);
+    if (F == 0) return 0;
+    const uint32_t z = eccl_ld32(in + H);
+    const int k = eccl_fmt_popc32(z), n = F + (sm ? 1 : 0);
+    uint32_t w[1 + ECCL_FMT_FQ64], all = 0;
+    if (z == 0 || eccl_bitr_getn(br, w, n, k)) return -1;
+    for (int j = 0; j < n; j++) eccl_st32(dense + H + 4 * j, expand(w[j], z));
+    for (int j = sm; j < n; j++) all |= w[j];
+    return all == (k == 32 ? 0xFFFFFFFFu : (1u << k) - 1u) ? 0 : -1; /* every mapped delta nonzero */
+}
 /* Encode exact values (encodings in v[]) as a RAW block; returns the payload size. */
 int eccl_block_encode_raw(const eccl_qparams_t *p, const uint64_t *v, int r, unsigned char *out,
                           unsigned *code);

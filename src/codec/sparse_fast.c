@@ -20,43 +20,21 @@ static int pext_fast(void)
     return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h");
 }
 
+ECCL_AVX2 static inline uint32_t pext32(uint32_t w, uint32_t z) { return _pext_u32(w, z); }
+ECCL_AVX2 static inline uint32_t pdep32(uint32_t w, uint32_t z) { return _pdep_u32(w, z); }
+
 ECCL_AVX2 int eccl_fast_sparse_from_dense(const unsigned char *dense, int head, unsigned code, int is64,
                                           unsigned char *out, eccl_bitw_t *bw)
 {
     if (!pext_fast()) return eccl_sparse_from_dense(dense, head, code, is64, out, bw);
-    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
-    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
-    memcpy(out, dense, (size_t)H);
-    if (F == 0) return H;
-    const unsigned char *pl = dense + H + (sm ? 4 : 0);
-    uint32_t z = 0;
-    for (int j = 0; j < F; j++) z |= eccl_ld32(pl + 4 * j);
-    const int k = __builtin_popcount(z);
-    uint32_t w[1 + ECCL_FMT_FQ64];
-    int n = 0;
-    eccl_st32(out + H, z);
-    if (sm) w[n++] = _pext_u32(eccl_ld32(dense + H), z);
-    for (int j = 0; j < F; j++) w[n++] = _pext_u32(eccl_ld32(pl + 4 * j), z);
-    eccl_bitw_putn(bw, w, n, k);
-    return H + 4;
+    return eccl_sparse_from_dense_with(dense, head, code, is64, out, bw, pext32);
 }
 
 ECCL_AVX2 int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
                                         unsigned char *dense)
 {
     if (!pext_fast()) return eccl_sparse_to_dense(in, head, code, is64, br, dense);
-    const int H = head ? eccl_fmt_head_bytes(is64) : 0, F = eccl_fmt_quant_planes(code, is64);
-    const int sm = eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP;
-    memcpy(dense, in, (size_t)H);
-    if (F == 0) return 0;
-    const uint32_t z = eccl_ld32(in + H);
-    const int k = __builtin_popcount(z);
-    uint32_t w[1 + ECCL_FMT_FQ64], all = 0;
-    const int n = F + (sm ? 1 : 0);
-    if (z == 0 || eccl_bitr_getn(br, w, n, k)) return -1;
-    for (int j = 0; j < n; j++) eccl_st32(dense + H + 4 * j, _pdep_u32(w[j], z));
-    for (int j = sm; j < n; j++) all |= w[j];
-    return all == (k == 32 ? 0xFFFFFFFFu : (1u << k) - 1u) ? 0 : -1; /* every mapped delta nonzero */
+    return eccl_sparse_to_dense_with(in, head, code, is64, br, dense, pdep32);
 }
 
 ECCL_AVX2 static inline eccl_fmt_dstat_t dstat32(const __m256i *d)

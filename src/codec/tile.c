@@ -91,15 +91,63 @@ void eccl_tile_rep_values(const eccl_qparams_t *p, int fast, const void *x, int 
     eccl_block_rep_from_values(p, x, r, b);
 }
 
-/* Version 3 (section 8.2): every form priced in bits by block.c, the smallest padded tile kept. */
+/* ---- version 3 (section 8.2) ---- */
+/* The forms a version-3 tile of this stream may take (bit a: form a; section 4.1). */
+static unsigned forms_v3(const eccl_qparams_t *p)
+{
+    unsigned want = 1u;
+    for (unsigned a = 1; a < 4; a++) want |= (unsigned)eccl_fmt_form_ok(a, 3, p->quant, p->lag) << a;
+    return want;
+}
+
+/* Pass 1's sums: QUANT block k's prices (eccl_block_price_all's cost, bytes and codes) added. */
+typedef struct {
+    unsigned want;
+    uint64_t bytes[4], bits[4], raw; /* per form: the QUANT blocks' bytes and stream bits; RAW bytes */
+    int eligible[4];
+    unsigned char code[4][ECCL_FMT_TILE_BLOCKS];
+} sums_v3_t;
+
+static void sums_add(sums_v3_t *t, int k, const int *cost, const int *by, const unsigned *cd)
+{
+    for (int a = 0; a < 4; a++) {
+        if (!((t->want >> a) & 1u)) continue;
+        if (cost[a] < 0) t->eligible[a] = 0;
+        t->code[a][k] = (unsigned char)cd[a];
+        t->bytes[a] += (uint64_t)(by[a] < 0 ? 0 : by[a]);
+        t->bits[a] += (uint64_t)(cost[a] < 0 ? 0 : cost[a] - 8 * by[a]);
+    }
+}
+
+/* The tile's form: the smallest padded tile among form 0 and the eligible forms, ties to the lowest
+ * form. Its size in *best; the payload's [B, *best) zeroed (padding, and the sparse stream the
+ * writer ORs into), and the writer set at the stream's start. */
+static unsigned sums_pick(const sums_v3_t *t, unsigned char *payload, uint64_t *best, eccl_bitw_t *bw)
+{
+    unsigned f = 0;
+    *best = eccl_fmt_align16(t->raw + t->bytes[0]);
+    for (unsigned a = 1; a < 4; a++) {
+        if (!((t->want >> a) & 1u) || !t->eligible[a]) continue;
+        uint64_t size = a >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(t->raw + t->bytes[a], t->bits[a])
+                                              : eccl_fmt_align16(t->raw + t->bytes[a]);
+        if (size < *best) *best = size, f = a;
+    }
+    uint64_t B = t->raw + t->bytes[f];
+    memset(payload + B, 0, (size_t)(*best - B));
+    bw->base = payload + ((B + 3u) & ~(uint64_t)3u);
+    bw->pos = 0;
+    return f;
+}
+
+/* Version 3 (section 8.2): every form priced in bits (the AVX2 pricing for full blocks with fast,
+ * block.c's otherwise), the smallest padded tile kept; a sparse block written as its dense block
+ * compacted where the AVX2 coder runs. */
 static int64_t tile_encode_v3(const eccl_qparams_t *p, int fast, const eccl_blockrep_t *reps, int nblk,
                               unsigned char *codes, unsigned *form, unsigned char *payload)
 {
-    unsigned char quant[ECCL_FMT_TILE_BLOCKS], code[4][ECCL_FMT_TILE_BLOCKS];
-    unsigned want = 1u; /* the forms this stream may take (section 4.1) */
-    for (unsigned a = 1; a < 4; a++) want |= (unsigned)eccl_fmt_form_ok(a, 3, p->quant, p->lag) << a;
-    uint64_t bytes[4] = {0, 0, 0, 0}, bits[4] = {0, 0, 0, 0}, raw = 0;
-    int eligible[4] = {1, 1, 1, 1};
+    unsigned char quant[ECCL_FMT_TILE_BLOCKS];
+    sums_v3_t t = {forms_v3(p), {0, 0, 0, 0}, {0, 0, 0, 0}, 0, {1, 1, 1, 1}, {{0}}};
+    const unsigned want = t.want;
     eccl_pred_t pr = {0, {0, 0, 0}};
     unsigned char scratch[32 * 8];
     /* pass 1: form-0 kinds, every form's codes, bytes and bits */
@@ -117,34 +165,19 @@ static int64_t tile_encode_v3(const eccl_qparams_t *p, int fast, const eccl_bloc
             }
             if (cost[0] >= 0) {
                 quant[k] = 1;
-                for (int a = 0; a < 4; a++) {
-                    if (!((want >> a) & 1u)) continue;
-                    if (cost[a] < 0) eligible[a] = 0;
-                    code[a][k] = (unsigned char)cd[a];
-                    bytes[a] += (uint64_t)(by[a] < 0 ? 0 : by[a]);
-                    bits[a] += (uint64_t)(cost[a] < 0 ? 0 : cost[a] - 8 * by[a]);
-                }
+                sums_add(&t, k, cost, by, cd);
                 eccl_pred_set(&pr, b->q, b->r, p->lag);
                 continue;
             }
         }
         pr.have = 0;
         unsigned rc;
-        raw += (uint64_t)encode_raw_rep(p, fast, b, scratch, &rc); /* (its size; written in pass 2) */
+        t.raw += (uint64_t)encode_raw_rep(p, fast, b, scratch, &rc); /* (its size; written in pass 2) */
     }
-    /* the smallest padded tile among form 0 and the eligible forms, ties to the lowest form */
-    unsigned f = 0;
-    uint64_t best = eccl_fmt_align16(raw + bytes[0]);
-    for (unsigned a = 1; a < 4; a++) {
-        if (!((want >> a) & 1u) || !eligible[a]) continue;
-        uint64_t size = a >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(raw + bytes[a], bits[a])
-                                              : eccl_fmt_align16(raw + bytes[a]);
-        if (size < best) best = size, f = a;
-    }
-    /* pass 2: the payloads, a sparse tile's stream after them (zeroed first: the writer ORs) */
-    uint64_t B = raw + bytes[f], A = (B + 3u) & ~(uint64_t)3u;
-    memset(payload + B, 0, (size_t)(best - B));
-    eccl_bitw_t bw = {payload + A, 0};
+    /* pass 2: the payloads, a sparse tile's stream after them */
+    uint64_t best;
+    eccl_bitw_t bw;
+    const unsigned f = sums_pick(&t, payload, &best, &bw);
     int64_t off = 0;
     pr.have = 0;
     for (int k = 0; k < nblk; k++) {
@@ -152,7 +185,7 @@ static int64_t tile_encode_v3(const eccl_qparams_t *p, int fast, const eccl_bloc
         unsigned c;
         int size;
         if (quant[k]) {
-            c = code[f][k];
+            c = t.code[f][k];
             if (!eccl_fmt_code_sparse(c, f)) {
                 /* (in a sparse tile a block that is not sparse has p = 0: Lorenzo, whatever the form) */
                 size = write_quant(p, fast, b, &pr, f >= ECCL_FMT_FORM_S1 ? ECCL_FMT_FORM_NONE : f, c, payload + off);
@@ -243,16 +276,29 @@ void *eccl_tile_slots_alloc(int is64)
     return aligned_alloc(32, (size_t)ECCL_FMT_TILE_BLOCKS * ECCL_TILE_SLOT * (is64 ? 8u : 4u));
 }
 
+/* Slot k's integers with their predecessors set (the previous block's last two integers; a head
+ * block: its first, twice), as the AVX2 slot coders take them. */
+static void *slot_preds(void *slots, int is64, int k, int head)
+{
+    if (is64) {
+        int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
+        q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
+        q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
+        return q;
+    }
+    int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
+    q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
+    q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
+    return q;
+}
+
 /* Version 3 on the slots: tile_encode_v3's two passes through the AVX2 coders. */
 static int64_t slots_v3(const eccl_qparams_t *p, void *slots, const unsigned char *quant, int nblk, eccl_tile_raw_fn raw,
                         void *ctx, unsigned char *codes, unsigned *form, unsigned char *payload)
 {
     const int is64 = p->is64;
-    unsigned char code[4][ECCL_FMT_TILE_BLOCKS];
-    unsigned want = 1u;
-    for (unsigned a = 1; a < 4; a++) want |= (unsigned)eccl_fmt_form_ok(a, 3, p->quant, p->lag) << a;
-    uint64_t bytes[4] = {0, 0, 0, 0}, bits[4] = {0, 0, 0, 0}, rawb = 0;
-    int eligible[4] = {1, 1, 1, 1};
+    sums_v3_t t = {forms_v3(p), {0, 0, 0, 0}, {0, 0, 0, 0}, 0, {1, 1, 1, 1}, {{0}}};
+    const unsigned want = t.want;
     unsigned char scratch[32 * 8];
     /* pass 1: predecessors (as in eccl_tile_encode_slots), every form's price; a RAW block's size */
     for (int k = 0; k < nblk; k++) {
@@ -260,49 +306,27 @@ static int64_t slots_v3(const eccl_qparams_t *p, void *slots, const unsigned cha
             uint64_t v[32];
             unsigned rc;
             raw(ctx, k, v);
-            rawb += (uint64_t)eccl_tile_encode_raw(p, 1, v, 32, scratch, &rc);
+            t.raw += (uint64_t)eccl_tile_encode_raw(p, 1, v, 32, scratch, &rc);
             continue;
         }
         const int head = k == 0 || !quant[k - 1];
         int cost[4], by[4];
         unsigned cd[4];
-        if (is64) {
-            int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
-            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
-            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
-            eccl_fast_price_all64i(p, q, head, want, cost, by, cd);
-        } else {
-            int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
-            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
-            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
-            eccl_fast_price_all32i(p, q, head, want, cost, by, cd);
-        }
-        for (int a = 0; a < 4; a++) { /* (form 0 always fits a full block: eccl_tile_encode_slots) */
-            if (!((want >> a) & 1u)) continue;
-            if (cost[a] < 0) eligible[a] = 0;
-            code[a][k] = (unsigned char)cd[a];
-            bytes[a] += (uint64_t)(by[a] < 0 ? 0 : by[a]);
-            bits[a] += (uint64_t)(cost[a] < 0 ? 0 : cost[a] - 8 * by[a]);
-        }
-    }
-    unsigned f = 0;
-    uint64_t best = eccl_fmt_align16(rawb + bytes[0]);
-    for (unsigned a = 1; a < 4; a++) {
-        if (!((want >> a) & 1u) || !eligible[a]) continue;
-        uint64_t size = a >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(rawb + bytes[a], bits[a])
-                                              : eccl_fmt_align16(rawb + bytes[a]);
-        if (size < best) best = size, f = a;
+        void *q = slot_preds(slots, is64, k, head);
+        if (is64) eccl_fast_price_all64i(p, (const int64_t *)q, head, want, cost, by, cd);
+        else eccl_fast_price_all32i(p, (const int32_t *)q, head, want, cost, by, cd);
+        sums_add(&t, k, cost, by, cd); /* (form 0 always fits a full block: eccl_tile_encode_slots) */
     }
     /* pass 2 */
-    uint64_t B = rawb + bytes[f], A = (B + 3u) & ~(uint64_t)3u;
-    memset(payload + B, 0, (size_t)(best - B));
-    eccl_bitw_t bw = {payload + A, 0};
+    uint64_t best;
+    eccl_bitw_t bw;
+    const unsigned f = sums_pick(&t, payload, &best, &bw);
     int64_t off = 0;
     for (int k = 0; k < nblk; k++) {
         const int head = k == 0 || !quant[k - 1];
         unsigned c;
         if (quant[k]) {
-            c = code[f][k];
+            c = t.code[f][k];
             const void *q = eccl_tile_slot(slots, is64, k);
             const int sparse = eccl_fmt_code_sparse(c, f);
             unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64], *o = sparse ? dense : payload + off;
@@ -338,17 +362,9 @@ int64_t eccl_tile_encode_slots(const eccl_qparams_t *p, int vmajor, void *slots,
         const int head = k == 0 || !quant[k - 1];
         int size[2] = {-1, -1};
         unsigned code[2] = {0, 0};
-        if (is64) {
-            int64_t *q = (int64_t *)eccl_tile_slot(slots, 1, k);
-            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
-            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
-            eccl_fast_price_forms64i(p, q, head, eligible, size, code);
-        } else {
-            int32_t *q = (int32_t *)eccl_tile_slot(slots, 0, k);
-            q[-2] = head ? q[0] : q[-ECCL_TILE_SLOT + 30];
-            q[-1] = head ? q[0] : q[-ECCL_TILE_SLOT + 31];
-            eccl_fast_price_forms32i(p, q, head, eligible, size, code);
-        }
+        void *q = slot_preds(slots, is64, k, head);
+        if (is64) eccl_fast_price_forms64i(p, (const int64_t *)q, head, eligible, size, code);
+        else eccl_fast_price_forms32i(p, (const int32_t *)q, head, eligible, size, code);
         /* (a full block's form-0 encoding always fits: predictor none alone takes at most 4 + 4 * 30
          * bytes for float32, whose |q| <= QMAX32 < 2^30, and 64-bit blocks always fit) */
         codes[k] = (unsigned char)code[0];
