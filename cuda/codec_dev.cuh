@@ -26,6 +26,11 @@ enum eccl_dev_result {
 #ifndef ECCL_PLANES_PACKED
 #define ECCL_PLANES_PACKED 1
 #endif
+// Knob (NVCCFLAGS=-DECCL_PLANES_TRANSPOSE=0): the thread-per-block decoders read more than 16
+// planes as a 32 x 32 bit transposition (dec.cuh unplanes_transpose) rather than bit by bit.
+#ifndef ECCL_PLANES_TRANSPOSE
+#define ECCL_PLANES_TRANSPOSE 1
+#endif
 
 #define ECCL_WARP_FULL 0xffffffffu
 #define ECCL_CTA 256 /* threads per CTA: 8 warps, one tile of 256 blocks */

@@ -269,6 +269,41 @@ __device__ __forceinline__ void unplanes_packed(uint32_t (&m)[32], const unsigne
     for (int i = 0; i < 32; i++) m[i] = (acc[i % NW] >> (NW * (i / NW))) & ((1u << NW) - 1u);
 }
 
+// One round of the 32 x 32 bit transposition below: rows k and k + J (k's bit J clear) exchange
+// row k's columns with bit J set for row k + J's with it clear (mask: the columns with it clear).
+template <int J>
+__device__ __forceinline__ void transpose_round(uint32_t (&m)[32], uint32_t mask)
+{
+#pragma unroll
+    for (int k = 0; k < 32; k++) {
+        if (k & J) continue;
+        const uint32_t t = ((m[k] >> J) ^ m[k + J]) & mask;
+        m[k] ^= t << J;
+        m[k + J] ^= t;
+    }
+}
+
+// The F planes as the rows of a 32 x 32 bit matrix (the rows from F on zero), transposed in place:
+// row i is then m[i] (bit j = bit i of plane j). Five rounds of 16 exchanges whatever F is, where
+// the loop below takes about 3 instructions per bit of every plane: the cheaper for F > 16 (the
+// low-ratio real fields of issue 21: doc/performance.md section 35).
+__device__ __forceinline__ void unplanes_transpose(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F,
+                                                   uint32_t &nz, uint32_t &top)
+{
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        const uint32_t w = j < F ? ld_word(pay, o + 4 * j) : 0u;
+        m[j] = w;
+        nz |= w;
+        if (j == F - 1) top = w;
+    }
+    transpose_round<16>(m, 0x0000FFFFu);
+    transpose_round<8>(m, 0x00FF00FFu);
+    transpose_round<4>(m, 0x0F0F0F0Fu);
+    transpose_round<2>(m, 0x33333333u);
+    transpose_round<1>(m, 0x55555555u);
+}
+
 // The magnitudes m[0..31] of a block from its F planes at byte offset o of the payload (bit i of
 // plane j = bit j of m[i]); nz |= every plane, top = the last one (for the canonical checks).
 __device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F, uint32_t &nz,
@@ -277,6 +312,9 @@ __device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char 
 #if ECCL_PLANES_PACKED
     if (F <= 8) return unplanes_packed<8>(m, pay, o, F, nz, top);
     if (F <= 16) return unplanes_packed<16>(m, pay, o, F, nz, top);
+#endif
+#if ECCL_PLANES_TRANSPOSE
+    if (F > 16) return unplanes_transpose(m, pay, o, F, nz, top);
 #endif
 #pragma unroll
     for (int i = 0; i < 32; i++) m[i] = 0;
