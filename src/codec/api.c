@@ -134,9 +134,9 @@ static void raw_input(void *vctx, int k, uint64_t *v)
     eccl_block_encodings(c->is64, c->x + ((size_t)k << 5) * (c->is64 ? 8 : 4), v);
 }
 
-/* A version-2 tile whose blocks are all full (every tile but maybe the last), through the AVX2
- * coder on the integers in place (tile.c eccl_tile_encode_slots): the bytes of the generic path
- * below, without its representation of the tile. A block the AVX2 quantizer hesitates on is
+/* A version-2 or version-3 tile whose blocks are all full (every tile but maybe the last), through
+ * the AVX2 coder on the integers in place (tile.c eccl_tile_encode_slots): the bytes of the generic
+ * path below, without its representation of the tile. A block the AVX2 quantizer hesitates on is
  * quantized by block.c's exact rule; one that does not quantize is RAW. Returns the payload size,
  * or -1 when the generic path must take the tile (a short block). */
 static int64_t tile_v2_fast(const compress_ctx_t *c, uint64_t b0, int nblk, unsigned char *codes, unsigned *form,
