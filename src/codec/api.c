@@ -275,41 +275,34 @@ static eccl_result_t decompress_tile(void *vctx, const eccl_stream_t *s, uint64_
     if (form >= ECCL_FMT_FORM_S1) eccl_stream_tile_bits(s, t, brp = &br);
     for (uint64_t b = b0; b < b1; b++) {
         unsigned code = s->codes[b];
-        int r = eccl_fmt_block_len(s->n, b), rc = ECCL_FAST_DECLINE;
+        int r = eccl_fmt_block_len(s->n, b), rc = ECCL_FAST_DECLINE, fast = c->fast && r == 32;
         unsigned char *xb = x + (b << 5) * W;
-        if (eccl_fmt_code_sparse(code, form)) {
-            /* a sparse block (version 3): expanded to its dense block for the AVX2 decoders, block.c's
-             * reader where they decline or refuse (from the same stream position) */
-            if (c->fast && r == 32) {
-                unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
-                eccl_pred_t keep = pr;
-                uint64_t at = br.pos;
-                unsigned dc = eccl_sparse_dense_code(code, form);
-                if (eccl_fast_sparse_to_dense(pl, !pr.have, code, s->qp.is64, &br, dense) == 0) {
-                    if (form == ECCL_FMT_FORM_S2)
-                        rc = s->qp.is64 ? eccl_fast_decode_l2_f64(&s->qp, dc, dense, &pr, (double *)(void *)xb)
-                                        : eccl_fast_decode_l2_f32(&s->qp, dc, dense, &pr, (float *)(void *)xb);
-                    else
-                        rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, dc, dense, &pr, (double *)(void *)xb)
-                                        : eccl_fast_decode_f32(&s->qp, dc, dense, &pr, (float *)(void *)xb);
-                }
-                if (rc) pr = keep, br.pos = at;
-            }
-        } else if (c->fast && r == 32 && form == ECCL_FMT_FORM_L2 && s->qp.quant && !eccl_fmt_code_is_raw(code) &&
-            eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) { /* a second-order block */
-            rc = s->qp.is64 ? eccl_fast_decode_l2_f64(&s->qp, code, pl, &pr, (double *)(void *)xb)
-                            : eccl_fast_decode_l2_f32(&s->qp, code, pl, &pr, (float *)(void *)xb);
-        } else if (c->fast && r == 32 && (s->qp.quant || eccl_fmt_code_is_raw(code))) {
+        /* what the AVX2 decoders read: the block, or a sparse block's dense block (version 3) */
+        unsigned fcode = code, fform = form;
+        const unsigned char *fpl = pl;
+        unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
+        uint64_t at = brp ? br.pos : 0;
+        if (fast && eccl_fmt_code_sparse(code, form)) {
+            fast = eccl_fast_sparse_to_dense(pl, !pr.have, code, s->qp.is64, &br, dense) == 0;
+            fcode = eccl_sparse_dense_code(code, form);
+            fform = eccl_sparse_dense_form(form);
+            fpl = dense;
+        }
+        if (fast && fform == ECCL_FMT_FORM_L2 && s->qp.quant && !eccl_fmt_code_is_raw(fcode) &&
+            eccl_fmt_code_pred(fcode) == ECCL_FMT_PRED_NONE) { /* a second-order block */
+            rc = s->qp.is64 ? eccl_fast_decode_l2_f64(&s->qp, fcode, fpl, &pr, (double *)(void *)xb)
+                            : eccl_fast_decode_l2_f32(&s->qp, fcode, fpl, &pr, (float *)(void *)xb);
+        } else if (fast && (s->qp.quant || eccl_fmt_code_is_raw(fcode))) {
             /* (a QUANT code in a LOSSLESS stream is for the reference path to reject) */
             eccl_pred_t keep = pr;
-            rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, code, pl, &pr, (double *)xb)
-                            : eccl_fast_decode_f32(&s->qp, code, pl, &pr, (float *)xb);
+            rc = s->qp.is64 ? eccl_fast_decode_f64(&s->qp, fcode, fpl, &pr, (double *)(void *)xb)
+                            : eccl_fast_decode_f32(&s->qp, fcode, fpl, &pr, (float *)(void *)xb);
             if (rc) pr = keep; /* declined or rejected: the reference path decides */
         }
+        if (rc && brp) br.pos = at; /* (the reference reads a sparse block from its start) */
         if (rc && eccl_block_decode_form(&s->qp, form, code, pl, r, &pr, xb, brp)) return ECCL_ERR_CORRUPT;
         pl += eccl_stream_block_size(s, b);
     }
-    /* (a sparse tile's blocks read exactly the stream bits the parser counted from their maps) */
     return ECCL_SUCCESS;
 }
 

@@ -64,7 +64,8 @@ static int write_planes(unsigned char *out, const uint64_t *mag, uint32_t sign, 
  * choice. */
 typedef struct {
     uint64_t mag[32];
-    uint32_t neg, nz; /* negative deltas, nonzero deltas */
+    uint64_t all;       /* the OR of the magnitudes */
+    uint32_t neg, pos; /* negative deltas, positive deltas */
     int bits;
     eccl_fmt_choice_t c;
 } deltas_t;
@@ -99,7 +100,8 @@ static void deltas_of(const eccl_qparams_t *p, const int64_t *q, int r, const in
         pos |= (uint32_t)(d > 0) << i;
         all |= D->mag[i];
     }
-    D->nz = D->neg | pos;
+    D->all = all;
+    D->pos = pos;
     D->bits = eccl_fmt_bitlen64(all);
     D->c = eccl_fmt_choose(all, D->neg, pos, p->is64, extra);
 }
@@ -153,11 +155,9 @@ void eccl_block_price_all(const eccl_qparams_t *p, const int64_t *q, int r, cons
     for (int k = 0; k < 3; k++) {
         if ((k == 1 && !(want & 1u)) || (k == 2 && !(want & 10u))) continue;
         deltas_of(p, q, r, pred, kinds[k], 0, &D[k]);
-        uint64_t all = 0;
-        for (int i = 0; i < r; i++) all |= D[k].mag[i];
-        st[k].all = all;
+        st[k].all = D[k].all;
         st[k].neg = D[k].neg;
-        st[k].pos = D[k].nz & ~D[k].neg;
+        st[k].pos = D[k].pos;
     }
     eccl_fmt_price_v3(p->is64, r, !pred, want, st[0], st[1], st[2], 1, cost, bytes, code);
 }
@@ -194,25 +194,9 @@ int eccl_sparse_to_dense(const unsigned char *in, int head, unsigned code, int i
 int eccl_block_write_sparse(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
                             unsigned form, unsigned code, unsigned char *out, eccl_bitw_t *bw)
 {
-    deltas_t D;
-    int H = pred ? 0 : eccl_fmt_head_bytes(p->is64);
-    deltas_of(p, q, r, pred, form == ECCL_FMT_FORM_S2 ? PK_L2 : PK_LORENZO, H, &D);
-    (void)code; /* (the code priced these deltas: its s and F are D's) */
-    if (H) {
-        uint64_t z = eccl_fmt_zigzag(q[0]);
-        for (int k = 0; k < H; k++) out[k] = (unsigned char)(z >> (8 * k));
-    }
-    if (D.c.F == 0) return H;
-    eccl_st32(out + H, D.nz);
-    int k = 0;
-    for (uint32_t t = D.nz; t; t &= t - 1u) k++;
-    if (D.c.s == ECCL_FMT_SIGN_MAP) eccl_bitw_put(bw, compact(D.neg, D.nz), k);
-    for (int j = 0; j < D.c.F; j++) {
-        uint32_t w = 0;
-        for (int i = 0; i < r; i++) w |= (uint32_t)((D.mag[i] >> j) & 1u) << i;
-        eccl_bitw_put(bw, compact(w, D.nz), k);
-    }
-    return H + 4;
+    unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
+    eccl_block_write_quant(p, q, r, pred, eccl_sparse_dense_form(form), eccl_sparse_dense_code(code, form), dense);
+    return eccl_sparse_from_dense(dense, !pred, code, p->is64, out, bw);
 }
 
 int eccl_block_write_quant(const eccl_qparams_t *p, const int64_t *q, int r, const int64_t *pred,
@@ -349,41 +333,6 @@ static int read_planes(const unsigned char *in, int r, int F, int fc, unsigned s
     return 0;
 }
 
-/* A sparse block's map, sign word and planes (section 6.4) into mag[]/neg, checking its canonical
- * form: the map's reserved bits (positions >= r, and position 0 of a head block) clear, every mapped
- * delta nonzero, F minimal, and the sign mode consistent with the signs. -1 on a violation or when
- * the tile's stream ends first. */
-static int read_sparse(const unsigned char *in, int r, int F, int fc, unsigned s, int head, int is64,
-                       eccl_bitr_t *br, uint64_t *mag, uint32_t *neg)
-{
-    uint32_t valid = r == 32 ? 0xFFFFFFFFu : ((1u << r) - 1u);
-    if (head) valid &= ~1u;
-    uint32_t z = eccl_ld32(in), sw = 0, c = 0, nzc = 0;
-    int k = 0;
-    if (!br || z == 0 || (z & ~valid)) return -1;
-    for (uint32_t t = z; t; t &= t - 1u) k++;
-    if (s == ECCL_FMT_SIGN_MAP && eccl_bitr_get(br, k, &sw)) return -1;
-    for (int i = 0; i < 32; i++) mag[i] = 0;
-    for (int j = 0; j < F; j++) {
-        if (eccl_bitr_get(br, k, &c)) return -1;
-        nzc |= c;
-        uint32_t t = z;
-        for (int b = 0; b < k; b++, t &= t - 1u) mag[__builtin_ctz(t)] |= (uint64_t)((c >> b) & 1u) << j;
-    }
-    uint32_t kmask = k == 32 ? 0xFFFFFFFFu : ((1u << k) - 1u);
-    if (nzc != kmask || !planes_minimal(c, fc, is64, mag, r)) return -1; /* (a mapped delta of 0) */
-    switch (s) {
-    case ECCL_FMT_SIGN_MAP:
-        if (sw == 0 || sw == kmask) return -1; /* both signs present, else s would be 1 or 2 */
-        *neg = 0;
-        for (uint32_t t = z; t; t &= t - 1u, sw >>= 1) *neg |= (sw & 1u) << __builtin_ctz(t);
-        break;
-    case ECCL_FMT_SIGN_POS: *neg = 0; break;
-    default: *neg = z; break;
-    }
-    return 0;
-}
-
 /* Integers of a QUANT block; -1 if not canonical or out of range. */
 static int read_quant(const eccl_qparams_t *p, unsigned form, unsigned code,
                       const unsigned char *in, int r, const eccl_pred_t *pr, int64_t *q, eccl_bitr_t *br)
@@ -408,9 +357,11 @@ static int read_quant(const eccl_qparams_t *p, unsigned form, unsigned code,
         o = H;
     }
     if (F > 0) {
-        if (sparse ? read_sparse(in + o, r, F, fc, s, head, p->is64, br, mag, &neg)
-                   : read_planes(in + o, r, F, fc, s, head, p->is64, mag, &neg))
-            return -1;
+        /* a sparse block: its map and stream bits as the dense block's sign map and planes (a map
+         * bit on a zero delta refused there; the map's reserved bits then show in the planes) */
+        unsigned char dense[4 + 4 * ECCL_FMT_FQ64];
+        if (sparse && (!br || eccl_sparse_to_dense(in + o, 0, code, p->is64, br, dense))) return -1;
+        if (read_planes(sparse ? dense : in + o, r, F, fc, s, head, p->is64, mag, &neg)) return -1;
     } else {
         for (int i = 0; i < r; i++) mag[i] = 0;
     }

@@ -69,34 +69,6 @@ typedef struct eccl_bitr {
     uint64_t pos, nbits; /* bits read, bits there are */
 } eccl_bitr_t;
 
-/* Append the low k bits of v (0 <= k <= 32). */
-static inline void eccl_bitw_put(eccl_bitw_t *b, uint32_t v, int k)
-{
-    if (k == 0) return;
-    uint64_t w = (uint64_t)(k == 32 ? v : v & ((1u << k) - 1u)) << (b->pos & 31u);
-    unsigned char *p = b->base + 4 * (b->pos >> 5);
-    eccl_st32(p, eccl_ld32(p) | (uint32_t)w);
-    if ((b->pos & 31u) + (uint64_t)k > 32u) eccl_st32(p + 4, eccl_ld32(p + 4) | (uint32_t)(w >> 32));
-    b->pos += (uint64_t)k;
-}
-/* Read k bits (0 <= k <= 32) into *v; -1 (nothing read) when fewer than k are left. */
-static inline int eccl_bitr_get(eccl_bitr_t *b, int k, uint32_t *v)
-{
-    if ((uint64_t)k > b->nbits - b->pos) return -1;
-    if (k == 0) {
-        *v = 0;
-        return 0;
-    }
-    const unsigned char *p = b->base + 4 * (b->pos >> 5);
-    unsigned sh = (unsigned)(b->pos & 31u);
-    uint64_t w = eccl_ld32(p);
-    if (sh + (unsigned)k > 32u) w |= (uint64_t)eccl_ld32(p + 4) << 32;
-    w >>= sh;
-    *v = (uint32_t)(k == 32 ? w : w & ((1u << k) - 1u));
-    b->pos += (uint64_t)k;
-    return 0;
-}
-
 /* n words of k bits each (0 <= k <= 32), in order: put appends the low k bits of each v[i]; get
  * reads them into v[] (-1, nothing read, when fewer than n*k bits are left). The writer's words
  * past its position are zero (the caller zeroed the stream), the bits before it are kept. */
@@ -365,7 +337,8 @@ int eccl_tile_encode_raw(const eccl_qparams_t *p, int fast, const uint64_t *v, i
                          unsigned *code);
 
 /* The AVX2 form of eccl_tile_encode_v2 (format version vmajor, 2 or 3) for a tile whose nblk
- * blocks are all full (fast paths available), given as integers in place: slot k (eccl_tile_slot) holds block k's 32 integers
+ * blocks are all full (fast paths available), given as integers in place: slot k (eccl_tile_slot)
+ * holds block k's 32 integers
  * (int32 for float32, int64 for float64 and complex128) when quant[k], else block k is RAW and
  * raw(ctx, k, v) gives its 32 encodings (binary32 ones in the low 32 bits; raw may be NULL when
  * every quant[k] is 1). This function fills the slots' predecessor entries. The same bytes as

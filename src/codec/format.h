@@ -289,17 +289,17 @@ ECCL_HD void eccl_fmt_price_v3(int is64, int r, int head, unsigned want, eccl_fm
         const eccl_fmt_dstat_t *d = a == 0 ? &N : a == 2 ? &L : &S2;
         const int usable = a == 0 || a == 2 || (s2_ok && eccl_fmt_bitlen64(S2.all) <= fq);
         eccl_fmt_choice_t c = eccl_fmt_choose(d->all, d->neg, d->pos, is64, a == 0 ? 0 : H);
+        const unsigned acode = eccl_fmt_quant_code((unsigned)c.s, 1u, (unsigned)c.fc);
         int ab = c.size, abits = 0;
         if (a >= 2) { /* sparse (6.4): head value and map in bytes, signs and planes of the nonzero in bits */
-            const int k = eccl_fmt_popc32(d->neg | d->pos);
             ab = H + (c.F > 0 ? 4 : 0);
-            abits = c.F > 0 ? (c.s == ECCL_FMT_SIGN_MAP ? k : 0) + c.F * k : 0;
+            abits = eccl_fmt_sparse_bits(acode, d->neg | d->pos, is64);
         }
         const int alt = usable && 8 * ab + abits < 8 * cl.size; /* only when strictly cheaper */
         const int cst = alt ? 8 * ab + abits : 8 * cl.size;
         cost[a] = cst <= rw8 ? cst : -1;
         bytes[a] = alt ? ab : cl.size;
-        code[a] = alt ? eccl_fmt_quant_code((unsigned)c.s, 1u, (unsigned)c.fc) : eccl_fmt_quant_code((unsigned)cl.s, 0u, (unsigned)cl.fc);
+        code[a] = alt ? acode : eccl_fmt_quant_code((unsigned)cl.s, 0u, (unsigned)cl.fc);
     }
 }
 

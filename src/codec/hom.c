@@ -160,56 +160,6 @@ static int fast_block(const hom_ctx_t *h, uint64_t k, const unsigned char *pa, c
     return 0;
 }
 
-/* Block k of a version-2 or version-3 input as integers or exact values: the AVX2 readers for a
- * full QUANT block that is not sparse where they run (a block they refuse goes to block.c, which
- * decides), else block.c's (br: the tile's sparse stream, in a tile of form 2 or 3). */
-static int read_rep_v2(const eccl_qparams_t *p, int fast, unsigned form, unsigned code,
-                       const unsigned char *in, int r, eccl_pred_t *pr, eccl_blockrep_t *b, eccl_bitr_t *br)
-{
-    if (fast && r == 32 && eccl_fmt_code_sparse(code, form)) {
-        /* a sparse block (version 3): its dense block through the AVX2 readers, or block.c's reader
-         * from the same stream position */
-        unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64];
-        uint64_t at = br ? br->pos : 0;
-        unsigned dc = eccl_sparse_dense_code(code, form);
-        int rc = -1;
-        if (br && eccl_fast_sparse_to_dense(in, !pr->have, code, p->is64, br, dense) == 0) {
-            if (form == ECCL_FMT_FORM_S2) {
-                rc = p->is64 ? eccl_fast_read_l2_64(p, dc, dense, pr, b->q) : eccl_fast_read_l2_32(p, dc, dense, pr, b->q);
-            } else if (p->is64) {
-                rc = eccl_fast_read_q64(p, dc, dense, pr, b->q);
-            } else {
-                int32_t q32[32];
-                rc = eccl_fast_read_q32(p, dc, dense, pr, q32);
-                for (int i = 0; !rc && i < 32; i++) b->q[i] = q32[i];
-            }
-        }
-        if (rc == 0) {
-            b->r = 32;
-            b->exact = b->input = 0;
-            return 0;
-        }
-        if (br) br->pos = at;
-    } else if (fast && r == 32 && !eccl_fmt_code_is_raw(code)) {
-        int rc;
-        if (form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE) {
-            rc = p->is64 ? eccl_fast_read_l2_64(p, code, in, pr, b->q) : eccl_fast_read_l2_32(p, code, in, pr, b->q);
-        } else if (p->is64) {
-            rc = eccl_fast_read_q64(p, code, in, pr, b->q);
-        } else {
-            int32_t q32[32];
-            rc = eccl_fast_read_q32(p, code, in, pr, q32);
-            for (int i = 0; !rc && i < 32; i++) b->q[i] = q32[i];
-        }
-        if (rc == 0) {
-            b->r = 32;
-            b->exact = b->input = 0;
-            return 0;
-        }
-    }
-    return eccl_block_read_form(p, form, code, in, r, pr, b, br);
-}
-
 /* Block k of a version-2 or version-3 input as integers in place through the AVX2 readers (a
  * sparse block through its dense block; br: the tile's sparse stream): 0, or nonzero where they
  * decline (a RAW block, or one they do not confirm: the generic path decides). */
@@ -228,6 +178,27 @@ static int read_int_v2(const eccl_qparams_t *p, unsigned form, unsigned code, co
     if (p->is64)
         return l2 ? eccl_fast_read_l2_64(p, code, in, pr, (int64_t *)q) : eccl_fast_read_q64(p, code, in, pr, (int64_t *)q);
     return l2 ? eccl_fast_read_l2_32i(p, code, in, pr, (int32_t *)q) : eccl_fast_read_q32(p, code, in, pr, (int32_t *)q);
+}
+
+/* Block k of a version-2 or version-3 input as integers or exact values: read_int_v2 for a full
+ * QUANT block (a block it refuses goes to block.c, which decides, from the same stream position),
+ * else block.c's (br: the tile's sparse stream, in a tile of form 2 or 3). */
+static int read_rep_v2(const eccl_qparams_t *p, int fast, unsigned form, unsigned code,
+                       const unsigned char *in, int r, eccl_pred_t *pr, eccl_blockrep_t *b, eccl_bitr_t *br)
+{
+    if (fast && r == 32 && !eccl_fmt_code_is_raw(code)) {
+        int32_t q32[32];
+        uint64_t at = br ? br->pos : 0;
+        if (read_int_v2(p, form, code, in, pr, p->is64 ? (void *)b->q : (void *)q32, br) == 0) {
+            if (!p->is64)
+                for (int i = 0; i < 32; i++) b->q[i] = q32[i];
+            b->r = 32;
+            b->exact = b->input = 0;
+            return 0;
+        }
+        if (br) br->pos = at;
+    }
+    return eccl_block_read_form(p, form, code, in, r, pr, b, br);
 }
 
 /* A version-2 or version-3 tile of full blocks whose inputs are all integers and whose results all stay within
