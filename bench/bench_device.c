@@ -7,6 +7,14 @@
  *                                   [--data smooth|randomwalk|normal] [--colls allreduce,bcast]
  *                                   [--dtype float32|float64]
  *                                   [--allreduce-algorithms ring,...] [--bcast-algorithms binomial,...]
+ *                                   [--modes blocking,nonblocking,enqueued] [--breakdown]
+ *
+ * --modes also times eccl-auto as a nonblocking call (eccl_iallreduce / eccl_ibcast, then
+ * eccl_wait; MPI is then initialised with MPI_THREAD_MULTIPLE, so a progress thread runs it) and
+ * as a stream-enqueued one (eccl_cuda_<op>_async on a non-blocking stream, then
+ * cudaStreamSynchronize), each result checked against the bound like the others, one line
+ * "modes COLL MIB blocking nonblocking enqueued NCCL MPI-stg (auto chose)" per size, in ms
+ * (bench/results/modes_plot.gp draws them against the size).
  *
  * The eccl column runs each of the named compressed algorithms in turn (a row each, next to the
  * same baselines: default ring for allreduce, binomial for bcast); eccl-auto lets the model choose.
@@ -143,7 +151,33 @@ typedef struct {
     const eccl_bound_t *b;
     double *t;
     int iters;
+    int mode;           /* 0 blocking, 1 nonblocking (i-call + eccl_wait), 2 stream-enqueued */
+    cudaStream_t astream; /* mode 2: a non-blocking stream */
 } eccl_run_t;
+
+/* One call of r in its mode, complete when it returns; *st: its statistics where nonblocking (the
+ * others: eccl_comm_last_stats afterwards). */
+static void eccl_call(const eccl_run_t *r, eccl_stats_t *st)
+{
+    if (r->mode == 1) {
+        eccl_request_t q = ECCL_REQUEST_NULL;
+        if (r->coll == 0) ECCL(eccl_iallreduce(r->d_in, r->d_out, r->n, r->dt, ECCL_OP_SUM, r->b, r->ec, &q));
+        else ECCL(eccl_ibcast(r->d_out, r->n, r->dt, r->root, r->b, r->ec, &q));
+        ECCL(eccl_wait(&q, st));
+    } else if (r->mode == 2) {
+        if (r->coll == 0)
+            ECCL(eccl_cuda_allreduce_async(r->d_in, r->d_out, r->n, r->dt, ECCL_OP_SUM, r->b, r->ec, r->astream));
+        else ECCL(eccl_cuda_bcast_async(r->d_out, r->n, r->dt, r->root, r->b, r->ec, r->astream));
+        CUDA(cudaStreamSynchronize(r->astream));
+        eccl_result_t ar = ECCL_SUCCESS;
+        ECCL(eccl_cuda_comm_async_error(r->ec, &ar));
+        ECCL(ar);
+    } else if (r->coll == 0) {
+        ECCL(eccl_allreduce(r->d_in, r->d_out, r->n, r->dt, ECCL_OP_SUM, r->b, r->ec));
+    } else {
+        ECCL(eccl_bcast(r->d_out, r->n, r->dt, r->root, r->b, r->ec));
+    }
+}
 
 static double time_eccl(const eccl_run_t *r, eccl_stats_t *st)
 {
@@ -152,12 +186,11 @@ static double time_eccl(const eccl_run_t *r, eccl_stats_t *st)
         CUDA(cudaMemcpy(r->coll == 0 ? r->d_in : r->d_out, r->h_in, r->n * eccl_dtype_size(r->dt), cudaMemcpyHostToDevice));
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        if (r->coll == 0) ECCL(eccl_allreduce(r->d_in, r->d_out, r->n, r->dt, ECCL_OP_SUM, r->b, r->ec));
-        else ECCL(eccl_bcast(r->d_out, r->n, r->dt, r->root, r->b, r->ec));
+        eccl_call(r, st);
         double t1 = MPI_Wtime();
         if (it >= 0) r->t[it] = t1 - t0;
     }
-    eccl_comm_last_stats(r->ec, st);
+    if (r->mode != 1) ECCL(eccl_comm_last_stats(r->ec, st));
     return median_ms(r->t, r->iters);
 }
 
@@ -165,6 +198,36 @@ static double time_eccl(const eccl_run_t *r, eccl_stats_t *st)
 static double elem(const void *x, int is64, size_t i)
 {
     return is64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
+}
+
+/* What a result is checked against: the exact sum of every rank's input (allreduce), the root's
+ * input (bcast, in `root_in`), the sums of magnitudes, the bound. */
+typedef struct {
+    const void *d_out;
+    void *h_out;
+    int is64, size;
+    const long double *exact;
+    const double *absum;
+    const unsigned char *root_in;
+    double E, u;
+} check_t;
+
+/* The largest error of the n elements in k->d_out over the bound (every rank's), counting the
+ * elements outside it (doc/guarantees.md: E, plus for the sum (p+2) u (sum_r |x_r| + p E)) in
+ * *violations. */
+static double check_out(const check_t *k, int coll, size_t n, int *violations)
+{
+    CUDA(cudaMemcpy(k->h_out, k->d_out, n * (k->is64 ? 8 : 4), cudaMemcpyDeviceToHost));
+    double worst = 0, all = 0;
+    for (size_t i = 0; i < n; i++) {
+        long double want = coll == 0 ? k->exact[i] : (long double)elem(k->root_in, k->is64, i);
+        double e = (double)fabsl((long double)elem(k->h_out, k->is64, i) - want);
+        double tol = k->E + (coll == 0 ? (k->size + 2) * k->u * (k->absum[i] + k->size * k->E) : 0.0);
+        if (!(e <= tol)) ++*violations;
+        if (e / k->E > worst || e != e) worst = e != e ? INFINITY : e / k->E;
+    }
+    MPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return all;
 }
 
 static void parse_list(const char *s, size_t *out, int max, int *n)
@@ -179,11 +242,18 @@ static void parse_list(const char *s, size_t *out, int max, int *n)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* nonblocking calls progress on their own only under MPI_THREAD_MULTIPLE (eccl.h) */
+    int want_modes = 0, provided = 0;
+    for (int i = 1; i < argc; i++) want_modes |= !strcmp(argv[i], "--modes");
+    if (want_modes) {
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     size_t mib[16] = {64, 256, 1024};
-    int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1, breakdown = 0;
+    int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1, breakdown = 0, modes[3] = {1, 0, 0}; /* [1], [2]: --modes */
     double E = 1e-4;
     const char *data_spec = "smooth", *dtype_name = "float32";
     const char *algs_spec[2] = {"ring", "binomial"};
@@ -196,6 +266,8 @@ int main(int argc, char **argv)
                        "       [--allreduce-algorithms ring,ring_pipelined] [--bcast-algorithms binomial,pipeline]\n"
                        "       [--breakdown]   (each rank's last eccl call: total, deciding, codec, network, the\n"
                        "                        rest, and the cost model's prediction, 0 where forced; ms; lines \"# breakdown\")\n"
+                       "       [--modes blocking,nonblocking,enqueued]   (eccl-auto also as eccl_i<op> + eccl_wait and as\n"
+                       "                        eccl_cuda_<op>_async + cudaStreamSynchronize; lines \"modes\")\n"
                        "collectives on device buffers: eccl (device-resident, compressed, ABS bound on the result;\n"
                        "a row per named algorithm, default ring and binomial)\n"
                        "vs host-staged MPI vs NCCL; one rank per GPU; exit 1 when an element of eccl's result is\n"
@@ -208,6 +280,10 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--data") && v) data_spec = v, i++;
         else if (!strcmp(a, "--dtype") && v) dtype_name = v, i++;
         else if (!strcmp(a, "--breakdown")) breakdown = 1;
+        else if (!strcmp(a, "--modes") && v) {
+            /* (blocking: eccl-auto's own column, always measured) */
+            modes[1] = strstr(v, "nonblocking") != NULL, modes[2] = strstr(v, "enqueued") != NULL, i++;
+        }
         else if (!strcmp(a, "--colls") && v) do_ar = strstr(v, "allreduce") != NULL, do_bc = strstr(v, "bcast") != NULL, i++;
         else if (!strcmp(a, "--allreduce-algorithms") && v) algs_spec[0] = v, i++;
         else if (!strcmp(a, "--bcast-algorithms") && v) algs_spec[1] = v, i++;
@@ -272,8 +348,9 @@ int main(int argc, char **argv)
     void *d_in = NULL, *d_out = NULL;
     CUDA(cudaMalloc(&d_in, nmax * es));
     CUDA(cudaMalloc(&d_out, nmax * es));
-    cudaStream_t st;
+    cudaStream_t st, ast;
     CUDA(cudaStreamCreate(&st));
+    CUDA(cudaStreamCreateWithFlags(&ast, cudaStreamNonBlocking));
 
     eccl_comm_t ec;
     ECCL(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
@@ -303,6 +380,12 @@ int main(int argc, char **argv)
     int violations = 0;
     double *t = malloc((size_t)iters * sizeof *t);
     eccl_bound_t b = {ECCL_MODE_ABS, E, ECCL_RANGE_FROM_DATA};
+    const check_t ck = {d_out, h_out, is64, size, exact, absum, other, E, u};
+    if (want_modes && rank == 0 && provided < MPI_THREAD_MULTIPLE)
+        printf("# MPI_THREAD_MULTIPLE not provided: the nonblocking calls run inside eccl_wait\n");
+    if (want_modes && rank == 0)
+        printf("# modes lines: coll MiB | eccl-auto blocking, nonblocking, enqueued | NCCL, MPI-stg (ms) | err/E "
+               "(auto chose; the last nonblocking and enqueued call's time inside the engine, ms)\n");
     for (int coll = 0; coll < 2; coll++) {
         if ((coll == 0 && !do_ar) || (coll == 1 && !do_bc)) continue;
         const char *cname = coll == 0 ? "allreduce" : "bcast";
@@ -312,7 +395,14 @@ int main(int argc, char **argv)
             /* eccl, compressed, device-resident: each named algorithm */
             double t_eccl[4], ratio_a[4], smax_a[4][2], wmax_a[4];
             int wmin_a[4], tr_a[4];
-            eccl_run_t er = {ec, coll, NULL, d_in, d_out, h_in, n, dt, root, &b, t, iters};
+            eccl_run_t er = {ec, coll, NULL, d_in, d_out, h_in, n, dt, root, &b, t, iters, 0, ast};
+            if (coll == 1) { /* the root's input, for every rank */
+                memcpy(other, h_in, bytes);
+                for (size_t off = 0; off < n; off += (size_t)1 << 27) {
+                    size_t len = n - off < ((size_t)1 << 27) ? n - off : ((size_t)1 << 27);
+                    MPI_Bcast(other + off * es, (int)len, mt, root, MPI_COMM_WORLD);
+                }
+            }
             for (int ai = 0; ai < nalgs[coll]; ai++) {
                 eccl_stats_t sts;
                 er.algorithm = algs[coll][ai];
@@ -339,24 +429,7 @@ int main(int argc, char **argv)
                 MPI_Allreduce(&where, &wmin_a[ai], 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
                 tr_a[ai] = sts.transport;
                 /* the bound, element by element */
-                CUDA(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-                double worst = 0;
-                if (coll == 1) { /* the root's input, for every rank */
-                    memcpy(other, h_in, bytes);
-                    for (size_t off = 0; off < n; off += (size_t)1 << 27) {
-                        size_t len = n - off < ((size_t)1 << 27) ? n - off : ((size_t)1 << 27);
-                        MPI_Bcast(other + off * es, (int)len, mt, root, MPI_COMM_WORLD);
-                    }
-                }
-                for (size_t i = 0; i < n; i++) {
-                    long double want = coll == 0 ? exact[i] : (long double)elem(other, is64, i);
-                    double e = (double)fabsl((long double)elem(h_out, is64, i) - want);
-                    /* doc/guarantees.md: E, plus for the sum (p+2) u (sum_r |x_r| + p E) */
-                    double tol = E + (coll == 0 ? (size + 2) * u * (absum[i] + size * E) : 0.0);
-                    if (!(e <= tol)) violations++;
-                    if (e / E > worst || e != e) worst = e != e ? INFINITY : e / E;
-                }
-                MPI_Allreduce(&worst, &wmax_a[ai], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                wmax_a[ai] = check_out(&ck, coll, n, &violations);
             }
 
             /* host-staged MPI */
@@ -398,7 +471,23 @@ int main(int argc, char **argv)
             /* eccl auto: the cost model decides */
             eccl_stats_t sta;
             er.algorithm = "auto";
-            double t_auto = time_eccl(&er, &sta);
+            double t_auto = time_eccl(&er, &sta), t_mode[3] = {t_auto, NAN, NAN}, in_call[3] = {NAN, NAN, NAN};
+            double w_auto = check_out(&ck, coll, n, &violations), w_modes = w_auto;
+            for (int m = 1; m < 3; m++) /* the same call nonblocking, then stream-enqueued */
+                if (modes[m]) {
+                    eccl_stats_t stm;
+                    er.mode = m;
+                    t_mode[m] = time_eccl(&er, &stm);
+                    /* the last call's own time, inside the engine (the rest is the hand-over) */
+                    MPI_Allreduce(&stm.t_total, &in_call[m], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                    double w = check_out(&ck, coll, n, &violations);
+                    w_modes = w > w_modes || w != w ? w : w_modes;
+                    er.mode = 0;
+                }
+            if (want_modes && rank == 0)
+                printf("modes %-9s %6zu | %9.3f %9.3f %9.3f | %9.3f %10.2f | %6.3f  (%s; in-call %.3f %.3f)\n", cname,
+                       mib[k], t_mode[0], t_mode[1], t_mode[2], t_nccl, t_mpi, w_modes, sta.algorithm, in_call[1] * 1e3,
+                       in_call[2] * 1e3);
             for (int ai = 0; ai < nalgs[coll] && rank == 0; ai++) {
                 char nccl_s[32] = "n/a", vs_nccl[32] = "n/a", cn[32], name[48];
                 if (t_nccl == t_nccl) {
@@ -433,6 +522,7 @@ int main(int argc, char **argv)
     free(t);
     bench_data_free(&data);
     cudaStreamDestroy(st);
+    cudaStreamDestroy(ast);
     MPI_Finalize();
     return vall ? 1 : 0;
 }

@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, fmt3coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl and x2chunks (two GPUs), x4bench (four), devops, issue21 and peers (one; peers: .peers in the carry, bench/peers/build.sh), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl, x2sweep and x2chunks (two GPUs), x4bench (four), devops, issue21 and peers (one; peers: .peers in the carry, bench/peers/build.sh), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -408,8 +408,27 @@ case " $what " in *" x2autovsnccl "*) # two GPUs over NVLink: auto against NCCL 
     for dt in float32 float64; do
         step x2_auto_vs_nccl_$dt timeout "${BENCH_TIMEOUT:-600}" env ECCL_DEBUG=1 mpiexec -n 2 ./bench/bench_device \
             --colls allreduce,bcast --dtype $dt --mib 16,64,256 --iters 9 --allreduce-algorithms auto,nccl \
-            --bcast-algorithms auto,nccl
-        grep -E "^(coll|allreduce|bcast)|GPU codec measured" "$out/x2_auto_vs_nccl_$dt.log" | grep -v "eccl 1\]"
+            --bcast-algorithms auto,nccl ${X2AUTO_ARGS:-}
+        grep -E "^(coll|allreduce|bcast|# breakdown)|GPU codec measured" "$out/x2_auto_vs_nccl_$dt.log" | grep -v "eccl 1\]"
+    done ;;
+esac
+case " $what " in *" x2sweep "*) # two GPUs, one rank each: time against size (SWEEP_MIB) of eccl-auto blocking,
+    # nonblocking (progress thread) and stream-enqueued, NCCL and host-staged MPI, each result checked
+    # against the bound; over NVLink, over sockets on loopback, and over sockets shaped to each rate in
+    # SWEEP_LINKS (tc, as summabench); SWEEP_DTYPES, SWEEP_NETS pick; SWEEP_TAG names the logs of a
+    # variant (bench/results/modes_plot.gp)
+    tag=${SWEEP_TAG:+_$SWEEP_TAG}
+    sockets="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
+    for dt in ${SWEEP_DTYPES:-float32}; do
+        for net in ${SWEEP_NETS-nvlink socket} ${SWEEP_LINKS-25gbit}; do
+            netenv=; [ "$net" = nvlink ] || netenv=$sockets
+            case $net in nvlink|socket) ;; *) tc qdisc replace dev lo root tbf rate "$net" burst 16mb latency 100ms ;; esac
+            step sweep_${net}_$dt$tag timeout "${BENCH_TIMEOUT:-600}" env $netenv mpiexec -n 2 ./bench/bench_device \
+                --colls allreduce,bcast --dtype $dt --mib ${SWEEP_MIB:-1,4,16,64,256,1024} --iters ${SWEEP_ITERS:-5} \
+                --allreduce-algorithms ring_pipelined --bcast-algorithms pipeline --modes nonblocking,enqueued
+            case $net in nvlink|socket) ;; *) tc qdisc del dev lo root ;; esac
+            grep -E "^(# bound|modes)" "$out/sweep_${net}_$dt$tag.log" | sed "s/^/$net $dt$tag: /"
+        done
     done ;;
 esac
 case " $what " in *" devops "*) # issue 19, item 4: each device-resident operation's time, host waits
