@@ -6,9 +6,11 @@
  * requires), each by the same code as the blocking call. Where MPI runs with
  * MPI_THREAD_MULTIPLE, a progress thread of the communicator runs them as soon as they are posted,
  * so they progress while the caller computes and whether or not it calls eccl_test (NCCL's proxy
- * thread is the model). Otherwise (or with ECCL_PROGRESS=caller) they run in the caller's thread
- * when it waits or tests, or makes another call on the communicator: MPI then gives no other
- * thread the right to call it.
+ * thread is the model); a caller that waits (eccl_wait, or eccl_engine_quiesce before another
+ * call) while the thread runs nothing runs the queued requests itself, so that a wait right after
+ * the post does not also pay the thread's wake-up. Otherwise (or with ECCL_PROGRESS=caller) they
+ * run in the caller's thread when it waits or tests, or makes another call on the communicator:
+ * MPI then gives no other thread the right to call it.
  *
  * While a request runs, its statistics and error message go to the request (comm->sink_*), and
  * reach eccl_comm_last_stats / eccl_comm_last_error when it is waited for. Every other function
@@ -141,8 +143,8 @@ static eccl_result_t execute(struct eccl_request *r)
 }
 
 /* Take the first queued request and run it (called and returning with e->mu held; released
- * while the request runs). */
-static void run_first(struct eccl_engine *e)
+ * while the request runs); helper: in a caller's thread, not the progress thread. */
+static void run_first(struct eccl_engine *e, int helper)
 {
     struct eccl_request *r = e->head;
     e->head = r->next;
@@ -152,7 +154,10 @@ static void run_first(struct eccl_engine *e)
     e->running = 1;
     e->runner = pthread_self();
     pthread_mutex_unlock(&e->mu);
+    /* (a caller's thread that helps, in eccl_wait, gets its own CUDA device back) */
+    const int dev = helper && r->device >= 0 ? eccl_dev_current() : -1;
     eccl_result_t rc = execute(r);
+    if (dev >= 0 && dev != r->device) (void)eccl_dev_make_current(dev);
     const int settled = eccl_agree_dev_settled(r->comm); /* (still the only thread on the comm) */
     pthread_mutex_lock(&e->mu);
     e->settled = settled;
@@ -175,6 +180,7 @@ static void run_first(struct eccl_engine *e)
     }
     e->running = 0;
     pthread_cond_broadcast(&e->done);
+    if (e->head && e->async) pthread_cond_signal(&e->work); /* (a helper leaves the rest to the thread) */
 }
 
 static void *progress_thread(void *arg)
@@ -182,7 +188,7 @@ static void *progress_thread(void *arg)
     struct eccl_engine *e = arg;
     pthread_mutex_lock(&e->mu);
     while (!e->stop) {
-        if (e->head) run_first(e);
+        if (e->head && !e->running) run_first(e, 0);
         else pthread_cond_wait(&e->work, &e->mu);
     }
     pthread_mutex_unlock(&e->mu);
@@ -267,7 +273,7 @@ eccl_result_t eccl_engine_quiesce(eccl_comm_t comm)
     pthread_mutex_lock(&e->mu);
     if (!inside(e)) {
         while (e->head || e->running) {
-            if (!e->async && !e->running) run_first(e);
+            if (!e->running) run_first(e, 1); /* (nobody runs the queue now: this thread does) */
             else pthread_cond_wait(&e->done, &e->mu);
         }
     }
@@ -372,7 +378,11 @@ eccl_result_t eccl_wait(eccl_request_t *req, eccl_stats_t *stats)
     if (!e) return finish(NULL, r, stats); /* its communicator is gone: it finished before */
     pthread_mutex_lock(&e->mu);
     while (r->state != REQ_DONE) {
-        if (!e->async && !e->running && e->head) run_first(e); /* every request before r, then r */
+        /* nobody runs the queue (no progress thread, or it has not woken yet): this thread runs
+         * every request before r, then r, rather than sleep until the thread has woken and run
+         * them (a thread's wake-up each way cost tens to hundreds of microseconds a call on 2 x
+         * H200: doc/performance.md section 36) */
+        if (!e->running && e->head) run_first(e, 1);
         else pthread_cond_wait(&e->done, &e->mu);
     }
     eccl_result_t rc = finish(e, r, stats);
