@@ -12,7 +12,7 @@
  * --modes also times eccl-auto as a nonblocking call (eccl_iallreduce / eccl_ibcast, then
  * eccl_wait; MPI is then initialised with MPI_THREAD_MULTIPLE, so a progress thread runs it) and
  * as a stream-enqueued one (eccl_cuda_<op>_async on a non-blocking stream, then
- * cudaStreamSynchronize), each result checked against the bound like the others, one line
+ * cudaStreamSynchronize, or with enqueued-event a blocking-sync event's cudaEventSynchronize), each result checked against the bound like the others, one line
  * "modes COLL MIB blocking nonblocking enqueued NCCL MPI-stg (auto chose)" per size, in ms
  * (bench/results/modes_plot.gp draws them against the size).
  *
@@ -153,6 +153,7 @@ typedef struct {
     int iters;
     int mode;           /* 0 blocking, 1 nonblocking (i-call + eccl_wait), 2 stream-enqueued */
     cudaStream_t astream; /* mode 2: a non-blocking stream */
+    cudaEvent_t aevent;   /* ... and, where not NULL, a blocking-sync event to wait for it with */
 } eccl_run_t;
 
 /* One call of r in its mode, complete when it returns; *st: its statistics where nonblocking (the
@@ -168,7 +169,12 @@ static void eccl_call(const eccl_run_t *r, eccl_stats_t *st)
         if (r->coll == 0)
             ECCL(eccl_cuda_allreduce_async(r->d_in, r->d_out, r->n, r->dt, ECCL_OP_SUM, r->b, r->ec, r->astream));
         else ECCL(eccl_cuda_bcast_async(r->d_out, r->n, r->dt, r->root, r->b, r->ec, r->astream));
-        CUDA(cudaStreamSynchronize(r->astream));
+        if (r->aevent) { /* the host thread sleeps until the stream passes the event */
+            CUDA(cudaEventRecord(r->aevent, r->astream));
+            CUDA(cudaEventSynchronize(r->aevent));
+        } else {
+            CUDA(cudaStreamSynchronize(r->astream));
+        }
         eccl_result_t ar = ECCL_SUCCESS;
         ECCL(eccl_cuda_comm_async_error(r->ec, &ar));
         ECCL(ar);
@@ -254,6 +260,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     size_t mib[16] = {64, 256, 1024};
     int nsizes = 3, iters = 5, do_ar = 1, do_bc = 1, breakdown = 0, modes[3] = {1, 0, 0}; /* [1], [2]: --modes */
+    int enq_event = 0;
     double E = 1e-4;
     const char *data_spec = "smooth", *dtype_name = "float32";
     const char *algs_spec[2] = {"ring", "binomial"};
@@ -267,7 +274,8 @@ int main(int argc, char **argv)
                        "       [--breakdown]   (each rank's last eccl call: total, deciding, codec, network, the\n"
                        "                        rest, and the cost model's prediction, 0 where forced; ms; lines \"# breakdown\")\n"
                        "       [--modes blocking,nonblocking,enqueued]   (eccl-auto also as eccl_i<op> + eccl_wait and as\n"
-                       "                        eccl_cuda_<op>_async + cudaStreamSynchronize; lines \"modes\")\n"
+                       "                        eccl_cuda_<op>_async + cudaStreamSynchronize; lines \"modes\";\n"
+                       "                        enqueued-event: waited for with a blocking-sync event instead)\n"
                        "collectives on device buffers: eccl (device-resident, compressed, ABS bound on the result;\n"
                        "a row per named algorithm, default ring and binomial)\n"
                        "vs host-staged MPI vs NCCL; one rank per GPU; exit 1 when an element of eccl's result is\n"
@@ -281,8 +289,10 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--dtype") && v) dtype_name = v, i++;
         else if (!strcmp(a, "--breakdown")) breakdown = 1;
         else if (!strcmp(a, "--modes") && v) {
-            /* (blocking: eccl-auto's own column, always measured) */
+            /* (blocking: eccl-auto's own column, always measured; enqueued-event: enqueued, waited
+             * for with a blocking-sync event instead of cudaStreamSynchronize) */
             modes[1] = strstr(v, "nonblocking") != NULL, modes[2] = strstr(v, "enqueued") != NULL, i++;
+            enq_event = strstr(v, "enqueued-event") != NULL;
         }
         else if (!strcmp(a, "--colls") && v) do_ar = strstr(v, "allreduce") != NULL, do_bc = strstr(v, "bcast") != NULL, i++;
         else if (!strcmp(a, "--allreduce-algorithms") && v) algs_spec[0] = v, i++;
@@ -351,6 +361,8 @@ int main(int argc, char **argv)
     cudaStream_t st, ast;
     CUDA(cudaStreamCreate(&st));
     CUDA(cudaStreamCreateWithFlags(&ast, cudaStreamNonBlocking));
+    cudaEvent_t aev = NULL;
+    if (enq_event) CUDA(cudaEventCreateWithFlags(&aev, cudaEventBlockingSync | cudaEventDisableTiming));
 
     eccl_comm_t ec;
     ECCL(eccl_comm_create(MPI_COMM_WORLD, NULL, &ec));
@@ -395,7 +407,7 @@ int main(int argc, char **argv)
             /* eccl, compressed, device-resident: each named algorithm */
             double t_eccl[4], ratio_a[4], smax_a[4][2], wmax_a[4];
             int wmin_a[4], tr_a[4];
-            eccl_run_t er = {ec, coll, NULL, d_in, d_out, h_in, n, dt, root, &b, t, iters, 0, ast};
+            eccl_run_t er = {ec, coll, NULL, d_in, d_out, h_in, n, dt, root, &b, t, iters, 0, ast, aev};
             if (coll == 1) { /* the root's input, for every rank */
                 memcpy(other, h_in, bytes);
                 for (size_t off = 0; off < n; off += (size_t)1 << 27) {
@@ -523,6 +535,7 @@ int main(int argc, char **argv)
     bench_data_free(&data);
     cudaStreamDestroy(st);
     cudaStreamDestroy(ast);
+    if (aev) cudaEventDestroy(aev);
     MPI_Finalize();
     return vall ? 1 : 0;
 }

@@ -416,7 +416,7 @@ case " $what " in *" x2sweep "*) # two GPUs, one rank each: time against size (S
     # nonblocking (progress thread) and stream-enqueued, NCCL and host-staged MPI, each result checked
     # against the bound; over NVLink, over sockets on loopback, and over sockets shaped to each rate in
     # SWEEP_LINKS (tc, as summabench); SWEEP_DTYPES, SWEEP_NETS pick; SWEEP_TAG names the logs of a
-    # variant (bench/results/modes_plot.gp)
+    # variant, SWEEP_MODES replaces --modes' list (e.g. nonblocking,enqueued-event) (bench/results/modes_plot.gp)
     tag=${SWEEP_TAG:+_$SWEEP_TAG}
     sockets="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self"
     for dt in ${SWEEP_DTYPES:-float32}; do
@@ -425,7 +425,7 @@ case " $what " in *" x2sweep "*) # two GPUs, one rank each: time against size (S
             case $net in nvlink|socket) ;; *) tc qdisc replace dev lo root tbf rate "$net" burst 16mb latency 100ms ;; esac
             step sweep_${net}_$dt$tag timeout "${BENCH_TIMEOUT:-600}" env $netenv mpiexec -n 2 ./bench/bench_device \
                 --colls allreduce,bcast --dtype $dt --mib ${SWEEP_MIB:-1,4,16,64,256,1024} --iters ${SWEEP_ITERS:-5} \
-                --allreduce-algorithms ring_pipelined --bcast-algorithms pipeline --modes nonblocking,enqueued
+                --allreduce-algorithms ring_pipelined --bcast-algorithms pipeline --modes ${SWEEP_MODES:-nonblocking,enqueued}
             case $net in nvlink|socket) ;; *) tc qdisc del dev lo root ;; esac
             grep -E "^(# bound|modes)" "$out/sweep_${net}_$dt$tag.log" | sed "s/^/$net $dt$tag: /"
         done
