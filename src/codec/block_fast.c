@@ -6,7 +6,8 @@
  * RAW block), the fast function declines (returns ECCL_FAST_DECLINE) and the caller uses the
  * reference path. tests/test_fastpath.c checks the two agree byte for byte.
  *
- * Selected at run time with __builtin_cpu_supports("avx2"); other CPUs use the reference path.
+ * Selected at run time where the CPU has AVX2 and the other features ECCL_AVX2 compiles for (FMA,
+ * BMI1/2, POPCNT; a virtual machine may hide some); other CPUs use the reference path.
  * The float64 twins are in block_fast64.c, version 3's in sparse_fast.c.
  */
 #include "config.h"
@@ -18,7 +19,11 @@
 
 #if ECCL_HAVE_X86_FAST
 
-int eccl_fast_available(void) { return __builtin_cpu_supports("avx2") != 0; }
+int eccl_fast_available(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
 
 /* ================================ float32 ================================ */
 

@@ -80,15 +80,17 @@ static inline void eccl_bitw_putn(eccl_bitw_t *b, const uint32_t *v, int n, int 
     unsigned char *p = b->base + 4 * (b->pos >> 5);
     uint64_t acc = sh ? eccl_ld32(p) : 0;
     unsigned nacc = sh;
+    /* branch-free (which words fill depends on k, a different one each sparse block: a branch on
+     * it mispredicted half the time): the current word is stored every time, and the position
+     * moves on by 0 or 1 word */
     for (int i = 0; i < n; i++) {
-        acc |= ((uint64_t)v[i] & mask) << nacc;
+        acc |= ((uint64_t)v[i] & mask) << nacc; /* (nacc < 32, k <= 32: within 64 bits) */
         nacc += (unsigned)k;
-        if (nacc >= 32u) {
-            eccl_st32(p, (uint32_t)acc);
-            p += 4;
-            acc >>= 32;
-            nacc -= 32u;
-        }
+        eccl_st32(p, (uint32_t)acc);
+        const unsigned full = nacc >> 5; /* 0 or 1 */
+        p += 4 * full;
+        acc >>= 32 * full;
+        nacc -= 32 * full;
     }
     if (nacc) eccl_st32(p, (uint32_t)acc);
     b->pos += (uint64_t)n * (uint64_t)k;
@@ -101,21 +103,35 @@ static inline int eccl_bitr_getn(eccl_bitr_t *b, uint32_t *v, int n, int k)
         return 0;
     }
     const uint64_t mask = k == 32 ? 0xFFFFFFFFull : ((uint64_t)1 << k) - 1u;
+    const uint64_t bits = (uint64_t)n * (uint64_t)k;
+    if (b->pos + bits + 64u <= b->nbits) {
+        /* away from the end of the bits: each word from one 8-byte load at its own byte (the
+         * words are little-endian, so the stream's bits are in byte order too), independent of
+         * the others; every load stays within the bits there are */
+        uint64_t o = b->pos;
+        for (int i = 0; i < n; i++, o += (unsigned)k)
+            v[i] = (uint32_t)((eccl_ld64(b->base + (o >> 3)) >> (o & 7u)) & mask);
+        b->pos += bits;
+        return 0;
+    }
     const unsigned char *p = b->base + 4 * (b->pos >> 5);
     unsigned nacc = 32u - (unsigned)(b->pos & 31u);
     uint64_t acc = (uint64_t)eccl_ld32(p) >> (b->pos & 31u);
     p += 4;
+    /* branch-free, as the writer: each word is loaded, and kept where its bits are needed (nacc <
+     * k); the load never goes past the last word the n * k bits reach (which exists: checked above) */
+    const unsigned char *last = b->base + 4 * ((b->pos + bits - 1u) >> 5);
     for (int i = 0; i < n; i++) {
-        if (nacc < (unsigned)k) { /* (the bits asked for are there: the word exists) */
-            acc |= (uint64_t)eccl_ld32(p) << nacc;
-            p += 4;
-            nacc += 32u;
-        }
+        const uint64_t need = nacc < (unsigned)k; /* 0 or 1 */
+        const uint64_t w = eccl_ld32(p <= last ? p : last);
+        acc |= (w & (0u - need)) << nacc; /* (nacc < 64: < 32 + 32) */
+        p += 4 * need;
+        nacc += 32u * (unsigned)need;
         v[i] = (uint32_t)(acc & mask);
         acc >>= k;
         nacc -= (unsigned)k;
     }
-    b->pos += (uint64_t)n * (uint64_t)k;
+    b->pos += bits;
     return 0;
 }
 

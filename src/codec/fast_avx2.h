@@ -7,7 +7,8 @@
 #if ECCL_HAVE_X86_FAST
 #include <immintrin.h>
 
-#define ECCL_AVX2 __attribute__((target("avx2,fma,bmi,bmi2")))
+/* (every feature named here is checked at run time: eccl_fast_available) */
+#define ECCL_AVX2 __attribute__((target("avx2,fma,bmi,bmi2,popcnt")))
 
 typedef eccl_fmt_choice_t choice_t;
 #define choose eccl_fmt_choose
