@@ -7,13 +7,14 @@
  *                                   [--data smooth|randomwalk|normal] [--colls allreduce,bcast]
  *                                   [--dtype float32|float64]
  *                                   [--allreduce-algorithms ring,...] [--bcast-algorithms binomial,...]
- *                                   [--modes blocking,nonblocking,enqueued] [--breakdown]
+ *                                   [--modes nonblocking,enqueued|enqueued-event] [--breakdown]
  *
  * --modes also times eccl-auto as a nonblocking call (eccl_iallreduce / eccl_ibcast, then
  * eccl_wait; MPI is then initialised with MPI_THREAD_MULTIPLE, so a progress thread runs it) and
  * as a stream-enqueued one (eccl_cuda_<op>_async on a non-blocking stream, then
- * cudaStreamSynchronize, or with enqueued-event a blocking-sync event's cudaEventSynchronize), each result checked against the bound like the others, one line
- * "modes COLL MIB blocking nonblocking enqueued NCCL MPI-stg (auto chose)" per size, in ms
+ * cudaStreamSynchronize, or with enqueued-event a blocking-sync event's cudaEventSynchronize),
+ * each result checked against the bound like the others, one line "modes COLL MIB blocking
+ * nonblocking enqueued NCCL MPI-stg (auto chose; in-call ...)" per size, in ms
  * (bench/results/modes_plot.gp draws them against the size).
  *
  * The eccl column runs each of the named compressed algorithms in turn (a row each, next to the
@@ -273,7 +274,7 @@ int main(int argc, char **argv)
                        "       [--allreduce-algorithms ring,ring_pipelined] [--bcast-algorithms binomial,pipeline]\n"
                        "       [--breakdown]   (each rank's last eccl call: total, deciding, codec, network, the\n"
                        "                        rest, and the cost model's prediction, 0 where forced; ms; lines \"# breakdown\")\n"
-                       "       [--modes blocking,nonblocking,enqueued]   (eccl-auto also as eccl_i<op> + eccl_wait and as\n"
+                       "       [--modes nonblocking,enqueued]   (eccl-auto also as eccl_i<op> + eccl_wait and as\n"
                        "                        eccl_cuda_<op>_async + cudaStreamSynchronize; lines \"modes\";\n"
                        "                        enqueued-event: waited for with a blocking-sync event instead)\n"
                        "collectives on device buffers: eccl (device-resident, compressed, ABS bound on the result;\n"

@@ -399,7 +399,8 @@ eccl_result_t eccl_sendrecv_replace(void *buf, size_t count, eccl_dtype_t dtype,
  * Progress: where MPI was initialised with MPI_THREAD_MULTIPLE, each communicator has a progress
  * thread (started at its first nonblocking call) that runs the requests as soon as they are
  * posted, whether or not the caller tests them; a caller that waits for requests the thread has
- * not started yet runs them itself, in order, rather than sleep while the thread wakes. Otherwise, or with ECCL_PROGRESS=caller, requests
+ * not started yet runs them itself, in order, rather than sleep while the thread wakes.
+ * Otherwise, or with ECCL_PROGRESS=caller, requests
  * run in the caller's thread inside eccl_wait, eccl_test or the next call on the communicator
  * (then eccl_test runs the pending collectives and returns with them done: it blocks until the
  * peers join).
