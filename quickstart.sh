@@ -2,8 +2,9 @@
 # quickstart.sh - build eccl from this source tree and run its demo or its test suite.
 #
 #   ./quickstart.sh demo               build in ./build, run examples/summa on 4 MPI ranks
-#   ./quickstart.sh test [--distcheck] build, make check, sanitizer build (codec and collectives),
-#                                      libFuzzer run (when the fuzz target exists), totals
+#   ./quickstart.sh test [--distcheck] build, make check, sanitizer builds (ASan/UBSan: codec and
+#                                      collectives; TSan: nonblocking engine), libFuzzer run (when
+#                                      the fuzz target exists), totals
 #
 # Written for Debian 12: missing packages are installed with apt-get (as root, or through sudo).
 # Everything else is the ordinary autotools sequence; README.md explains it for clusters.
@@ -35,6 +36,8 @@ test   as demo for the packages and ./build (plus clang for the sanitizer and fu
          2. an AddressSanitizer + UndefinedBehaviorSanitizer build in ./build-asan
             (--disable-fortran --without-cuda) running the codec tests (CODEC_TESTS)
             and the collectives on 3 ranks (coll_np3, corrupt_np3);
+         2b. a ThreadSanitizer build in ./build-tsan (also --disable-openmp) running the
+            nonblocking tests (nonblocking_np3, nonblocking_caller_np2, nonblocking_corrupt_np3);
          3. make fuzz in ./build for FUZZ_SECONDS seconds, when that target exists;
          4. with --distcheck: make distcheck in ./build (slow; not run by default);
          5. Open MPI: a build in ./build-openmpi (CC=mpicc.openmpi), the MPI tests of
@@ -435,6 +438,36 @@ cmd_test() {
         fi
     fi
 
+    # 2b. ThreadSanitizer on the nonblocking engine (its progress thread, and the waiting caller
+    # that runs queued requests itself), with and without a progress thread and with a corrupt
+    # stream in flight. OpenMP is left out (libgomp is not instrumented), and UCX's memory hooks,
+    # which MPICH loads, are turned off: under TSan they crash at the first thread's start.
+    local tsan="-fsanitize=thread"
+    local tsan_ok=yes
+    if ! configure_dir build-tsan CC="$MPICC" CFLAGS="-O1 -g $tsan" LDFLAGS="$tsan" \
+        --disable-fortran --without-cuda --disable-openmp; then
+        tsan_ok=no
+        step_failed "configure of the ThreadSanitizer build in ./build-tsan"
+    fi
+    if [[ $tsan_ok == yes ]]; then
+        make_in build-tsan "the compiler or make error is just above" || {
+            tsan_ok=no
+            step_failed "ThreadSanitizer build in ./build-tsan"
+        }
+    fi
+    if [[ $tsan_ok == yes ]]; then
+        local tsan_tests="tests/nonblocking_np3.mpi tests/nonblocking_caller_np2.mpi tests/nonblocking_corrupt_np3.mpi"
+        clear_results build-tsan
+        say "ThreadSanitizer build: running $tsan_tests"
+        (
+            # (a report makes the process exit 66: the test fails)
+            export ECCL_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=0 exitcode=66"
+            export UCX_MEM_EVENTS=no UCX_MEM_MALLOC_HOOKS=no UCX_MEM_MMAP_HOOK_MODE=none
+            make_in build-tsan "a build error above, or the failed tests' logs at the end" \
+                check TESTS="$tsan_tests"
+        ) || step_failed "ThreadSanitizer build: make check of the nonblocking tests in ./build-tsan"
+    fi
+
     # 3. libFuzzer, when tests/fuzz provides the target
     local fuzz_pass=0 fuzz_fail=0
     if [[ $main_ok == yes ]] && grep -q '^fuzz:' build/Makefile; then
@@ -466,6 +499,7 @@ cmd_test() {
     # totals
     collect_results build
     collect_results build-asan
+    collect_results build-tsan
     collect_results build-openmpi
     N_PASS=$((N_PASS + fuzz_pass))
     N_FAIL=$((N_FAIL + fuzz_fail))
