@@ -184,6 +184,21 @@ make_in() {
     fi
 }
 
+# Configures (configure arguments after DIR and LABEL) and builds a sanitizer build in DIR; on a
+# failure records the failed step under LABEL and returns 1.
+sanitizer_build() {
+    local dir=$1 label=$2
+    shift 2
+    if ! configure_dir "$dir" "$@"; then
+        step_failed "configure of the $label in ./$dir"
+        return 1
+    fi
+    make_in "$dir" "the compiler or make error is just above" || {
+        step_failed "$label in ./$dir"
+        return 1
+    }
+}
+
 build_main() {
     ensure_configure_script
     configure_dir build CC="$MPICC" FC="$MPIFC" || return 1
@@ -393,19 +408,8 @@ cmd_test() {
     # tests run with leak checking; the MPI tests without (LeakSanitizer reports MPICH's own
     # allocations).
     local san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-    local asan_ok=yes
-    if ! configure_dir build-asan CC="$MPICC" CFLAGS="-O1 -g $san" LDFLAGS="$san" \
+    if sanitizer_build build-asan "sanitizer build" CC="$MPICC" CFLAGS="-O1 -g $san" LDFLAGS="$san" \
         --disable-fortran --without-cuda; then
-        asan_ok=no
-        step_failed "configure of the sanitizer build in ./build-asan"
-    fi
-    if [[ $asan_ok == yes ]]; then
-        make_in build-asan "the compiler or make error is just above" || {
-            asan_ok=no
-            step_failed "sanitizer build in ./build-asan"
-        }
-    fi
-    if [[ $asan_ok == yes ]]; then
         # The Makefile is up to date now, so make prints nothing but the list.
         local codec_tests=
         # shellcheck disable=SC2016  # $(CODEC_TESTS) is for make to expand
@@ -443,19 +447,8 @@ cmd_test() {
     # stream in flight. OpenMP is left out (libgomp is not instrumented), and UCX's memory hooks,
     # which MPICH loads, are turned off: under TSan they crash at the first thread's start.
     local tsan="-fsanitize=thread"
-    local tsan_ok=yes
-    if ! configure_dir build-tsan CC="$MPICC" CFLAGS="-O1 -g $tsan" LDFLAGS="$tsan" \
+    if sanitizer_build build-tsan "ThreadSanitizer build" CC="$MPICC" CFLAGS="-O1 -g $tsan" LDFLAGS="$tsan" \
         --disable-fortran --without-cuda --disable-openmp; then
-        tsan_ok=no
-        step_failed "configure of the ThreadSanitizer build in ./build-tsan"
-    fi
-    if [[ $tsan_ok == yes ]]; then
-        make_in build-tsan "the compiler or make error is just above" || {
-            tsan_ok=no
-            step_failed "ThreadSanitizer build in ./build-tsan"
-        }
-    fi
-    if [[ $tsan_ok == yes ]]; then
         local tsan_tests="tests/nonblocking_np3.mpi tests/nonblocking_caller_np2.mpi tests/nonblocking_corrupt_np3.mpi"
         clear_results build-tsan
         say "ThreadSanitizer build: running $tsan_tests"
