@@ -3,7 +3,7 @@
  * of the same bytes and the targets of doc/performance.md; every stream is checked against the CPU
  * codec (same bytes) and every decoded value against the bound.
  *
- *   bench/bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64] [--format 1|2]
+ *   bench/bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64] [--format 1|2|3]
  *                          [--abs E] [--raw FILE] [--datasets ...] [--rel 0|1] [--panels 0|1] [--dump DIR]
  *
  * --dump DIR writes the arrays the rows would compress (each dataset of --datasets at --mib and
@@ -348,7 +348,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || i + 1 >= argc) {
             printf("usage: bench_cuda_codec [--mib N] [--small-kib N] [--iters K] [--dtype float32|float64]\n"
-                   "                        [--format 1|2]\n"
+                   "                        [--format 1|2|3]\n"
                    "                        [--abs E] [--raw FILE] [--datasets sin,walk,normal,raw] [--dump DIR]\n"
                    "GPU codec throughput (compression, decompression, homomorphic SUM) and ratio at N MiB and\n"
                    "N KiB, next to a device-to-device copy; streams compared with the CPU codec's; exit 1 on a\n"
@@ -357,7 +357,7 @@ int main(int argc, char **argv)
                    "  --raw FILE  one more dataset: FILE's values (raw little-endian reals of --dtype), repeated\n"
                    "              to fill N MiB (a real field tiled, as issue 21's rows are)\n"
                    "  --datasets  which rows to run (default all; raw needs --raw), then the strided panels\n"
-                   "  --format    stream format version (default 1)\n"
+                   "  --format    stream format version (default 1; 3: float32 only)\n"
                    "  --rel 0     no REL rows;  --panels 0  no strided panels\n"
                    "  --dump DIR  write each dataset's array (as the rows compress it: N MiB of --dtype, raw\n"
                    "              little-endian) to DIR/sin.f32, DIR/walk.f32, DIR/normal.f32 and DIR/<FILE's name\n"
@@ -378,7 +378,8 @@ int main(int argc, char **argv)
             with_rel = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--panels") && (!strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1")))
             with_panels = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--format") && (!strcmp(argv[i + 1], "1") || !strcmp(argv[i + 1], "2")))
+        else if (!strcmp(argv[i], "--format") &&
+                 (!strcmp(argv[i + 1], "1") || !strcmp(argv[i + 1], "2") || !strcmp(argv[i + 1], "3")))
             fmt = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--dtype") && (!strcmp(argv[i + 1], "float32") || !strcmp(argv[i + 1], "float64")))
             is64 = !strcmp(argv[i + 1], "float64");
@@ -389,6 +390,10 @@ int main(int argc, char **argv)
     }
     const eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
     const size_t es = is64 ? 8 : 4;
+    if (fmt == 3 && is64) {
+        fprintf(stderr, "bench_cuda_codec: format 3 on the GPU is float32 (and complex64) only, so far\n");
+        return 2;
+    }
     if (!(abs_eb > 0 && isfinite(abs_eb))) {
         fprintf(stderr, "bench_cuda_codec: --abs needs a finite bound > 0\n");
         return 2;
@@ -427,6 +432,7 @@ int main(int argc, char **argv)
     eccl_cuda_codec_t codec;
     int rc = eccl_cuda_codec_create(n, &codec);
     if (rc) die("eccl_cuda_codec_create", rc);
+    if (fmt == 3 && (rc = eccl_cuda_codec_set_read_version(codec, 3))) die("eccl_cuda_codec_set_read_version", rc);
     cudaStream_t st;
     CUDA(cudaStreamCreate(&st));
     void *hx = malloc(n * es), *dx, *dy;

@@ -28,6 +28,8 @@ struct eccl_cuda_codec {
                                 // a held user stream would stall: cuda/device.h, the gate)
     void (*waiter)(void *);     // eccl_cuda_codec_set_waiter
     void *waiter_arg;
+    int vmax;                   // the newest format version the decoders read (eccl_cuda_codec_set_read_version;
+                                // 0: 2, the kernels without version 3's sparse tiles)
 };
 
 // Smaller streams than this many tiles run with 1024-thread CTAs (32 warps share a tile's 256
@@ -231,8 +233,9 @@ static eccl_result_t compress_view(eccl_cuda_codec_t c, const void *d_data, eccl
                                    unsigned long long *d_size, size_t *h_size, cudaStream_t st, int vmajor)
 {
     if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
-    if (vmajor == 3) return ECCL_ERR_UNSUPPORTED; /* (sparse tiles: the CPU codec only, so far) */
-    if (vmajor != 1 && vmajor != 2) return ECCL_ERR_INVALID_ARG;
+    if (vmajor < 1 || vmajor > 3) return ECCL_ERR_INVALID_ARG;
+    /* (version 3's sparse tiles: the float32 and complex64 encoders only, so far) */
+    if (vmajor == 3 && is64_of(dtype)) return ECCL_ERR_UNSUPPORTED;
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;
     if ((uintptr_t)d_out & 15u) return ECCL_ERR_INVALID_ARG;
@@ -308,6 +311,13 @@ eccl_result_t eccl_cuda_compress_view(eccl_cuda_codec_t c, const void *d_data, e
     return compress_view(c, d_data, view, count, dtype, bound, d_out, out_capacity, d_size, h_size, st, vmajor);
 }
 
+extern "C" eccl_result_t eccl_cuda_codec_set_read_version(eccl_cuda_codec_t c, int vmax)
+{
+    if (!c || vmax < 1 || vmax > 3) return ECCL_ERR_INVALID_ARG;
+    c->vmax = vmax;
+    return ECCL_SUCCESS;
+}
+
 extern "C" eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t c, const void *d_data, size_t count,
                                                 eccl_dtype_t dtype, const eccl_bound_t *bound, void *d_out,
                                                 size_t out_capacity, unsigned long long *d_size, size_t *h_size,
@@ -379,7 +389,7 @@ eccl_result_t eccl_cuda_decompress_view(eccl_cuda_codec_t c, const void *d_strea
     a.v = view;
     a.count = count;
     a.dtype = (int)dtype;
-    a.vmax = 2; /* versions 1 and 2 */
+    a.vmax = c->vmax == 3 ? 3 : 2; /* (3: the decompression kernel's sparse-tile instance) */
     a.n = (uint64_t)count * reals_of(dtype);
     a.nb = eccl_fmt_nblocks(a.n);
     a.nt = eccl_fmt_ntiles(a.nb);
@@ -451,7 +461,9 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     a.in.exact_size = exact_size;
     a.in.count = count;
     a.in.dtype = (int)dtype;
-    a.in.vmax = 2; /* versions 1 and 2 (the output keeps the input's version) */
+    /* (the output keeps the input's version: version 3 from the float32 and complex64 kernel's
+     * sparse-tile instance only, so far) */
+    a.in.vmax = c->vmax == 3 && !is64_of(dtype) ? 3 : 2;
     a.in.n = (uint64_t)count * reals_of(dtype);
     a.in.nb = eccl_fmt_nblocks(a.in.n);
     a.in.nt = eccl_fmt_ntiles(a.in.nb);

@@ -217,6 +217,47 @@ __device__ __forceinline__ unsigned long long cta_sum(unsigned long long v, unsi
     return t;
 }
 
+// A sparse block's word transforms (doc/format.md 6.4, version 3): compact(w) gathers the bits of
+// w at the ones of the nonzero map z into its low popcount(z) bits, in order (x86's pext), and
+// expand(c) is the inverse (pdep). The five shift masks follow from z once per block (the
+// parallel-suffix method of Hacker's Delight, section 7-4); each word then costs five rounds.
+struct bit_gather {
+    uint32_t z, mv[5];
+    __device__ __forceinline__ bit_gather() {} // (set it before use: the masks cost about 60 instructions)
+    __device__ __forceinline__ explicit bit_gather(uint32_t map) : z(map)
+    {
+        uint32_t m = map, mk = ~map << 1;
+#pragma unroll
+        for (int i = 0; i < 5; i++) {
+            uint32_t mp = mk ^ (mk << 1); // parallel suffix XOR: the count of zeros to the right, mod 2
+            mp ^= mp << 2;
+            mp ^= mp << 4;
+            mp ^= mp << 8;
+            mp ^= mp << 16;
+            const uint32_t v = mp & m; // the bits that move right by 2^i in round i
+            mv[i] = v;
+            m = (m ^ v) | (v >> (1 << i));
+            mk &= ~mp;
+        }
+    }
+    __device__ __forceinline__ uint32_t compact(uint32_t w) const
+    {
+        w &= z;
+#pragma unroll
+        for (int i = 0; i < 5; i++) {
+            const uint32_t t = w & mv[i];
+            w = (w ^ t) | (t >> (1 << i));
+        }
+        return w;
+    }
+    __device__ __forceinline__ uint32_t expand(uint32_t c) const
+    {
+#pragma unroll
+        for (int i = 4; i >= 0; i--) c = (c & ~mv[i]) | ((c << (1 << i)) & mv[i]);
+        return c & z;
+    }
+};
+
 // The 64-byte header (doc/format.md section 3) as the kernels need it.
 struct eccl_dev_header {
     unsigned char dtype, mode, vmajor; // vmajor: the format version written (0 means 1)

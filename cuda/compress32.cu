@@ -23,6 +23,9 @@
 #ifndef ECCL_C32_V2_MINB // the same for the version-2 instance (ptxas: 152 bytes of spills at 4, 48 at 3)
 #define ECCL_C32_V2_MINB 4
 #endif
+#ifndef ECCL_C32_V3_MINB // the same for the version-3 instance
+#define ECCL_C32_V3_MINB 3
+#endif
 #ifndef ECCL_C32_BIG // 1024-thread CTAs for small streams (NT below)
 #define ECCL_C32_BIG 1
 #endif
@@ -74,10 +77,11 @@ __device__ __forceinline__ void quantize_tile32(const eccl_comp_args &a, c32_sme
 // cuda/codec.cu: one CTA per SM, 32 warps to quantize a tile instead of 8, the same register
 // budget).
 // VIEW: the input is a view (a.v.rows != 0), read through the tile's map; one instance per
-// layout, so that the contiguous kernel is the plain one. V2: the instance that writes format
-// version 2 (a.h.vmajor 2; its second-order pricing would cost the version-1 kernel registers).
-template <int NT, bool VIEW, bool V2>
-__global__ void __launch_bounds__(NT, NT == 256 ? (V2 ? ECCL_C32_V2_MINB : ECCL_C32_MINB) : 1)
+// layout, so that the contiguous kernel is the plain one. V: the format version the instance
+// writes (a.h.vmajor; version 2's second-order pricing would cost the version-1 kernel registers,
+// and version 3's pricing of four forms the version-2 one).
+template <int NT, bool VIEW, int V>
+__global__ void __launch_bounds__(NT, NT == 256 ? (V == 3 ? ECCL_C32_V3_MINB : V == 2 ? ECCL_C32_V2_MINB : ECCL_C32_MINB) : 1)
     eccl_compress32_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -130,33 +134,34 @@ __global__ void __launch_bounds__(NT, NT == 256 ? (V2 ? ECCL_C32_V2_MINB : ECCL_
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = NULL;
-    encode_tile32<NT, VIEW, V2>(o, qs, img, sm, (const unsigned *)a.x + (VIEW ? 0 : v0), t, b0, nblk);
+    encode_tile32<NT, VIEW, V>(o, qs, img, sm, (const unsigned *)a.x + (VIEW ? 0 : v0), t, b0, nblk);
 }
 
-template <bool V2> static cudaError_t setup32(void)
+template <int V> static cudaError_t setup32(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256, false, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, false, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<256, true, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, true, V2>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    cudaError_t e = cudaFuncSetAttribute(eccl_compress32_kernel<256, false, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, false, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<256, true, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress32_kernel<1024, true, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, C32_SMEM);
     return e;
 }
 
 cudaError_t eccl_compress32_setup(void)
 {
-    cudaError_t e = setup32<false>();
-    return e ? e : setup32<true>();
+    cudaError_t e = setup32<1>();
+    if (!e) e = setup32<2>();
+    return e ? e : setup32<3>();
 }
 
-template <bool V2> static void launch32(const eccl_comp_args &a, int big, cudaStream_t st)
+template <int V> static void launch32(const eccl_comp_args &a, int big, cudaStream_t st)
 {
     const unsigned g = (unsigned)a.nt;
     if (a.v.rows) {
-        if (big) eccl_compress32_kernel<1024, true, V2><<<g, 1024, C32_SMEM, st>>>(a);
-        else eccl_compress32_kernel<256, true, V2><<<g, 256, C32_SMEM, st>>>(a);
+        if (big) eccl_compress32_kernel<1024, true, V><<<g, 1024, C32_SMEM, st>>>(a);
+        else eccl_compress32_kernel<256, true, V><<<g, 256, C32_SMEM, st>>>(a);
     } else {
-        if (big) eccl_compress32_kernel<1024, false, V2><<<g, 1024, C32_SMEM, st>>>(a);
-        else eccl_compress32_kernel<256, false, V2><<<g, 256, C32_SMEM, st>>>(a);
+        if (big) eccl_compress32_kernel<1024, false, V><<<g, 1024, C32_SMEM, st>>>(a);
+        else eccl_compress32_kernel<256, false, V><<<g, 256, C32_SMEM, st>>>(a);
     }
 }
 
@@ -165,7 +170,8 @@ cudaError_t eccl_launch_compress32(const eccl_comp_args &a, int big, cudaStream_
 #if !ECCL_C32_BIG
     big = 0;
 #endif
-    if (a.h.vmajor >= 2) launch32<true>(a, big, st);
-    else launch32<false>(a, big, st);
+    if (a.h.vmajor >= 3) launch32<3>(a, big, st);
+    else if (a.h.vmajor == 2) launch32<2>(a, big, st);
+    else launch32<1>(a, big, st);
     return cudaGetLastError();
 }

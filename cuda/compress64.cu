@@ -328,7 +328,7 @@ __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay,
 {
     const eccl_dev_q &q = sm.q;
     qblock k = parse_quant(sm, pay, b, n, b0, 1);
-    unsigned long long m = lane_bits<unsigned long long>(pay, k.o, k.F, lane);
+    unsigned long long m = lane_bits_k<unsigned long long>(pay, sm, k, lane);
     long long v = lane < k.r ? ((k.negmask >> lane) & 1u ? 0ll - (long long)m : (long long)m) : 0;
     if (k.l2) { // second order (a form-1 tile): q_{-1} + (i + 1) v + the double prefix sum of d
         long long u = warp_scan_lag((int64_t)v, 1, lane), base = k.q0, vel = 0;

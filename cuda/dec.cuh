@@ -12,13 +12,20 @@ namespace {
 
 struct dec_smem {
     int ok;
-    int vmajor;                   // the stream's format version (1 or 2)
+    int vmajor;                   // the stream's format version (1, 2 or 3)
     unsigned form;                // the tile's form (doc/format.md 4.1; always 0 in version 1)
+    unsigned sA;                  // a sparse tile (form 2 or 3): its sparse stream's byte offset in
+                                  // the tile's payload (tile_prepare)
     eccl_dev_q q;
     uint64_t ssize, toff, tnext, tword; // tword: the tile's index entry as stored (form bits included)
     eccl_dev_header hin;          // the input header's fields
     unsigned char codes[256];
     unsigned boff[257];
+    unsigned *bitoff;             // a sparse tile: where each sparse block's bits start in its stream,
+                                  // 256 entries in the dynamic shared memory of the kernels' instances
+                                  // that read sparse tiles (static, the 1 KiB cost the decompression
+                                  // kernel 8-9%: 4 of its CTAs no longer fitted the 164 KiB carveout,
+                                  // and L1 shrank; H200, 2026-11-29)
     unsigned char flag[256];      // homomorphic kernels: 1 where the input block is integers
     unsigned char thr[256];       // decompression: where a thread decodes the block through its row (tile_prepare)
     long long tail[256][2];       // block sums (pass 2), then resolved absolute tails
@@ -87,12 +94,36 @@ __device__ __forceinline__ uint32_t ld_word(const unsigned char *pay, unsigned o
 }
 
 struct qblock {
-    int r, F, head, none, l2, sb; // l2: second-order Lorenzo (p = 1 in a form-1 tile)
-    unsigned o; // byte offset of the planes (after head value and sign map)
+    int r, F, head, none, l2, sb; // l2: second order (p = 1 in a form-1 or form-3 tile)
+    unsigned o; // byte offset of the planes (after head value and sign map); a sparse block: the
+                // bit offset of its compacted planes in the tile's sparse stream
     uint32_t negmask;
     long long q0;
+    int sparse, kz; // a sparse block (p = 1 in a form-2 or form-3 tile, doc/format.md 6.4): kz = popcount(z)
+    uint32_t z;     // its nonzero map (0 when F = 0)
 };
 
+// k bits (1..32) of tile's sparse stream at bit position pos (doc/format.md 7: bit j is bit j % 32
+// of word j / 32), read from the payload at pay (placed by tile_prepare: the bits lie within the
+// stream, so the second word is read only where they reach it).
+__device__ __forceinline__ uint32_t sparse_bits(const dec_smem &sm, const unsigned char *pay, unsigned pos, int k)
+{
+    const unsigned wo = sm.sA + 4 * (pos >> 5), sh = pos & 31u;
+    const uint32_t lo = ld_word(pay, wo), hi = sh + (unsigned)k > 32u ? ld_word(pay, wo + 4) : 0u;
+    const uint32_t v = __funnelshift_r(lo, hi, sh);
+    return k >= 32 ? v : v & ((1u << k) - 1u);
+}
+
+// The tile's predictor bit p = 1 selects second-order deltas (forms 1 and 3; an instance that does
+// not read sparse tiles tests form 1 alone, as it did before version 3: its registers).
+template <bool SP> __device__ __forceinline__ int second_form(unsigned form)
+{
+    return SP ? eccl_fmt_form_second(form) : form == ECCL_FMT_FORM_L2;
+}
+
+// SP: the tile may be sparse (form 2 or 3, version 3); without it every sparse test folds away,
+// so that the kernels' dense instances are the code they were before version 3.
+template <bool SP = false>
 __device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n,
                                               uint64_t b0, int is64)
 {
@@ -103,7 +134,8 @@ __device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned
     k.F = eccl_fmt_quant_planes(code, is64);
     const int p1 = eccl_fmt_code_pred(code) == ECCL_FMT_PRED_NONE;
     k.none = p1 && sm.form == ECCL_FMT_FORM_NONE;
-    k.l2 = p1 && sm.form == ECCL_FMT_FORM_L2;
+    k.l2 = p1 && second_form<SP>(sm.form);
+    k.sparse = SP && p1 && sm.form >= ECCL_FMT_FORM_S1;
     k.head = !k.none && (b == 0 || eccl_fmt_code_is_raw(sm.codes[b - 1])); // (a head value follows)
     unsigned o = sm.boff[b];
     k.q0 = 0;
@@ -113,6 +145,24 @@ __device__ __forceinline__ qblock parse_quant(const dec_smem &sm, const unsigned
         o += H;
     }
     k.sb = sgn == ECCL_FMT_SIGN_MAP && k.F > 0 ? 4 : 0;
+    k.z = 0;
+    k.kz = 0;
+    if constexpr (SP) if (k.sparse) { // the map in the bytes; the sign word and the planes in the sparse stream
+        unsigned pos = sm.bitoff[b];
+        k.negmask = sgn == ECCL_FMT_SIGN_POS ? 0u : ~0u;
+        if (k.F > 0) {
+            k.z = ld_word(pay, o);
+            k.kz = __popc(k.z);
+            if (k.sb) {
+                k.negmask = k.kz ? bit_gather(k.z).expand(sparse_bits(sm, pay, pos, k.kz)) : 0u;
+                pos += (unsigned)k.kz;
+            }
+        } else {
+            k.negmask = 0;
+        }
+        k.o = pos;
+        return k;
+    }
     k.negmask = sgn == ECCL_FMT_SIGN_MAP ? (k.sb ? ld_word(pay, o) : 0u) : sgn == ECCL_FMT_SIGN_POS ? 0u : ~0u;
     k.o = o + k.sb;
     return k;
@@ -130,11 +180,12 @@ __device__ __forceinline__ long long bit_index_sum(uint32_t w)
 // In a form-1 tile (doc/format.md 4.1: real types, lag 1) *t0, *t1 are the integers at r-2 and
 // r-1 (r-1 for both when r = 1): absolute for a head or predictor-none block, else as if the
 // predecessor's chain state (q_{-1}, q_{-1} - q_{-2}) were (0, 0) (tile_chains_l2).
+template <bool SP = false>
 __device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
                              long long *t0, long long *t1)
 {
     const eccl_dev_q &q = sm.q;
-    qblock k = parse_quant(sm, pay, b, n, b0, q.is64);
+    qblock k = parse_quant<SP>(sm, pay, b, n, b0, q.is64);
     unsigned code = sm.codes[b];
     int ok = !(k.q0 > q.qmax || k.q0 < -q.qmax);
     uint32_t valid = k.r == 32 ? 0xFFFFFFFFu : ((1u << k.r) - 1u);
@@ -142,9 +193,14 @@ __device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b
     uint32_t nz = 0, top = 0, high = 0;
     long long se = 0, so = 0, v1 = 0, v0 = 0; // even/odd lane sums; magnitudes at r-1 and r-lag
     long long s2 = 0;                                  // form 1: sum of (r - i) d_i
-    const int l1 = k.r - 1, l0 = k.r - q.lag, form1 = sm.form == ECCL_FMT_FORM_L2;
+    const int l1 = k.r - 1, l0 = k.r - q.lag, form1 = second_form<SP>(sm.form);
+    bit_gather g; // (a sparse block's planes are expanded onto its map)
+    if constexpr (SP) if (k.sparse) g = bit_gather(k.z);
     for (int j = 0; j < k.F; j++) {
-        uint32_t w = ld_word(pay, k.o + 4 * j);
+        uint32_t w;
+        if constexpr (SP) w = k.sparse ? (k.kz ? g.expand(sparse_bits(sm, pay, k.o + j * k.kz, k.kz)) : 0u)
+                                       : ld_word(pay, k.o + 4 * j);
+        else w = ld_word(pay, k.o + 4 * j);
         nz |= w;
         top = w;
         if (j >= 30) high |= w;
@@ -161,6 +217,7 @@ __device__ int block_summary(const dec_smem &sm, const unsigned char *pay, int b
         }
     }
     ok &= (nz & ~valid) == 0;
+    if constexpr (SP) ok &= !k.sparse || nz == k.z; // (sparse: every mapped delta nonzero)
     if (k.F > 0) {
         if (eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP) {
             uint32_t sm_ = k.negmask;
@@ -287,6 +344,14 @@ __device__ __forceinline__ void transpose_round(uint32_t (&m)[32], uint32_t mask
 // row i is then m[i] (bit j = bit i of plane j). Five rounds of 16 exchanges whatever F is, where
 // the loop below takes about 3 instructions per bit of every plane: the cheaper for F > 16 (the
 // low-ratio real fields of issue 21: doc/performance.md section 35).
+__device__ __forceinline__ void transpose32(uint32_t (&m)[32])
+{
+    transpose_round<16>(m, 0x0000FFFFu);
+    transpose_round<8>(m, 0x00FF00FFu);
+    transpose_round<4>(m, 0x0F0F0F0Fu);
+    transpose_round<2>(m, 0x33333333u);
+    transpose_round<1>(m, 0x55555555u);
+}
 __device__ __forceinline__ void unplanes_transpose(uint32_t (&m)[32], const unsigned char *pay, unsigned o, int F,
                                                    uint32_t &nz, uint32_t &top)
 {
@@ -297,11 +362,7 @@ __device__ __forceinline__ void unplanes_transpose(uint32_t (&m)[32], const unsi
         nz |= w;
         if (j == F - 1) top = w;
     }
-    transpose_round<16>(m, 0x0000FFFFu);
-    transpose_round<8>(m, 0x00FF00FFu);
-    transpose_round<4>(m, 0x0F0F0F0Fu);
-    transpose_round<2>(m, 0x33333333u);
-    transpose_round<1>(m, 0x55555555u);
+    transpose32(m);
 }
 
 // The magnitudes m[0..31] of a block from its F planes at byte offset o of the payload (bit i of
@@ -333,6 +394,30 @@ __device__ __forceinline__ void unplanes(uint32_t (&m)[32], const unsigned char 
     unplanes(m, pay, o, F, nz, top);
 }
 
+// The magnitudes of QUANT block k (parse_quant, at most 32 planes): its planes in the payload, or a
+// sparse block's compacted planes from the tile's sparse stream, spread onto its map and
+// transposed. nz, top as unplanes gives them (a sparse block: of the spread planes).
+__device__ __forceinline__ void unplanes_k(uint32_t (&m)[32], const unsigned char *pay, const dec_smem &sm,
+                                           const qblock &k, uint32_t &nz, uint32_t &top)
+{
+    if (!k.sparse) return unplanes(m, pay, k.o, k.F, nz, top);
+    const bit_gather g(k.z);
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        const uint32_t w = j < k.F && k.kz ? g.expand(sparse_bits(sm, pay, k.o + j * k.kz, k.kz)) : 0u;
+        m[j] = w;
+        nz |= w;
+        if (j == k.F - 1) top = w;
+    }
+    transpose32(m);
+}
+__device__ __forceinline__ void unplanes_k(uint32_t (&m)[32], const unsigned char *pay, const dec_smem &sm,
+                                           const qblock &k)
+{
+    uint32_t nz = 0, top = 0;
+    unplanes_k(m, pay, sm, k, nz, top);
+}
+
 // Bit `lane` of each of the F planes at byte offset o: a lane's magnitude (warp-per-block
 // decoders). The first 32 planes gather in a 32-bit word (64-bit work only beyond).
 template <typename U>
@@ -343,6 +428,18 @@ __device__ __forceinline__ U lane_bits(const unsigned char *pay, unsigned o, int
     for (; j < F && j < 32; j++) m32 |= ((ld_word(pay, o + 4 * j) >> lane) & 1u) << j;
     U m = (U)m32;
     for (; j < F; j++) m |= (U)((ld_word(pay, o + 4 * j) >> lane) & 1u) << j;
+    return m;
+}
+// The same for QUANT block k (parse_quant): a sparse block's lane reads its bit of each compacted
+// plane (at its rank among the map's ones), or has none.
+template <typename U>
+__device__ __forceinline__ U lane_bits_k(const unsigned char *pay, const dec_smem &sm, const qblock &k, int lane)
+{
+    if (!k.sparse) return lane_bits<U>(pay, k.o, k.F, lane);
+    if (!((k.z >> lane) & 1u)) return 0;
+    const unsigned rank = (unsigned)__popc(k.z & ((1u << lane) - 1u));
+    U m = 0;
+    for (int j = 0; j < k.F; j++) m |= (U)sparse_bits(sm, pay, k.o + (unsigned)(j * k.kz) + rank, 1) << j;
     return m;
 }
 
@@ -385,7 +482,7 @@ constexpr int L2_ROWS32_F = 20;
 // state were (0, 0)). float32 second-order blocks come here only with at most L2_ROWS32_F planes:
 // their rows are then exact in 32 bits (below). *t0, *t1 as block_summary gives them. Returns 0
 // if the block is not canonical.
-template <bool D64>
+template <bool D64, bool SP = false>
 __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0, void *rows,
                           long long *t0, long long *t1, int *absolute)
 {
@@ -393,14 +490,16 @@ __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, u
     typedef typename itype<D64>::U U;
     const eccl_dev_q &q = sm.q;
     const unsigned code = sm.codes[b];
-    qblock k = parse_quant(sm, pay, b, n, b0, D64);
+    qblock k = parse_quant<SP>(sm, pay, b, n, b0, D64);
     I *row = (I *)rows + 33 * b;
     int ok = !(k.q0 > q.qmax || k.q0 < -q.qmax);
     uint32_t valid = k.r == 32 ? 0xFFFFFFFFu : ((1u << k.r) - 1u);
     if (k.head) valid &= ~1u;
     uint32_t m[32], nz = 0, top = 0;
-    unplanes(m, pay, k.o, k.F, nz, top);
+    if constexpr (SP) unplanes_k(m, pay, sm, k, nz, top);
+    else unplanes(m, pay, k.o, k.F, nz, top);
     ok &= (nz & ~valid) == 0;
+    if constexpr (SP) ok &= !k.sparse || nz == k.z; // (sparse: every mapped delta nonzero)
     if (k.F > 0) {
         if (eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP) {
             const uint32_t sm_ = k.negmask;
@@ -424,7 +523,7 @@ __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, u
         }
     }
     *t1 = (long long)row[k.r - 1];
-    *t0 = (long long)row[sm.form == ECCL_FMT_FORM_L2 ? (k.r >= 2 ? k.r - 2 : 0) : k.r - q.lag];
+    *t0 = (long long)row[second_form<SP>(sm.form) ? (k.r >= 2 ? k.r - 2 : 0) : k.r - q.lag];
     return ok;
 }
 
@@ -432,7 +531,7 @@ __device__ int block_rows(const dec_smem &sm, const unsigned char *pay, int b, u
 // the row is relative (sm.thr[b] == 1), each integer checked against QMAX (as decode_quant), and
 // the values T(q * D) written over the integers (INTS, the homomorphic kernel: the integers).
 // Returns 0 if an integer is out of range.
-template <bool D64, bool INTS = false>
+template <bool D64, bool INTS = false, bool SP = false>
 __device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
 {
     typedef typename itype<D64>::I I;
@@ -441,7 +540,7 @@ __device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
     const eccl_dev_q &q = sm.q;
     I *row = (I *)rows + 33 * b;
     const int l2rel =
-        sm.thr[b] == 1 && sm.form == ECCL_FMT_FORM_L2 && eccl_fmt_code_pred(sm.codes[b]) == ECCL_FMT_PRED_NONE;
+        sm.thr[b] == 1 && second_form<SP>(sm.form) && eccl_fmt_code_pred(sm.codes[b]) == ECCL_FMT_PRED_NONE;
     int bad = 0;
     if (!D64 && l2rel) {
         // float32: q_{-1} + (i + 1) (q_{-1} - q_{-2}) + row[i] in 64 bits (L2_ROWS32_F), modulo 2^64
@@ -483,7 +582,7 @@ __device__ int rows_finish(const dec_smem &sm, int b, int r, void *rows)
 // Pass 3 (one warp per QUANT block): the values. float32 integers are computed modulo 2^32: in a
 // valid block they are in range, and in a corrupt one the first integer to leave [-QMAX, QMAX]
 // still lands outside it after wrapping (|q| < 2^30 + 2^31), so the check below catches it.
-template <bool D64>
+template <bool D64, bool SP = false>
 __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
                             int lane, void *x, const tile_map &map)
 {
@@ -491,8 +590,10 @@ __device__ int decode_quant(const dec_smem &sm, const unsigned char *pay, int b,
     typedef typename itype<D64>::U U;
     typedef typename itype<D64>::T T;
     const eccl_dev_q &q = sm.q;
-    qblock k = parse_quant(sm, pay, b, n, b0, D64);
-    U m = lane_bits<U>(pay, k.o, k.F, lane);
+    qblock k = parse_quant<SP>(sm, pay, b, n, b0, D64);
+    U m;
+    if constexpr (SP) m = lane_bits_k<U>(pay, sm, k, lane);
+    else m = lane_bits<U>(pay, k.o, k.F, lane);
     I d = lane < k.r ? ((k.negmask >> lane) & 1u ? (I)0 - (I)m : (I)m) : 0;
     I v;
     if (k.l2) { // second order, in 64 bits: q_i = q_{-1} + (i + 1) v + the double prefix sum of d
@@ -549,7 +650,7 @@ __device__ __forceinline__ int decode_l2_thread(const dec_smem &sm, const qblock
 // decode_quant/decode_raw.
 // INTS (the homomorphic kernel): a QUANT block leaves its integers in the row, a RAW block its
 // values' bits, and *raw says which.
-template <bool INTS>
+template <bool INTS, bool SP = false>
 __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
                                    float *row, int *raw = 0)
 {
@@ -596,9 +697,10 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
         }
         return ok;
     }
-    qblock k = parse_quant(sm, pay, b, n, b0, 0);
+    qblock k = parse_quant<SP>(sm, pay, b, n, b0, 0);
     uint32_t m[32];
-    unplanes(m, pay, k.o, k.F);
+    if constexpr (SP) unplanes_k(m, pay, sm, k);
+    else unplanes(m, pay, k.o, k.F);
     if (k.l2) return decode_l2_thread(sm, k, b, m, [row](int i, long long v, double D) {
         if (INTS) ((int *)row)[i] = (int)v;
         else row[i] = (float)((double)v * D);
@@ -637,14 +739,15 @@ __device__ int decode_block_thread(const dec_smem &sm, const unsigned char *pay,
 // Pass 3 for a float64 or complex128 QUANT block of at most 30 planes: one THREAD decodes it,
 // giving out(i, q_i) for each of its integers. The integers in 64 bits (no wrapping: |q| <= QMAX
 // plus a delta below 2^30); the same range check as decode_quant (0: out of range).
-template <class Out>
+template <bool SP = false, class Out>
 __device__ __forceinline__ int decode_ints_thread64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n,
                                                     uint64_t b0, Out out)
 {
     const eccl_dev_q &q = sm.q;
-    qblock k = parse_quant(sm, pay, b, n, b0, 1);
+    qblock k = parse_quant<SP>(sm, pay, b, n, b0, 1);
     uint32_t m[32];
-    unplanes(m, pay, k.o, k.F);
+    if constexpr (SP) unplanes_k(m, pay, sm, k);
+    else unplanes(m, pay, k.o, k.F);
     if (k.l2) return decode_l2_thread(sm, k, b, m, [&out](int i, long long v, double) { out(i, v); });
     long long p2 = 0, p1 = 0;
     if (!k.none) {
@@ -676,11 +779,12 @@ __device__ __forceinline__ int decode_ints_thread64(const dec_smem &sm, const un
 
 // The values of such a block into a row of shared memory (33 doubles a row: conflict-free, since a
 // 64-bit access serves 16 threads at a time), which the CTA then writes out coalesced.
+template <bool SP = false>
 __device__ int decode_quant_thread64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
                                      double *row)
 {
     const double D = sm.q.D;
-    return decode_ints_thread64(sm, pay, b, n, b0, [row, D](int i, long long v) { row[i] = (double)v * D; });
+    return decode_ints_thread64<SP>(sm, pay, b, n, b0, [row, D](int i, long long v) { row[i] = (double)v * D; });
 }
 
 // Thread 0: the header, then tile t's payload extent from the index (sm.toff, sm.tnext).
@@ -698,9 +802,9 @@ __device__ int tile_open(const eccl_decomp_args &a, uint64_t t, dec_smem &sm, in
         sm.tnext = t + 1 < a.nt ? *(const unsigned long long *)(a.in + 64 + 8 * (t + 1)) & omask : psize;
         if ((sm.toff & 15u) || sm.toff > sm.tnext || sm.tnext > psize || sm.tnext - sm.toff > 256u * 32u * W + 16u)
             rc = ECCL_ERR_CORRUPT;
-        // form 1 only for real types in streams that quantize; forms 2 and 3 are reserved
-        if (sm.form > ECCL_FMT_FORM_L2 || (sm.form == ECCL_FMT_FORM_L2 && (sm.q.lag != 1 || !sm.q.quant)))
-            rc = ECCL_ERR_CORRUPT;
+        // the forms the version has, forms 1 and 3 for real types only, none in streams that do
+        // not quantize (doc/format.md 4.1)
+        if (!eccl_fmt_form_ok(sm.form, sm.vmajor, sm.q.quant, sm.q.lag)) rc = ECCL_ERR_CORRUPT;
         if (!rc && sm.q.is64 != d64) rc = ECCL_ERR_MISMATCH;
     }
     return rc;
@@ -848,6 +952,32 @@ __device__ __forceinline__ void tile_chains_l2(dec_smem &sm, long long t0, long 
     }
 }
 
+// Exclusive scan of v over threads 0..255 into out[tid] (threads from 256 on give nothing); returns
+// the total to every thread. Called by every thread of the CTA; wscan: 8 entries.
+__device__ __forceinline__ unsigned scan256(unsigned v, unsigned *out, int *wscan)
+{
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    if (tid < 256) {
+        unsigned x = v;
+        for (int o = 1; o < 32; o <<= 1) {
+            unsigned u = __shfl_up_sync(ECCL_WARP_FULL, x, o);
+            if (lane >= o) x += u;
+        }
+        if (lane == 31) wscan[w] = (int)x;
+        out[tid] = x - v;
+    }
+    __syncthreads();
+    unsigned base = 0, tot = 0;
+    for (int k = 0; k < 8; k++) {
+        const unsigned c = (unsigned)wscan[k];
+        if (k < w) base += c;
+        tot += c;
+    }
+    if (tid < 256) out[tid] += base;
+    __syncthreads();
+    return tot;
+}
+
 // Steps 1 and 2 for tile t (sm.toff, sm.tnext and sm.q set): places the blocks, hashes the
 // payload (STAGE: copying it to `pay`, 16-byte aligned, 256 * 32 * W + 48 bytes of shared memory;
 // else reading it in place, where the decoders then read it too: tile_payload), checks the
@@ -860,7 +990,8 @@ __device__ __forceinline__ void tile_chains_l2(dec_smem &sm, long long t0, long 
 // (sm.thr[b]: 0 for the others, RAW blocks, float64's 45-plane ones and float32's second-order
 // ones of more than L2_ROWS32_F planes; 1 relative, 2 absolute), the
 // others through block_summary.
-template <bool D64, int NT, bool STAGE = true, bool ROWS = false>
+// SP: the tile may be sparse (parse_quant).
+template <bool D64, int NT, bool STAGE = true, bool ROWS = false, bool SP = false>
 __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char *pay, dec_smem &sm,
                             unsigned long long *hout, void *rows = nullptr)
 {
@@ -897,7 +1028,28 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
         if (tid == 255) sm.boff[256] = (unsigned)(wbase + sm.wscan[7]);
     }
     bad = __syncthreads_or(bad);
-    const unsigned total = sm.boff[256], padded = (total + 15u) & ~15u;
+    const unsigned total = sm.boff[256];
+    unsigned padded = (total + 15u) & ~15u, sA = padded, sE = padded, L = 0;
+    const int sparse = SP && sm.form >= ECCL_FMT_FORM_S1; // (uniform)
+    if constexpr (SP) if (sparse && !bad && total <= (unsigned)(sm.tnext - sm.toff)) {
+        // a sparse tile (doc/format.md 7): each sparse block's map (its last 4 bytes, read in place)
+        // gives its bits in the tile's sparse stream, which follows the blocks at sA = align4(total)
+        unsigned mybits = 0;
+        if (tid < (int)nblk) {
+            const unsigned m = sm.codes[tid];
+            if (eccl_fmt_code_sparse(m, sm.form) && eccl_fmt_quant_planes(m, D64) > 0) {
+                const uint32_t z = ld_word(a.in + a.P + sm.toff, sm.boff[tid] + (unsigned)mysize - 4u);
+                mybits = (unsigned)eccl_fmt_sparse_bits(m, z, D64);
+                bad |= 8 * mysize + (int)mybits > 8 * eccl_fmt_block_len(a.n, b0 + tid) * (D64 ? 8 : 4);
+            }
+        }
+        L = scan256(mybits, sm.bitoff, sm.wscan);
+        bad = __syncthreads_or(bad);
+        sA = (total + 3u) & ~3u;
+        sE = sA + 4u * ((L + 31u) >> 5);
+        padded = (unsigned)eccl_fmt_sparse_tile_size(total, L);
+        if (tid == 0) sm.sA = sA;
+    }
     if (bad || padded != sm.tnext - sm.toff) {
         if (tid == 0) eccl_dev_fail(s, ECCL_ERR_CORRUPT);
         return 0;
@@ -914,7 +1066,13 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
     }
     if (STAGE && tid < 8) ((uint32_t *)(pay + padded))[tid] = 0; // slack read by ld_word
     __syncthreads();
-    for (unsigned z = total + tid; z < padded; z += NT) bad |= src[z] != 0;
+    if constexpr (SP) {
+        for (unsigned z = total + tid; z < padded; z += NT) // (a sparse tile: its stream's words excepted)
+            if (z < sA || z >= sE) bad |= src[z] != 0;
+        if (sparse && (L & 31u) && tid == 0) bad |= (ld_word(src, sE - 4u) >> (L & 31u)) != 0; // bits after the L-th
+    } else {
+        for (unsigned z = total + tid; z < padded; z += NT) bad |= src[z] != 0;
+    }
     // checksum of the codes (the last tile also the zero padding up to the payload), the index
     // entry, and (tile 0) the header
     const uint64_t cstart = 64 + 8 * a.nt + b0, cend = t == a.nt - 1 ? a.P : cstart + 256;
@@ -930,18 +1088,18 @@ __device__ int tile_prepare(const eccl_decomp_args &a, uint64_t t, unsigned char
     // 2. Per block: canonical form and sums; then a segmented scan resolves the chains.
     long long t0 = 0, t1 = 0;
     int f = 1, thr = 0;
-    const int form1 = sm.form == ECCL_FMT_FORM_L2;
+    const int form1 = second_form<SP>(sm.form); // (forms 1 and 3: second-order chains)
     if (tid < (int)nblk && !eccl_fmt_code_is_raw(sm.codes[tid])) {
         const int l2 = form1 && eccl_fmt_code_pred(sm.codes[tid]) == ECCL_FMT_PRED_NONE;
         // (64-bit: at most 30 planes; float32 second order: at most L2_ROWS32_F planes, the wider
         // ones decode_l2_thread)
         if (ROWS &&
             (D64 ? (sm.codes[tid] & 31u) < 31u : !l2 || eccl_fmt_quant_planes(sm.codes[tid], 0) <= L2_ROWS32_F)) {
-            bad |= !block_rows<D64>(sm, src, tid, a.n, b0, rows, &t0, &t1, &f);
+            bad |= !block_rows<D64, SP>(sm, src, tid, a.n, b0, rows, &t0, &t1, &f);
             thr = 1 + f;
         } else {
-            bad |= !block_summary(sm, src, tid, a.n, b0, &t0, &t1);
-            qblock k = parse_quant(sm, src, tid, a.n, b0, D64);
+            bad |= !block_summary<SP>(sm, src, tid, a.n, b0, &t0, &t1);
+            qblock k = parse_quant<SP>(sm, src, tid, a.n, b0, D64);
             f = k.none || k.head;
         }
     }

@@ -58,7 +58,8 @@ namespace {
 
 // float32: NT = 256 threads, one per block; 64-bit types: 256 or 1024 threads, a thread per narrow
 // QUANT block (the first 256 threads), a warp per other block.
-template <bool D64, int NT, bool V4 = false>
+// SP: the instance for sparse tiles (forms 2 and 3, version 3; dec.cuh parse_quant).
+template <bool D64, int NT, bool V4 = false, bool SP = false>
 __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigned char *pay, dec_smem &sm)
 {
     constexpr bool STAGE = NT != 256 || (D64 ? ECCL_DEC64_STAGE : ECCL_DEC32_STAGE);
@@ -72,7 +73,7 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     constexpr bool ROWS = ECCL_DEC_ROWS && (!D64 || THR); // their planes read once (tile_prepare)
     // the rows: 256 of 33 words (float32) or 33 doubles (64-bit types), after the staged payload
     void *const rows = pay + (STAGE ? 256 * 32 * (D64 ? 8 : 4) + 48 : 0);
-    if (!tile_prepare<D64, NT, STAGE, ROWS>(a, t, pay, sm, &h, rows)) return 0;
+    if (!tile_prepare<D64, NT, STAGE, ROWS, SP>(a, t, pay, sm, &h, rows)) return 0;
     PH(sm.ph, 2);
     const unsigned char *src = tile_payload<STAGE>(a, pay, sm);
     // 3. The values.
@@ -81,8 +82,8 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     if (!D64) {
         float *outs = (float *)rows;
         if (tid < (int)nblk) {
-            if (ROWS && sm.thr[tid]) ok = rows_finish<false>(sm, tid, eccl_fmt_block_len(a.n, b0 + tid), outs);
-            else ok = decode_block_thread<false>(sm, src, tid, a.n, b0, outs + 33 * tid);
+            if (ROWS && sm.thr[tid]) ok = rows_finish<false, false, SP>(sm, tid, eccl_fmt_block_len(a.n, b0 + tid), outs);
+            else ok = decode_block_thread<false, SP>(sm, src, tid, a.n, b0, outs + 33 * tid);
         }
         __syncthreads();
         PH(sm.ph, 3);
@@ -105,11 +106,11 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
     if (THR) {
         if (tid < (int)nblk) {
             if (ROWS) {
-                if (sm.thr[tid]) ok = rows_finish<true>(sm, tid, eccl_fmt_block_len(a.n, b0 + tid), rows);
+                if (sm.thr[tid]) ok = rows_finish<true, false, SP>(sm, tid, eccl_fmt_block_len(a.n, b0 + tid), rows);
             } else {
                 const unsigned code = sm.codes[tid];
                 const int mine = !eccl_fmt_code_is_raw(code) && (code & 31u) < 31u;
-                if (mine) ok = decode_quant_thread64(sm, src, tid, a.n, b0, (double *)rows + 33 * tid);
+                if (mine) ok = decode_quant_thread64<SP>(sm, src, tid, a.n, b0, (double *)rows + 33 * tid);
                 sm.thr[tid] = (unsigned char)mine;
             }
         }
@@ -125,7 +126,7 @@ __device__ unsigned long long decompress_tile(const eccl_decomp_args &a, unsigne
         if (eccl_fmt_code_is_raw(code))
             ok &= decode_raw(q, code, src + sm.boff[b], eccl_fmt_block_len(a.n, b0 + b), lane, a.x, map, b * 32);
         else
-            ok &= decode_quant<D64>(sm, src, b, a.n, b0, lane, a.x, map);
+            ok &= decode_quant<D64, SP>(sm, src, b, a.n, b0, lane, a.x, map);
     }
     if (THR) { // the rows out, coalesced (values of the blocks the threads decoded)
         const double *drows = (const double *)rows;
@@ -168,7 +169,19 @@ __device__ void finish(const eccl_decomp_args &a, unsigned long long h, dec_smem
 
 } // namespace
 
-template <bool D64, int NT, bool V4 = false>
+// The dynamic shared memory of an instance: the staged payload (1024-thread CTAs, or the STAGE
+// knobs), then the rows; an instance that reads sparse tiles has 1 KiB more after them (sm.bitoff).
+template <bool D64, int NT> __host__ __device__ constexpr size_t dec_dyn_bytes()
+{
+    return D64 ? ((NT != 256 || ECCL_DEC64_STAGE) ? (size_t)256 * 32 * 8 + 48 : 0) + ECCL_DEC64_ROWS
+               : (ECCL_DEC32_STAGE ? (size_t)256 * 32 * 4 + 48 : 0) + (size_t)256 * 33 * 4;
+}
+#define ECCL_DEC_BITOFF_BYTES ((size_t)256 * 4)
+
+// SP: the instance that reads version 3's sparse tiles (a.vmax 3: eccl_cuda_codec_set_read_version).
+// Its registers cost dense tiles 6-17%, whether its sparse path is inlined beside the dense one or
+// called (H200, 2026-11-29): the default instance has none of it.
+template <bool D64, int NT, bool V4 = false, bool SP = false>
 __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_DEC32_MINB) : 1) eccl_decompress_kernel(eccl_decomp_args a)
 {
     extern __shared__ __align__(16) unsigned char pay[];
@@ -179,6 +192,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_
         int rc = tile_open(a, t, sm, D64);
         if (rc) eccl_dev_fail(a.s, rc);
         sm.ok = !rc;
+        sm.bitoff = SP ? (unsigned *)(pay + dec_dyn_bytes<D64, NT>()) : nullptr;
         sm.map = make_tile_map(a.v, t * 8192);
     }
     __syncthreads();
@@ -186,7 +200,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? (D64 ? ECCL_DEC64_MINB : ECCL_
     PH(sm.ph, 2); // (decompress_tile stamps them again; a bad tile ends here)
     PH(sm.ph, 3);
     PH(sm.ph, 4);
-    unsigned long long h = sm.ok ? decompress_tile<D64, NT, V4>(a, pay, sm) : 0;
+    unsigned long long h = sm.ok ? decompress_tile<D64, NT, V4, SP>(a, pay, sm) : 0;
     if (threadIdx.x == 0) finish(a, h, sm);
 }
 
@@ -202,18 +216,24 @@ static __global__ void eccl_decompress_empty_kernel(eccl_decomp_args a)
     if (rc) eccl_dev_fail(a.s, rc);
 }
 
-#define ECCL_SMEM_MAX ((size_t)256 * 32 * 8 + 48 + 256 * 33 * 8) // (the largest of the launches below)
+#define ECCL_SMEM_MAX ((size_t)256 * 32 * 8 + 48 + 256 * 33 * 8 + ECCL_DEC_BITOFF_BYTES) // (the largest launch below)
 
-cudaError_t eccl_decompress_setup(void)
+template <bool SP> static cudaError_t decompress_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    cudaError_t e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256, false, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<false, 256, true, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 256, false, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_decompress_kernel<true, 1024, false, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     return e;
 }
 
-cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st)
+cudaError_t eccl_decompress_setup(void)
+{
+    cudaError_t e = decompress_setup<false>();
+    return e ? e : decompress_setup<true>();
+}
+
+template <bool SP> static cudaError_t launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st)
 {
     const int small = big == 2; // (no more tiles than SMs)
     if (a.nt == 0) {
@@ -221,15 +241,20 @@ cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big,
         return cudaGetLastError();
     }
     const unsigned grid = (unsigned)a.nt;
+    const size_t sp = SP ? ECCL_DEC_BITOFF_BYTES : 0;
     if (!is64) { /* float32: thread-per-block at every size, rows of 33 words (and the staged payload) */
-        const size_t smem = (ECCL_DEC32_STAGE ? (size_t)256 * 32 * 4 + 48 : 0) + 256 * 33 * 4;
-        if (ECCL_DEC32_SMALL_V4 && small) eccl_decompress_kernel<false, 256, true><<<grid, 256, smem, st>>>(a);
-        else eccl_decompress_kernel<false, 256><<<grid, 256, smem, st>>>(a);
+        const size_t smem = dec_dyn_bytes<false, 256>() + sp;
+        if (ECCL_DEC32_SMALL_V4 && small) eccl_decompress_kernel<false, 256, true, SP><<<grid, 256, smem, st>>>(a);
+        else eccl_decompress_kernel<false, 256, false, SP><<<grid, 256, smem, st>>>(a);
     } else if (!big) { /* the payload staged (and slack for word reads), or decoded in place */
-        const size_t smem = (ECCL_DEC64_STAGE ? (size_t)256 * 32 * 8 + 48 : 0) + ECCL_DEC64_ROWS;
-        eccl_decompress_kernel<true, 256><<<grid, 256, smem, st>>>(a);
+        eccl_decompress_kernel<true, 256, false, SP><<<grid, 256, dec_dyn_bytes<true, 256>() + sp, st>>>(a);
     } else { /* 1024-thread CTAs always stage */
-        eccl_decompress_kernel<true, 1024><<<grid, 1024, (size_t)256 * 32 * 8 + 48 + ECCL_DEC64_ROWS, st>>>(a);
+        eccl_decompress_kernel<true, 1024, false, SP><<<grid, 1024, dec_dyn_bytes<true, 1024>() + sp, st>>>(a);
     }
     return cudaGetLastError();
+}
+
+cudaError_t eccl_launch_decompress(const eccl_decomp_args &a, int is64, int big, cudaStream_t st)
+{
+    return a.vmax >= 3 ? launch_decompress<true>(a, is64, big, st) : launch_decompress<false>(a, is64, big, st);
 }

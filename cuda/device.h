@@ -117,14 +117,22 @@ eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
  * ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA, ECCL_ERR_INTERNAL (a size above h_cap), the verdict's. */
 eccl_result_t eccl_cuda_codec_fetch(eccl_cuda_codec_t codec, const void *d_out, void *h_out, size_t h_cap, size_t spec,
                                     int verdict, size_t *h_size, void *stream);
-/* eccl_cuda_compress writing format version vmajor (1 or 2, doc/format.md; every dtype; the
- * collectives write what ECCL_FORMAT says, through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA
- * builds only, used by the tests and benchmarks). Errors as eccl_cuda_compress;
- * ECCL_ERR_UNSUPPORTED for version 3 (the CPU codec's only, so far), ECCL_ERR_INVALID_ARG for
- * another vmajor. */
+/* eccl_cuda_compress writing format version vmajor (1, 2 or 3, doc/format.md; versions 1 and 2 for
+ * every dtype, version 3 for float32 and complex64; the collectives write what ECCL_FORMAT says,
+ * through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA builds only, used by the tests and
+ * benchmarks). Errors as eccl_cuda_compress; ECCL_ERR_UNSUPPORTED for version 3 of float64 and
+ * complex128 (the CPU codec's only, so far), ECCL_ERR_INVALID_ARG for another vmajor. */
 eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t codec, const void *d_data, size_t count, eccl_dtype_t dtype,
                                      const eccl_bound_t *bound, void *d_out, size_t out_capacity,
                                      unsigned long long *d_size, size_t *h_size, void *stream, int vmajor);
+/* The newest format version codec's decoders (eccl_cuda_decompress*, eccl_cuda_hom_reduce*) read:
+ * 2 by default (a version-3 stream is refused with ECCL_ERR_UNSUPPORTED), or 3, which launches the
+ * kernels' instances that read sparse tiles (every dtype; the homomorphic reduction float32 and
+ * complex64 only). Those instances decode versions 1 and 2 too, 6-17% slower (their registers;
+ * doc/performance.md section 38), hence not the default: the collectives, which write version 3
+ * only on the CPU, keep it. cuda/codec.cu, CUDA builds only. Errors: ECCL_ERR_INVALID_ARG (no
+ * codec, vmax not 1-3; 1 reads as 2). */
+eccl_result_t eccl_cuda_codec_set_read_version(eccl_cuda_codec_t codec, int vmax);
 /* Grow the codec's scratch for streams of count elements of dtype now (cuda/codec.cu; CUDA builds
  * only); `stream` (a cudaStream_t) is the one the codec was last used on. Errors:
  * ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA (cudaMalloc failed). */

@@ -68,8 +68,8 @@ __device__ __forceinline__ eccl_fmt_choice_t choose(uint32_t all, uint32_t neg, 
 // 16c] is halfword c); rotating acc[k] right by j - k brings bit j of each of its lanes to bit k of
 // that lane, where plane j wants value k + NW c. Two instructions (a funnel-shift rotate, one LOP3)
 // per word and plane instead of three per value and plane.
-template <int NW>
-__device__ __forceinline__ void planes_packed(uint32_t *o, const uint32_t (&m)[32], int F)
+template <int NW, class Sink>
+__device__ __forceinline__ void planes_packed(Sink o, const uint32_t (&m)[32], int F)
 {
     constexpr uint32_t lsb = NW == 8 ? 0x01010101u : 0x00010001u; // bit 0 of every lane
     uint32_t acc[NW];
@@ -83,12 +83,13 @@ __device__ __forceinline__ void planes_packed(uint32_t *o, const uint32_t (&m)[3
         uint32_t w = 0;
 #pragma unroll
         for (int k = 0; k < NW; k++) w |= __funnelshift_r(acc[k], acc[k], (unsigned)(j - k)) & (lsb << k);
-        o[j] = w;
+        o(j, w);
     }
 }
 
-// Write F planes of m[0..31] at word pointer o (plane j: bit i = bit j of m[i]).
-__device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int F)
+// The F planes of m[0..31] (plane j: bit i = bit j of m[i]), each given to o(j, plane).
+template <class Sink>
+__device__ __forceinline__ void planes_to(Sink o, const uint32_t (&m)[32], int F)
 {
 #if ECCL_PLANES_PACKED
     if (F <= 8) return planes_packed<8>(o, m, F);
@@ -98,8 +99,22 @@ __device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int
         uint32_t w = 0;
 #pragma unroll
         for (int i = 0; i < 32; i++) w |= ((m[i] >> j) & 1u) << i;
-        o[j] = w;
+        o(j, w);
     }
+}
+// ... written at word pointer o.
+__device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int F)
+{
+    planes_to([o](int j, uint32_t w) { o[j] = w; }, m, F);
+}
+
+// A k-bit word (1 <= k <= 32, the bits above k zero) ORed into a sparse stream of words at bit
+// position pos (doc/format.md 7); words that neighbouring blocks share take shared-memory atomics.
+__device__ __forceinline__ void put_bits(uint32_t *st, unsigned pos, uint32_t c, int k)
+{
+    const unsigned wi = pos >> 5, sh = pos & 31u;
+    atomicOr(st + wi, c << sh);
+    if (sh + (unsigned)k > 32u) atomicOr(st + wi + 1, c >> (32u - sh));
 }
 
 // Everything one thread needs to write its block once the offsets are known.
@@ -112,6 +127,12 @@ struct plan {
     int size1, F1, with_sign1, alt1;
     unsigned code1;
     int alt; // the block is second order (a form-1 tile: choose_form)
+    // version 3 (plan_quant with want3): the block's encoding in each form a (doc/format.md 8.2),
+    // packed: (cost in bits + 1) << 16 | payload bytes << 8 | code; 0 where the form is not
+    // wanted or the encoding exceeds r*W. Then (choose_form3) sparse: the chosen encoding is a
+    // sparse block, of sbits stream bits.
+    uint32_t v3[4];
+    int sparse, sbits;
 };
 
 // Second-order delta i of a block (doc/format.md 6.2) from q_i and the two integers before it
@@ -205,12 +226,15 @@ template <bool D64> __device__ __forceinline__ void wide_escape(eccl_fmt_choice_
 // 64-bit fast path's integers keep them below 2^32, always usable).
 // MAGS: also leave the chosen form-0 encoding's magnitudes in m (version 1; version 2 leaves m
 // alone and quant_mags fills it once the tile's form is known).
+// want3 (version 3, MAGS false): the forms to price (bit a: form a), each block's prices into
+// plan.v3.
 template <bool D64 = false, bool MAGS = true>
 __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int have, uint32_t (&m)[32],
-                           int l2 = 0)
+                           int l2 = 0, unsigned want3 = 0)
 {
     plan p;
     p.alt = 0;
+    p.sparse = p.sbits = 0;
     const int *row = qs + ROW * b;
     int pm2 = 0, pm1 = 0; // q_{i-2}, q_{i-1}
     if (have) {
@@ -251,6 +275,15 @@ __device__ plan plan_quant(const eccl_dev_q &q, const int *qs, int b, int r, int
         pm1 = qi;
     }
     const uint32_t pos2 = nz2 & ~neg2;
+    if (!MAGS && want3) { // (second-order magnitudes below 2^32 here: exact, s2_ok)
+        const eccl_fmt_dstat_t L = {allL, negL, posL}, N = {allN, negN, posN}, S2 = {all2, neg2, pos2};
+        int cost[4], by[4];
+        unsigned cd[4];
+        eccl_fmt_price_v3(D64, r, !have, want3, L, N, S2, 1, cost, by, cd);
+#pragma unroll
+        for (int a = 0; a < 4; a++)
+            p.v3[a] = cost[a] < 0 ? 0u : (uint32_t)(cost[a] + 1) << 16 | (uint32_t)by[a] << 8 | cd[a];
+    }
     eccl_fmt_choice_t cl = choose(allL, negL, posL, have ? 0 : eccl_fmt_head_bytes(D64)), cn = choose(allN, negN, posN, 0);
     wide_escape<D64>(cl); // (of form 0, only Lorenzo deltas reach 31 bits)
     if (l2) {
@@ -306,6 +339,7 @@ __device__ __forceinline__ plan plan_raw_from(const eccl_dev_q &q, V value, int 
     }
     int F = 32 - __clz((int)all);
     int size = 4 + (F > 0 ? 4 + 4 * F : 0);
+    p.sparse = p.sbits = 0;
     p.quant = 0;
     p.v0 = value(0);
     p.neg = neg;
@@ -357,10 +391,90 @@ __device__ __forceinline__ unsigned choose_form(plan &p, int isq, int have, unsi
     return f;
 }
 
+// The payload bytes of the RAW block (doc/format.md 6.3) of the r float32 values value(i) (their
+// bits): CODED when smaller than the values, else VERBATIM; plan_raw_from's size without its planes.
+template <class V>
+__device__ __forceinline__ int raw_size32(V value, int r, int lag)
+{
+    uint32_t key[32], all = 0;
+#pragma unroll
+    for (int i = 0; i < 32; i++) key[i] = i < r ? eccl_fmt_key32(value(i)) : 0u;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        const uint32_t b = i == 0 ? key[0] : key[i >= lag ? i - lag : i - 1], a = key[i];
+        if (i < r) all |= a >= b ? a - b : b - a;
+    }
+    const int F = 32 - __clz((int)all), size = 4 + (F > 0 ? 4 + 4 * F : 0);
+    return size < r * 4 ? size : r * 4;
+}
+
+// Version 3: the tile's form (doc/format.md 8.2: the smallest padded tile among form 0 and the
+// eligible forms of want, ties to the lowest) from every thread's prices (isq: the thread has a
+// QUANT block, p.v3; rawb: the bytes of its RAW block, else 0), then each QUANT block's encoding
+// in that form: p.code, p.size (its payload bytes), p.sparse and p.sbits, and p.alt, p.none,
+// p.head, p.F, p.with_sign for quant_mags and the image. Every thread of the CTA calls it (only
+// threads 0-255 hold blocks); tmp: 64 words of shared memory.
+__device__ __forceinline__ unsigned choose_form3(plan &p, int isq, int have, unsigned rawb, unsigned want,
+                                                 unsigned *tmp, unsigned *form)
+{
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    if (tid < 256) {
+        unsigned v[8]; // bytes in forms 0..3, stream bits in forms 2 and 3, RAW bytes, ineligible forms
+#pragma unroll
+        for (int a = 0; a < 4; a++) v[a] = isq ? (p.v3[a] >> 8) & 0xFFu : 0u;
+#pragma unroll
+        for (int a = 2; a < 4; a++) v[a + 2] = isq && p.v3[a] ? (p.v3[a] >> 16) - 1u - 8u * v[a] : 0u;
+        v[6] = rawb;
+        v[7] = 0;
+#pragma unroll
+        for (int a = 0; a < 4; a++) v[7] |= (unsigned)(isq && !p.v3[a]) << a;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+#pragma unroll
+            for (int k = 0; k < 7; k++) v[k] += __shfl_xor_sync(ECCL_WARP_FULL, v[k], o);
+            v[7] |= __shfl_xor_sync(ECCL_WARP_FULL, v[7], o);
+        }
+        if (lane == 0)
+#pragma unroll
+            for (int k = 0; k < 8; k++) tmp[8 * w + k] = v[k];
+    }
+    __syncthreads();
+    if (tid == 0) {
+        unsigned t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int x = 0; x < 8; x++)
+            for (int k = 0; k < 8; k++) t[k] = k == 7 ? t[k] | tmp[8 * x + k] : t[k] + tmp[8 * x + k];
+        unsigned f = ECCL_FMT_FORM_NONE;
+        uint64_t best = eccl_fmt_align16(t[6] + t[0]);
+        for (unsigned a = 1; a < 4; a++) {
+            if (!((want >> a) & 1u) || ((t[7] >> a) & 1u)) continue;
+            const uint64_t size = a >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(t[6] + t[a], t[a + 2])
+                                                        : eccl_fmt_align16(t[6] + t[a]);
+            if (size < best) best = size, f = a;
+        }
+        *form = f;
+    }
+    __syncthreads();
+    const unsigned f = *form;
+    if (isq) {
+        const uint32_t e = p.v3[f];
+        p.code = e & 0xFFu;
+        p.size = (int)((e >> 8) & 0xFFu);
+        p.sparse = eccl_fmt_code_sparse(p.code, f);
+        p.sbits = p.sparse ? (int)((e >> 16) - 1u) - 8 * p.size : 0;
+        const int p1 = eccl_fmt_code_pred(p.code) == ECCL_FMT_PRED_NONE;
+        p.none = p1 && f == ECCL_FMT_FORM_NONE;
+        p.alt = p1 && eccl_fmt_form_second(f);
+        p.head = !have && !p.none;
+        p.F = eccl_fmt_quant_planes(p.code, 0);
+        p.with_sign = eccl_fmt_code_sign(p.code) == ECCL_FMT_SIGN_MAP && p.F > 0;
+    }
+    return f;
+}
+
 struct c32_smem {
     unsigned char codes[256];
     unsigned char qok[256];
-    int wsum[8];
+    int wsum[8], wbits[8]; // per warp: payload bytes, sparse stream bits (version 3)
     unsigned total, padded, form;
     unsigned long long tile_off, tile_id, csum_tmp[32];
     tile_map map; // compression: where the tile's values are read (RAW blocks read them again)
@@ -392,8 +506,10 @@ struct enc32_out {
 // may overlay the rows (every thread holds what its block's image needs once the blocks are
 // planned and placed: the planes' magnitudes, or a VERBATIM block's values, in m). NT threads
 // (256 or 1024): threads 0-255 plan a block each, all of them share the copy-out.
-// V2: an instance that also writes version 2 (the header's vmajor says which this stream is).
-template <int NT = 256, bool VIEW = false, bool V2 = false>
+// V: the newest version the instance writes (1, 2 or 3; the header's vmajor says which this
+// stream is). Version 3's sparse tiles: the blocks' bytes, then the sparse stream, whose words the
+// sparse blocks OR their bits into (zeroed first).
+template <int NT = 256, bool VIEW = false, int V = 1>
 __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_smem &sm, const unsigned *rawsrc,
                               unsigned long long t, uint64_t b0, uint64_t nblk)
 {
@@ -407,17 +523,38 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     p.size = 0;
     p.quant = 0;
     int r = 32, have = 0;
-    const int l2 = V2 && sm.h.vmajor >= 2 && q.quant && q.lag == 1; // (version 2: price form 1 too)
+    const int l2 = V >= 2 && sm.h.vmajor >= 2 && q.quant && q.lag == 1; // (version 2: price form 1 too)
+    unsigned want3 = 0; // (version 3: every form the stream allows, doc/format.md 4.1)
+    if (V >= 3 && sm.h.vmajor >= 3)
+        for (unsigned f = 0; f < 4; f++) want3 |= (unsigned)eccl_fmt_form_ok(f, 3, q.quant, q.lag) << f;
+    p.sparse = p.sbits = 0;
     if (b < (int)nblk) {
         r = b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
         have = b > 0 && sm.qok[b - 1];
         p.size = -1;
-        if (sm.qok[b]) p = plan_quant<false, !V2>(q, qs, b, r, have, m, l2);
+        if (sm.qok[b]) p = plan_quant<false, V == 1>(q, qs, b, r, have, m, l2, want3 > 1u ? want3 : 0u);
     }
     unsigned form = ECCL_FMT_FORM_NONE;
-    if (V2) { // the tile's form, then the chosen encoding's magnitudes (none held across barriers)
+    if (V >= 2) { // the tile's form, then the chosen encoding's magnitudes (none held across barriers)
         const int isq = b < (int)nblk && sm.qok[b] && p.size >= 0;
-        if (l2) form = choose_form(p, isq, have, sm.csum_tmp, &sm.form);
+        if (want3 > 1u) { // (a RAW block's size counts in the padded tiles compared)
+            unsigned rawb = 0;
+            if (b < (int)nblk && !isq) {
+                if (!rawsrc)
+                    rawb = (unsigned)raw_size32([qs, b, &sm, &q](int i) {
+                        const int v = qs[ROW * b + i];
+                        return sm.qok[b] ? __float_as_uint((float)((double)v * q.D)) : (unsigned)v;
+                    }, r, q.lag);
+                else if (VIEW)
+                    rawb = (unsigned)raw_size32([rawsrc, &sm, b](int i) { return rawsrc[sm.map.at((uint32_t)(32 * b + i))]; },
+                                                r, q.lag);
+                else
+                    rawb = (unsigned)raw_size32([rawsrc, b](int i) { return rawsrc[32 * b + i]; }, r, q.lag);
+            }
+            form = choose_form3(p, isq, have, rawb, want3, (unsigned *)sm.csum_tmp, &sm.form);
+        } else if (l2) {
+            form = choose_form(p, isq, have, sm.csum_tmp, &sm.form);
+        }
         if (isq) quant_mags(p, qs, b, r, have, q.lag, m);
     }
     if (b < (int)nblk && p.size < 0) {
@@ -432,23 +569,25 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
             p = plan_raw(q, rawsrc ? rawsrc + 32 * b : (const unsigned *)qs + ROW * b, r, m);
     }
     if (b < (int)nblk) sm.codes[b] = (unsigned char)p.code;
-    // CTA exclusive scan of the sizes (all multiples of 4 for float32)
-    int incl = p.size;
+    // CTA exclusive scan of the sizes (all multiples of 4 for float32), and of a sparse tile's bits
+    int incl = p.size, bincl = p.sbits;
     for (int o = 1; o < 32; o <<= 1) {
-        int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o);
-        if (lane >= o) incl += u;
+        int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o), ub = __shfl_up_sync(ECCL_WARP_FULL, bincl, o);
+        if (lane >= o) incl += u, bincl += ub;
     }
-    if (lane == 31 && w < 8) sm.wsum[w] = incl;
+    if (lane == 31 && w < 8) sm.wsum[w] = incl, sm.wbits[w] = bincl;
     __syncthreads();
     PH(sm.ph, 5);
     if (tid == 0) { // the tile's size, published at once so successors can go on
-        unsigned tot = 0;
+        unsigned tot = 0, bits = 0;
         for (int k = 0; k < 8; k++) {
-            unsigned v = (unsigned)sm.wsum[k];
+            unsigned v = (unsigned)sm.wsum[k], vb = (unsigned)sm.wbits[k];
             sm.wsum[k] = (int)tot;
+            sm.wbits[k] = (int)bits;
             tot += v;
+            bits += vb;
         }
-        unsigned long long padded = (tot + 15u) & ~15ull;
+        unsigned long long padded = form >= ECCL_FMT_FORM_S1 ? eccl_fmt_sparse_tile_size(tot, bits) : (tot + 15u) & ~15ull;
         atomicExch(&s->status[t], eccl_lb_pack(a.epoch, t == 0 ? ECCL_LB_INC : ECCL_LB_AGG, padded));
         sm.total = tot;
         sm.padded = (unsigned)padded;
@@ -474,9 +613,31 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
             if (t == a.nt - 1) s->total_size = a.P + off + padded;
         }
     }
+    if (V >= 3 && form >= ECCL_FMT_FORM_S1) { // the stream and the padding zeroed before the bits go in
+        for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) img[z] = 0;
+        __syncthreads();
+    }
     if (b < (int)nblk) { // write the payload into the image
         uint32_t *o = img + (sm.wsum[w] + incl - p.size) / 4;
-        if (p.quant || p.raw_coded) {
+        if (V >= 3 && p.sparse) { // head value and map; the sign word and planes compacted onto it
+            if (p.head) *o++ = p.head_word;
+            if (p.F > 0) {
+                uint32_t z = 0;
+#pragma unroll
+                for (int i = 0; i < 32; i++) z |= (uint32_t)(m[i] != 0u) << i;
+                *o = z;
+                const bit_gather g(z);
+                const int k = __popc(z);
+                uint32_t *st = img + tot / 4; // (tot is a multiple of 4: the stream starts there)
+                unsigned pos = (unsigned)(sm.wbits[w] + bincl - p.sbits);
+                if (p.with_sign) {
+                    put_bits(st, pos, g.compact(p.neg), k);
+                    pos += (unsigned)k;
+                }
+                planes_to([st, pos, k, &g](int j, uint32_t pw) { put_bits(st, pos + (unsigned)(j * k), g.compact(pw), k); },
+                          m, p.F);
+            }
+        } else if (p.quant || p.raw_coded) {
             if (p.head) *o++ = p.head_word;
             if (!p.quant) *o++ = p.v0;
             if (p.with_sign) *o++ = p.neg;
@@ -487,7 +648,8 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
                 if (i < p.size / 4) o[i] = m[i];
         }
     }
-    for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) img[z] = 0;
+    if (V < 3 || form < ECCL_FMT_FORM_S1)
+        for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) img[z] = 0;
     __syncthreads();
     PH(sm.ph, 7);
 

@@ -49,18 +49,40 @@ __device__ __forceinline__ unsigned rec_bits(int q, double D) { return __float_a
 #else
 #define HOM32_SMEM (256 * ROW * 4)
 #endif
+// (the instance that reads version 3: the sparse blocks' bit offsets after it, dec_smem.bitoff)
+#define HOM32_SMEM_V(V) (HOM32_SMEM + ((V) >= 3 ? 256 * 4 : 0))
 
 // OP: a.op as a template argument (ECCL_KOP_*), one kernel per operation, so that the combine
 // loop carries no test of it.
 // VIEW: the local array is a view (a.lv.rows != 0), read through the tile's map.
 // NT: 256 threads (4 CTAs per SM), or 1024 for streams of no more tiles than SMs (the same
 // register budget; threads 0-255 decode and plan a block each, all of them combine and copy).
-template <int OP, bool VIEW, int NT>
+// V: the newest input version the instance reads (and writes, the output keeping the input's): 2,
+// the code it was before version 3, or 3 (sparse tiles in and out; a.in.vmax 3,
+// eccl_cuda_codec_set_read_version), whose registers cost versions 1 and 2 a few percent.
+template <int OP, bool VIEW, int NT, int V>
+__device__ __forceinline__ void hom32_tile(const eccl_hom_args &a, unsigned char *dyn, dec_smem &ds, c32_smem &sm);
+
+template <int OP, bool VIEW, int NT, int V>
 __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom32_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     __shared__ dec_smem ds;
     __shared__ c32_smem sm;
+    PH(sm.ph, 0);
+    if (threadIdx.x == 0) {
+        hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
+        if (VIEW) sm.map = make_tile_map(a.lv, sm.tile_id * 8192);
+        ds.bitoff = V >= 3 ? (unsigned *)(dyn + HOM32_SMEM) : nullptr; // (version 3: 1 KiB more, HOM32_SMEM_V)
+    }
+    __syncthreads();
+    PH(sm.ph, 1);
+    hom32_tile<OP, VIEW, NT, V>(a, dyn, ds, sm);
+}
+
+template <int OP, bool VIEW, int NT, int V>
+__device__ __forceinline__ void hom32_tile(const eccl_hom_args &a, unsigned char *dyn, dec_smem &ds, c32_smem &sm)
+{
     int *qs = (int *)dyn;                          // 256 rows of 33 words
     // the staged input payload and the output image: only allocated (HOM32_SMEM) when the input is
     // staged or the image does not overlay the rows, and only touched then
@@ -72,13 +94,6 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom3
 #endif
     const int tid = threadIdx.x;
     eccl_dev_scratch *s = a.in.s;
-    PH(sm.ph, 0);
-    if (tid == 0) {
-        hom_open(a, 0, ds, &sm.tile_id, &sm.h, &sm.q);
-        if (VIEW) sm.map = make_tile_map(a.lv, sm.tile_id * 8192);
-    }
-    __syncthreads();
-    PH(sm.ph, 1);
     const unsigned long long t = sm.tile_id;
     const eccl_dev_q q = sm.q;
     const uint64_t b0 = t << 8, nblk = a.in.nb - b0 < 256 ? a.in.nb - b0 : 256;
@@ -88,17 +103,17 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom3
     //    block's bits) into the rows; ds.flag[b] = 1 where the input block is integers.
     int ok = ds.ok;
     unsigned long long hin = 0;
-    if (ok) ok = tile_prepare<false, NT, ECCL_HOM32_STAGE, ECCL_HOM32_ROWS>(a.in, t, pay, ds, &hin, qs);
+    if (ok) ok = tile_prepare<false, NT, ECCL_HOM32_STAGE, ECCL_HOM32_ROWS, V >= 3>(a.in, t, pay, ds, &hin, qs);
     PH(sm.ph, 2);
     if (ok) {
         int good = 1, raw = 1;
         const unsigned char *src = tile_payload<ECCL_HOM32_STAGE>(a.in, pay, ds);
         if (tid < (int)nblk) {
             if (ECCL_HOM32_ROWS && ds.thr[tid]) { // (its integers are in the row: the predecessor added)
-                good = rows_finish<false, true>(ds, tid, eccl_fmt_block_len(a.in.n, b0 + tid), qs);
+                good = rows_finish<false, true, V >= 3>(ds, tid, eccl_fmt_block_len(a.in.n, b0 + tid), qs);
                 raw = 0;
             } else {
-                good = decode_block_thread<true>(ds, src, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
+                good = decode_block_thread<true, V >= 3>(ds, src, tid, a.in.n, b0, (float *)(qs + ROW * tid), &raw);
             }
         }
         if (tid < 256) ds.flag[tid] = (unsigned char)!raw;
@@ -196,7 +211,7 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_HOM32_MINB : 1) eccl_hom3
     o.done_base = a.done_base;
     o.d_size = a.d_size;
     o.in_checksum = (const unsigned long long *)(a.in.in + ECCL_HDR_CHECKSUM);
-    encode_tile32<NT, false, true>(o, qs, img, sm, NULL, t, b0, nblk); // (either version: the input's)
+    encode_tile32<NT, false, V>(o, qs, img, sm, NULL, t, b0, nblk); // (the input's version)
 }
 
 // Zero elements: the input is a header alone; the output is its header with nsum updated.
@@ -220,12 +235,17 @@ static __global__ void eccl_hom32_empty_kernel(eccl_hom_args a)
     if (a.d_size) *a.d_size = 64;
 }
 
+template <bool VIEW, int NT, int V> static cudaError_t hom32_setup1(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM, VIEW, NT, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM_V(V));
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX, VIEW, NT, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM_V(V));
+    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN, VIEW, NT, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM_V(V));
+    return e;
+}
 template <bool VIEW, int NT> static cudaError_t hom32_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_SUM, VIEW, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MAX, VIEW, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    if (!e) e = cudaFuncSetAttribute(eccl_hom32_kernel<ECCL_KOP_MIN, VIEW, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM32_SMEM);
-    return e;
+    cudaError_t e = hom32_setup1<VIEW, NT, 2>();
+    return e ? e : hom32_setup1<VIEW, NT, 3>();
 }
 
 cudaError_t eccl_hom32_setup(void)
@@ -236,12 +256,17 @@ cudaError_t eccl_hom32_setup(void)
     return e ? e : hom32_setup<true, 1024>();
 }
 
-template <bool VIEW, int NT> static void hom32_launch(const eccl_hom_args &a, cudaStream_t st)
+template <bool VIEW, int NT, int V> static void hom32_launch1(const eccl_hom_args &a, cudaStream_t st)
 {
     const unsigned grid = (unsigned)a.in.nt;
-    if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM, VIEW, NT><<<grid, NT, HOM32_SMEM, st>>>(a);
-    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX, VIEW, NT><<<grid, NT, HOM32_SMEM, st>>>(a);
-    else eccl_hom32_kernel<ECCL_KOP_MIN, VIEW, NT><<<grid, NT, HOM32_SMEM, st>>>(a);
+    if (a.op == ECCL_KOP_SUM) eccl_hom32_kernel<ECCL_KOP_SUM, VIEW, NT, V><<<grid, NT, HOM32_SMEM_V(V), st>>>(a);
+    else if (a.op == ECCL_KOP_MAX) eccl_hom32_kernel<ECCL_KOP_MAX, VIEW, NT, V><<<grid, NT, HOM32_SMEM_V(V), st>>>(a);
+    else eccl_hom32_kernel<ECCL_KOP_MIN, VIEW, NT, V><<<grid, NT, HOM32_SMEM_V(V), st>>>(a);
+}
+template <bool VIEW, int NT> static void hom32_launch(const eccl_hom_args &a, cudaStream_t st)
+{
+    if (a.in.vmax >= 3) hom32_launch1<VIEW, NT, 3>(a, st);
+    else hom32_launch1<VIEW, NT, 2>(a, st);
 }
 
 cudaError_t eccl_launch_hom32(const eccl_hom_args &a, cudaStream_t st, int big)

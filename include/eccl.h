@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the compressed stream format eccl_compress writes (doc/format.md). The CPU codec
  * reads format versions up to ECCL_FORMAT_VERSION_READ_MAX (version 2 adds second-order tiles,
  * version 3 sparse ones; the collectives write the version of eccl_config_t.format); the CUDA
- * codec reads and writes versions 1 and 2. */
+ * codec reads and writes versions 1 and 2 (version 3 on request, float32 and complex64: doc/gpu.md). */
 #define ECCL_FORMAT_VERSION_MAJOR 1
 #define ECCL_FORMAT_VERSION_MINOR 0
 #define ECCL_FORMAT_VERSION_READ_MAX 3

@@ -1,8 +1,12 @@
 /*
- * test_cuda_format2.c - the GPU codec on stream format version 2 (doc/format.md sections 4.1,
- * 6.2, 8.1; doc/gpu.md): the CPU codec writes the version-2 stream, both codecs decode it, and the
- * GPU's values must equal the CPU's bit for bit, with the same verdict on damaged streams; the
- * GPU's version-2 streams (compression and homomorphic reduction) must equal the CPU's bytes.
+ * test_cuda_format2.c - the GPU codec on stream format versions 2 and 3 (doc/format.md sections
+ * 4.1, 6.2, 6.4, 7, 8.1, 8.2; doc/gpu.md): the CPU codec writes the stream, both codecs decode it,
+ * and the GPU's values must equal the CPU's bit for bit, with the same verdict on damaged streams;
+ * the GPU's streams (compression and homomorphic reduction) must equal the CPU's bytes. Every part
+ * runs for version 2, then for version 3 (sparse tiles; the codec set to read it,
+ * eccl_cuda_codec_set_read_version: by default a version-3 stream is refused), whose 64-bit
+ * encoders the GPU does not have yet: there it must refuse with ECCL_ERR_UNSUPPORTED (compression,
+ * homomorphic reduction) and still decode the CPU's streams.
  *  1. dtypes x bounds x sizes x data patterns (the sizes reach every decompression kernel: 1024-
  *     and 256-thread CTAs, the small-stream float32 instance), with a count of the form-L2 tiles
  *     seen, which must not be zero where the data is smooth;
@@ -43,6 +47,7 @@ typedef struct {
 } gpu_t;
 
 static long streams, l2_seen, damaged;
+static int V = 2; /* the format version under test (2, then 3) */
 
 static int is64_of(eccl_dtype_t dt) { return dt == ECCL_FLOAT64 || dt == ECCL_COMPLEX128; }
 static size_t reals_of(eccl_dtype_t dt) { return dt >= ECCL_COMPLEX64 ? 2 : 1; }
@@ -72,21 +77,34 @@ static void gpu_reserve(gpu_t *g, size_t count, eccl_dtype_t dt)
  * planes (block_rows, rows_finish), [2] 64-bit of 45 planes (the warp decoder), [3] head blocks
  * (any type), [4] float32 of 21 planes or more (decode_l2_thread). */
 static long l2_blocks[5];
+/* Version 3: sparse blocks seen, by the path they take: [0] float32 or complex64 first order, [1]
+ * float32 second order of at most 20 planes (block_rows), [2] float32 second order of 21 planes or
+ * more (decode_l2_thread), [3] 64-bit of at most 30 planes (block_rows), [4] 64-bit of 45 planes
+ * (the warp decoder, lane_bits_k); and the sparse tiles (forms 2 and 3). */
+static long sparse_blocks[5], sparse_tiles;
 
+/* The second-order tiles (forms 1 and 3) of stream s, their blocks counted in l2_blocks (and in
+ * sparse_blocks, with those of form-2 tiles). */
 static size_t l2_tiles(const unsigned char *s, size_t size)
 {
     eccl_stream_t st;
     if (eccl_stream_parse(s, size, &st)) return 0;
     size_t k = 0;
     for (uint64_t t = 0; t < st.nt; t++) {
-        if (eccl_stream_tile_form(&st, t) != ECCL_FMT_FORM_L2) continue;
-        k++;
+        const unsigned form = eccl_stream_tile_form(&st, t);
+        sparse_tiles += form >= ECCL_FMT_FORM_S1;
+        if (form == ECCL_FMT_FORM_NONE) continue;
+        k += eccl_fmt_form_second(form);
         for (uint64_t b = 256 * t; b < st.nb && b < 256 * t + 256; b++) {
             const unsigned m = st.codes[b];
             if (eccl_fmt_code_is_raw(m) || eccl_fmt_code_pred(m) != ECCL_FMT_PRED_NONE) continue;
             const int head = b == 256 * t || eccl_fmt_code_is_raw(st.codes[b - 1]);
-            const int F = eccl_fmt_quant_planes(m, st.dtype != ECCL_FLOAT32);
-            l2_blocks[head ? 3 : st.dtype == ECCL_FLOAT32 ? (F <= 20 ? 0 : 4) : (m & 31u) < 31u ? 1 : 2]++;
+            const int F = eccl_fmt_quant_planes(m, is64_of(st.dtype));
+            const int f32 = !is64_of(st.dtype);
+            if (eccl_fmt_code_sparse(m, form))
+                sparse_blocks[form == ECCL_FMT_FORM_S1 && f32 ? 0 : f32 ? (F <= 20 ? 1 : 2) : (m & 31u) < 31u ? 3 : 4]++;
+            if (eccl_fmt_form_second(form))
+                l2_blocks[head ? 3 : f32 ? (F <= 20 ? 0 : 4) : (m & 31u) < 31u ? 1 : 2]++;
         }
     }
     return k;
@@ -150,7 +168,8 @@ static void explain(const unsigned char *s, size_t size, const unsigned char *g,
 
 static long enc64_l2[2]; /* 64-bit form-L2 tiles the GPU wrote: [0] QUANT blocks only, [1] with a RAW block */
 
-/* Part 5: the GPU's version-2 stream of x must be the CPU's s, byte for byte. */
+/* Part 5: the GPU's version-V stream of x must be the CPU's s, byte for byte (version 3 of a 64-bit
+ * type: refused, ECCL_ERR_UNSUPPORTED). */
 static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
                            const unsigned char *s, size_t size, const char *what)
 {
@@ -159,17 +178,23 @@ static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, siz
     unsigned char *gs = tu_malloc(cap + 1);
     cudaMemcpy(g->dz, x, count * esz, cudaMemcpyHostToDevice);
     eccl_result_t rc = eccl_cuda_compress_fmt(g->codec, g->dz, count, dt, b, g->ds, g->cap_stream, NULL, &gsize,
-                                              NULL, 2);
-    TU_CHECK(rc == ECCL_SUCCESS, "%s %s n=%zu: gpu compress (v2): %s", what, eccl_dtype_name(dt), count,
+                                              NULL, V);
+    if (V == 3 && is64_of(dt)) {
+        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "%s %s n=%zu: gpu compress (v3, 64-bit): %s", what, eccl_dtype_name(dt),
+                 count, eccl_strerror(rc));
+        free(gs);
+        return;
+    }
+    TU_CHECK(rc == ECCL_SUCCESS, "%s %s n=%zu: gpu compress (v%d): %s", what, eccl_dtype_name(dt), count, V,
              eccl_strerror(rc));
     if (rc == ECCL_SUCCESS) {
         cudaMemcpy(gs, g->ds, gsize < cap ? gsize : cap, cudaMemcpyDeviceToHost);
         size_t k = 0;
         while (k < size && k < gsize && s[k] == gs[k]) k++;
         TU_CHECK(gsize == size && k == size,
-                 "%s %s mode %d %g n=%zu: GPU version-2 stream differs from the CPU's: sizes %zu/%zu, first "
+                 "%s %s mode %d %g n=%zu: GPU version-%d stream differs from the CPU's: sizes %zu/%zu, first "
                  "difference at byte %zu",
-                 what, eccl_dtype_name(dt), b->mode, b->value, count, gsize, size, k);
+                 what, eccl_dtype_name(dt), b->mode, b->value, count, V, gsize, size, k);
         if (gsize != size || k != size) {
             explain(s, size, gs, gsize);
             if (getenv("ECCL_TEST_VERBOSE")) { /* the version-1 streams of the same input, for comparison */
@@ -198,8 +223,9 @@ static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, siz
     free(gs);
 }
 
-/* Part 6: the homomorphic kernel on the version-2 stream s of x, with x reversed as the local
- * operand, against eccl_hom_reduce: the same bytes (a version-2 stream). */
+/* Part 6: the homomorphic kernel on the version-V stream s of x, with x reversed as the local
+ * operand, against eccl_hom_reduce: the same bytes (a version-V stream; version 3 of a 64-bit type:
+ * refused, ECCL_ERR_UNSUPPORTED). */
 static void hom_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
                         const unsigned char *s, size_t size, const char *what)
 {
@@ -215,13 +241,18 @@ static void hom_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t
         eccl_result_t r2 = eccl_cuda_hom_reduce(g->codec, g->ds, size, g->dy, count, dt, ops[k], g->dh, cap, NULL,
                                                 &o2, NULL);
         if (r2 == ECCL_SUCCESS) r2 = eccl_cuda_codec_check(g->codec, NULL);
+        if (V == 3 && is64_of(dt)) {
+            TU_CHECK(r2 == ECCL_ERR_UNSUPPORTED, "hom %s %s op %d n=%zu: v3 64-bit: gpu %s", what, eccl_dtype_name(dt),
+                     (int)ops[k], count, eccl_strerror(r2));
+            continue;
+        }
         TU_CHECK(r1 == r2, "hom %s %s op %d n=%zu: cpu %s, gpu %s", what, eccl_dtype_name(dt), (int)ops[k], count,
                  eccl_strerror(r1), eccl_strerror(r2));
         if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS) {
             cudaMemcpy(gout, g->dh, o2 < cap ? o2 : cap, cudaMemcpyDeviceToHost);
             size_t z = 0;
             while (z < o1 && z < o2 && out[z] == gout[z]) z++;
-            TU_CHECK(o1 == o2 && z == o1 && out[ECCL_HDR_VMAJOR] == 2,
+            TU_CHECK(o1 == o2 && z == o1 && out[ECCL_HDR_VMAJOR] == V,
                      "hom %s %s op %d mode %d %g n=%zu: GPU stream differs (sizes %zu/%zu, byte %zu, version %d)",
                      what, eccl_dtype_name(dt), (int)ops[k], b->mode, b->value, count, o2, o1, z,
                      out[ECCL_HDR_VMAJOR]);
@@ -240,8 +271,8 @@ static void case_v2(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t cou
     size_t cap = eccl_compress_bound(count, dt), size = 0;
     unsigned char *s = tu_malloc(cap);
     gpu_reserve(g, count, dt);
-    eccl_result_t rc = eccl_compress_fmt(x, count, dt, b, s, cap, &size, ECCL_PATH_AUTO, 2);
-    TU_CHECK(rc == ECCL_SUCCESS, "%s: cpu compress (v2): %s", what, eccl_strerror(rc));
+    eccl_result_t rc = eccl_compress_fmt(x, count, dt, b, s, cap, &size, ECCL_PATH_AUTO, V);
+    TU_CHECK(rc == ECCL_SUCCESS, "%s: cpu compress (v%d): %s", what, V, eccl_strerror(rc));
     if (rc) {
         free(s);
         return;
@@ -270,16 +301,29 @@ static void case_v2(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t cou
                 eccl_st64(c + 64 + 8 * t, (e & ECCL_FMT_INDEX_OFFSET_MASK) | ((uint64_t)form << 62));
                 rechecksum(c, size);
                 eccl_result_t r = both_decode(g, c, size, count, dt, what);
-                if (form >= 2) TU_CHECK(r == ECCL_ERR_CORRUPT, "%s: form %u accepted", what, form);
+                if (!eccl_fmt_form_ok(form, V, st.qp.quant, st.qp.lag))
+                    TU_CHECK(r == ECCL_ERR_CORRUPT, "%s: form %u accepted in version %d", what, form, V);
                 damaged++;
             }
         }
-        memcpy(c, s, size); /* a version-3 stream */
-        c[ECCL_HDR_VMAJOR] = 3;
+        if (V == 2) { /* the same tiles read as version 3 (which has forms 0 and 1 too): refused by the
+                       * default decoders, read by those that read version 3 */
+            memcpy(c, s, size);
+            c[ECCL_HDR_VMAJOR] = 3;
+            rechecksum(c, size);
+            cudaMemcpy(g->ds, c, size, cudaMemcpyHostToDevice);
+            rc = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
+            TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "%s: version 3 read by default: %s", what, eccl_strerror(rc));
+            eccl_cuda_codec_set_read_version(g->codec, 3);
+            both_decode(g, c, size, count, dt, what);
+            eccl_cuda_codec_set_read_version(g->codec, 2);
+        }
+        memcpy(c, s, size); /* a version-4 stream */
+        c[ECCL_HDR_VMAJOR] = 4;
         rechecksum(c, size);
         cudaMemcpy(g->ds, c, size, cudaMemcpyHostToDevice);
         rc = eccl_cuda_decompress(g->codec, g->ds, size, g->dy, count, dt, 1, NULL);
-        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "%s: version 3: %s", what, eccl_strerror(rc));
+        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "%s: version 4: %s", what, eccl_strerror(rc));
     }
     free(c);
     free(s);
@@ -515,7 +559,7 @@ static void view_case(gpu_t *g, eccl_dtype_t dt, size_t m, size_t n, size_t ld)
     size_t cap = eccl_compress_bound(count, dt), size = 0;
     unsigned char *s = tu_malloc(cap);
     eccl_bound_t b = {ECCL_MODE_ABS, 1e-5, 0};
-    TU_RC(eccl_compress_fmt(x, count, dt, &b, s, cap, &size, ECCL_PATH_AUTO, 2), ECCL_SUCCESS);
+    TU_RC(eccl_compress_fmt(x, count, dt, &b, s, cap, &size, ECCL_PATH_AUTO, V), ECCL_SUCCESS);
     TU_RC(eccl_decompress(s, size, y, count, dt), ECCL_SUCCESS);
     gpu_reserve(g, ld * n, dt);
     cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
@@ -534,32 +578,48 @@ static void view_case(gpu_t *g, eccl_dtype_t dt, size_t m, size_t n, size_t ld)
     free(s);
 }
 
-/* Version 3 (sparse tiles, doc/format.md 14) is the CPU codec's only, so far: the CUDA codec
- * refuses to write it and to read a version-3 stream, with ECCL_ERR_UNSUPPORTED (never a wrong
- * value), and the CPU codec reads the stream it wrote. */
-static void version3_case(gpu_t *g)
+/* Part 2b (version 3): integers with flat or straight runs, so that tiles go sparse (doc/format.md
+ * 6.4): kind 0, flat runs and jumps of 1-16 bits (first-order sparse blocks); kind 1, jumps of
+ * 21-26 bits (float32) or 31-40 bits (64-bit: 45 planes, the warp decoder); kind 2, a slope that
+ * turns at random points by up to 2^12 (second-order sparse blocks); kind 3, turns of 2^19-2^22
+ * (float32: more than 20 planes, decode_l2_thread) or 2^33-2^36 (64-bit). The complex64 stream
+ * holds kind 0 and 1's integers as its reals (form S1 with lag 2). */
+static void sparse_cases(gpu_t *g, tu_rng *rng)
 {
-    const size_t n = 3 * 8192 + 5;
-    float *x = tu_malloc(n * sizeof *x), *y = tu_malloc(n * sizeof *y);
-    for (size_t i = 0; i < n; i++) x[i] = (float)((double)((i / 9) % 5) * 0.75); /* flat runs */
-    eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
-    size_t cap = eccl_compress_bound(n, ECCL_FLOAT32), size = 0;
-    unsigned char *s = tu_malloc(cap);
-    TU_RC(eccl_compress_fmt(x, n, ECCL_FLOAT32, &b, s, cap, &size, ECCL_PATH_AUTO, 3), ECCL_SUCCESS);
-    eccl_stream_t st;
-    TU_RC(eccl_stream_parse(s, size, &st), ECCL_SUCCESS);
-    TU_CHECK(eccl_stream_tile_form(&st, 0) == ECCL_FMT_FORM_S1, "version 3 case: tile 0 has form %u, not S1",
-             eccl_stream_tile_form(&st, 0));
-    gpu_reserve(g, n, ECCL_FLOAT32);
-    cudaMemcpy(g->ds, s, size, cudaMemcpyHostToDevice);
-    TU_RC(eccl_cuda_decompress(g->codec, g->ds, size, g->dy, n, ECCL_FLOAT32, 1, NULL), ECCL_ERR_UNSUPPORTED);
-    cudaMemcpy(g->dy, x, n * sizeof *x, cudaMemcpyHostToDevice);
-    size_t gsize = 0;
-    TU_RC(eccl_cuda_compress_fmt(g->codec, g->dy, n, ECCL_FLOAT32, &b, g->ds, cap, NULL, &gsize, NULL, 3),
-          ECCL_ERR_UNSUPPORTED);
-    TU_RC(eccl_decompress(s, size, y, n, ECCL_FLOAT32), ECCL_SUCCESS);
-    TU_CHECK(tu_check_bound(x, y, n, 0, 1e-3, 0, NULL) == 0, "version 3 case: bound");
-    free(x), free(y), free(s);
+    const size_t n = 8192 * 4 + 78;
+    const double eb = 1e-3, D = eccl_fmt_quantum(eb);
+    int64_t *q = tu_malloc(n * sizeof *q);
+    static const char *names[4] = {"flat runs", "flat runs, wide jumps", "straight runs", "straight runs, sharp turns"};
+    for (int dti = 0; dti < 3; dti++) {
+        const eccl_dtype_t dt = dti == 1 ? ECCL_FLOAT64 : dti == 2 ? ECCL_COMPLEX64 : ECCL_FLOAT32;
+        const int64_t lim = dti == 1 ? (int64_t)1 << 42 : (int64_t)1 << 24;
+        for (int kind = 0; kind < (dti == 2 ? 2 : 4); kind++) {
+            int64_t v = 0, slope = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (tu_next(rng) % 11 == 0) { /* a jump (kinds 0, 1) or a turn (2, 3) */
+                    const unsigned lo = kind == 0 ? 1 : kind == 1 ? (dti == 1 ? 31 : 21) : kind == 2 ? 1 : (dti == 1 ? 33 : 19);
+                    const unsigned span = kind == 0 ? 16 : kind == 1 ? (dti == 1 ? 10 : 6) : kind == 2 ? 12 : 4;
+                    const unsigned bits = lo + (unsigned)(tu_next(rng) % span);
+                    int64_t step = (int64_t)(tu_next(rng) % ((uint64_t)1 << (bits - 1))) + ((int64_t)1 << (bits - 1));
+                    if (tu_next(rng) & 1) step = -step;
+                    if (kind < 2) v += step;
+                    else slope = slope > 0 ? -(step < 0 ? -step : step) / 2 : (step < 0 ? -step : step) / 2; /* a zigzag */
+                }
+                v += slope;
+                if (v > lim || v < -lim) v /= 4;
+                q[i] = v;
+            }
+            void *x = tu_malloc(n * 8);
+            for (size_t i = 0; i < n; i++) {
+                if (dt == ECCL_FLOAT64) ((double *)x)[i] = (double)q[i] * D;
+                else ((float *)x)[i] = (float)((double)q[i] * D);
+            }
+            eccl_bound_t b = {ECCL_MODE_ABS, eb, 0};
+            case_v2(g, dt, &b, dt == ECCL_COMPLEX64 ? n / 2 : n, x, names[kind], 12, rng);
+            free(x);
+        }
+    }
+    free(q);
 }
 
 int main(void)
@@ -583,19 +643,33 @@ int main(void)
     setvbuf(stdout, NULL, _IOLBF, 0);
     const int quick = getenv("ECCL_TEST_QUICK") != NULL;
     tu_rng rng = {2026};
-    version3_case(&g);
-    integer_cases(&g, &rng);
-    out_of_range_case(&g);
-    wrap_case(&g);
-    printf("integer cases: %ld streams, %ld form-L2 tiles, %ld damaged copies\n", streams, l2_seen, damaged);
-    TU_CHECK(l2_seen > 0, "no form-L2 tile in the integer cases: the test does not reach the second-order decoder");
-    pattern_cases(&g, quick, &rng);
-    view_case(&g, ECCL_FLOAT32, 1000, 37, 1003);
-    view_case(&g, ECCL_FLOAT64, 777, 41, 800);
-    view_case(&g, ECCL_FLOAT64, 9000, 3, 9001);
-    printf("compared %ld version-2 streams (%ld form-L2 tiles), %ld damaged copies\n", streams, l2_seen, damaged);
-    printf("GPU version-2 streams equal to the CPU's: %ld compressed, %ld homomorphic\n", encoded, homs);
-    TU_CHECK(encoded > 0 && homs > 0, "no GPU version-2 stream compared");
+    for (V = 2; V <= 3; V++) {
+        streams = l2_seen = damaged = encoded = homs = 0;
+        TU_RC(eccl_cuda_codec_set_read_version(g.codec, V), ECCL_SUCCESS);
+        integer_cases(&g, &rng);
+        if (V == 2) {
+            out_of_range_case(&g);
+            wrap_case(&g);
+        } else {
+            sparse_cases(&g, &rng);
+        }
+        printf("version %d, integer cases: %ld streams, %ld second-order tiles, %ld sparse tiles, %ld damaged copies\n",
+               V, streams, l2_seen, sparse_tiles, damaged);
+        TU_CHECK(l2_seen > 0, "no second-order tile in the integer cases: the test does not reach the second-order decoder");
+        pattern_cases(&g, quick, &rng);
+        view_case(&g, ECCL_FLOAT32, 1000, 37, 1003);
+        view_case(&g, ECCL_FLOAT64, 777, 41, 800);
+        view_case(&g, ECCL_FLOAT64, 9000, 3, 9001);
+        printf("compared %ld version-%d streams (%ld second-order tiles), %ld damaged copies\n", streams, V, l2_seen,
+               damaged);
+        printf("GPU version-%d streams equal to the CPU's: %ld compressed, %ld homomorphic\n", V, encoded, homs);
+        TU_CHECK(encoded > 0 && homs > 0, "no GPU version-%d stream compared", V);
+    }
+    printf("sparse tiles %ld; sparse blocks: 32-bit first order %ld, float32 second order rows %ld, wide %ld, "
+           "64-bit rows %ld, 64-bit 45 planes %ld\n",
+           sparse_tiles, sparse_blocks[0], sparse_blocks[1], sparse_blocks[2], sparse_blocks[3], sparse_blocks[4]);
+    for (int k = 0; k < 5; k++)
+        TU_CHECK(sparse_blocks[k] > 0, "no sparse block of kind %d: a decoder path goes untested", k);
     printf("64-bit form-L2 tiles written by the GPU: %ld of QUANT blocks only, %ld with a RAW block\n", enc64_l2[0],
            enc64_l2[1]);
     TU_CHECK(enc64_l2[0] > 0 && enc64_l2[1] > 0, "a 64-bit encoder wrote no form-L2 tile: its version-2 path goes untested");
