@@ -35,11 +35,11 @@ x2=0; [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] && x2=1
 case " $what " in *" quickbench "*)
     step bench_quick timeout 60 ./bench/bench_cuda_codec --mib 64 --small-kib 1024 --iters 3 ;;
 esac
-case " $what " in *" fmt2test "*) # the GPU codec on format version 2, and version 1 unchanged
+case " $what " in *" fmt2test "*) # the GPU codec on format versions 2 and 3, and version 1 unchanged
     step test_cuda_format2 timeout "$test_timeout" ./tests/test_cuda_format2
     step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec ;;
 esac
-case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code must make test_cuda_format2 fail
+case " $what " in *" fmt2mutants "*) # each mutant of the version-2 and version-3 GPU code must make test_cuda_format2 fail
     mutate() { # file, sed expression, name (MUTANTS="name ...": only those)
         case " ${MUTANTS:-$3} " in *" $3 "*) ;; *) return ;; esac
         cp "../$1" "../$1.orig" && sed -i "$2" "../$1" && ! cmp -s "../$1" "../$1.orig" || { echo "mutant $3: no change"; return; }
@@ -58,7 +58,7 @@ case " $what " in *" fmt2mutants "*) # each mutant of the version-2 GPU code mus
     mutate cuda/enc32.cuh 's/(long long)d < 0 ? ECCL_FMT_FORM_L2/(long long)d <= 0 ? ECCL_FMT_FORM_L2/' form_rule
     mutate cuda/enc32.cuh 's/int dlp = have ? pm1 - pm2 : 0;/int dlp = 0;/' fast_l2_entry
     mutate cuda/enc64.cuh 's/if (lane == 1) a2 = p1;/if (lane == 1) a2 = p0;/' warp_l2_lane1
-    # version 3 (sparse tiles)
+    # version 3 (sparse tiles; added 2026-11-29, not yet run: the session's device time was spent)
     mutate cuda/dec.cuh 's/ok \&= (nz \& ~valid) == 0 \&\& (!k.sparse || nz == k.z);/ok \&= (nz \& ~valid) == 0;/' sparse_map_check
     mutate cuda/dec.cuh 's/if (sparse \&\& (L \& 31u) \&\& tid == 0) bad |=/if (0) bad |=/' sparse_tail_bits
     mutate cuda/enc32.cuh 's/if (size < best) best = size, f = a;/if (size <= best) best = size, f = a;/' form3_ties
