@@ -99,6 +99,11 @@ ECCL_AVX2 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, in
     return quantize32(p, x, q, &out);
 }
 
+ECCL_AVX2 int eccl_fast_quantize_f32_never(const eccl_qparams_t *p, const float *x, int32_t *q, int *never)
+{
+    return quantize32(p, x, q, never);
+}
+
 ECCL_AVX2 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *qin, eccl_pred_t *pr,
                                    unsigned char *out, unsigned *code)
 {
@@ -171,6 +176,10 @@ ECCL_AVX2 int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *
     uint32_t all = (uint32_t)_mm_cvtsi128_si32(o);
     int F = all ? 32 - __builtin_clz(all) : 0;
     int size = 4 + (F > 0 ? 4 + 4 * F : 0);
+    if (!out) { /* (the size alone) */
+        *code = size < 128 ? eccl_fmt_raw_code((unsigned)F) : 0xFFu;
+        return size < 128 ? size : 128;
+    }
     if (size < 128) {
         _mm_storeu_si32(out, _mm256_castsi256_si128(x[0])); /* value 0's encoding */
         if (F > 0) write_planes32(out + 4, mag, sign, F, 1);

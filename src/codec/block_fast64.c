@@ -144,6 +144,11 @@ ECCL_AVX2 static int unquantizable64(const eccl_qparams_t *p, const double *x)
     return _mm256_movemask_pd(bad) != 0;
 }
 
+ECCL_AVX2 int eccl_fast_unquantizable_f64(const eccl_qparams_t *p, const double *x)
+{
+    return unquantizable64(p, x);
+}
+
 ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
                                    unsigned char *out, unsigned *code)
 {
@@ -182,6 +187,10 @@ ECCL_AVX2 int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *
     uint64_t all = (uint64_t)_mm_cvtsi128_si64(o);
     int F = all ? 64 - __builtin_clzll(all) : 0;
     int size = 8 + (F > 0 ? 4 + 4 * F : 0);
+    if (!out) { /* (the size alone) */
+        *code = F <= 62 && size < 256 ? eccl_fmt_raw_code((unsigned)F) : 0xFFu;
+        return F <= 62 && size < 256 ? size : 256;
+    }
     if (F <= 62 && size < 256) {
         _mm_storeu_si64(out, _mm256_castsi256_si128(x[0])); /* value 0's encoding */
         if (F > 0) {

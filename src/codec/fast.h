@@ -31,7 +31,7 @@ int eccl_fast_decode_f32(const eccl_qparams_t *p, unsigned code, const unsigned 
                          eccl_pred_t *pr, float *x);
 /* The RAW block (section 8 step 2) of 32 float32 encodings at v, prediction distance lag (1, or
  * 2 for complex64): the bytes of eccl_block_encode_raw; returns the payload size (never declines
- * where the fast paths are available). */
+ * where the fast paths are available). out NULL: the size and the code only, nothing written. */
 int eccl_fast_encode_raw32(const uint32_t *v, int lag, unsigned char *out, unsigned *code);
 /* The same for 32 float64 encodings (lag 2: complex128). */
 int eccl_fast_encode_raw64(const uint64_t *v, int lag, unsigned char *out, unsigned *code);
@@ -42,6 +42,12 @@ int eccl_fast_decode_f64(const eccl_qparams_t *p, unsigned code, const unsigned 
  * integers: 0, -1 (not canonical: ask the reference path) or ECCL_FAST_DECLINE (RAW block); pr
  * is only updated on 0. */
 int eccl_fast_quantize_f32(const eccl_qparams_t *p, const float *x, int32_t *q);
+/* The same, and where it returns 0, *never = 1 when some value is certainly not quantizable (the
+ * reference path would say so too: the block is RAW without asking it), 0 when the reference
+ * path must decide. eccl_fast_unquantizable_f64 says the same of a 64-bit block that
+ * eccl_fast_quantize_f64 refused. */
+int eccl_fast_quantize_f32_never(const eccl_qparams_t *p, const float *x, int32_t *q, int *never);
+int eccl_fast_unquantizable_f64(const eccl_qparams_t *p, const double *x);
 int eccl_fast_encode_q32(const eccl_qparams_t *p, const int32_t *q, eccl_pred_t *pr,
                          unsigned char *out, unsigned *code);
 int eccl_fast_read_q32(const eccl_qparams_t *p, unsigned code, const unsigned char *in,
