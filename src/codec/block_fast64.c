@@ -128,7 +128,7 @@ ECCL_AVX2 int eccl_fast_encode_q64(const eccl_qparams_t *p, const int64_t *qin, 
  * its |q| is above qmax (NaN too: the reference clamps it to -2^50), or its error is computed above
  * EB (1 + 2^-50), so above EB exactly (q * D is exact for |q| <= qmax, the subtraction rounds by
  * at most 2^-53 relative; an infinite q * D is an infinite error). The block is then RAW. */
-ECCL_AVX2 static int unquantizable64(const eccl_qparams_t *p, const double *x)
+ECCL_AVX2 int eccl_fast_unquantizable_f64(const eccl_qparams_t *p, const double *x)
 {
     const __m256d R = _mm256_set1_pd(p->R), D = _mm256_set1_pd(p->D), QM = _mm256_set1_pd((double)p->qmax);
     const __m256d EBHI = _mm256_set1_pd(p->eb * (1.0 + 0x1p-50));
@@ -144,16 +144,12 @@ ECCL_AVX2 static int unquantizable64(const eccl_qparams_t *p, const double *x)
     return _mm256_movemask_pd(bad) != 0;
 }
 
-ECCL_AVX2 int eccl_fast_unquantizable_f64(const eccl_qparams_t *p, const double *x)
-{
-    return unquantizable64(p, x);
-}
-
 ECCL_AVX2 int eccl_fast_encode_f64(const eccl_qparams_t *p, const double *x, eccl_pred_t *pr,
                                    unsigned char *out, unsigned *code)
 {
     int64_t q[32];
-    if (!eccl_fast_quantize_f64(p, x, q)) return unquantizable64(p, x) ? ECCL_FAST_RAW : ECCL_FAST_DECLINE;
+    if (!eccl_fast_quantize_f64(p, x, q))
+        return eccl_fast_unquantizable_f64(p, x) ? ECCL_FAST_RAW : ECCL_FAST_DECLINE;
     return eccl_fast_encode_q64(p, q, pr, out, code);
 }
 
