@@ -13,6 +13,7 @@ import numpy as np
 
 NC = os.environ.get('ECCL_NCARG_DIR', '/usr/share/ncarg/data/cdf') + '/'
 out = sys.argv[1] if len(sys.argv) > 1 else '.'
+os.makedirs(out, exist_ok=True)
 for f, v, dt, name in [('vinth2p.nc', 'T', np.float64, 'vinth2p_T.f64'), ('hgt.nc', 'HGT', np.float32, 'hgt.f32'),
                        ('trinidad.nc', 'data', np.float32, 'trinidad.f32')]:
     a = np.asarray(np.ma.filled(netCDF4.Dataset(NC + f).variables[v][:], np.nan)).astype(dt).ravel()

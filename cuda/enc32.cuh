@@ -595,6 +595,12 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
     __syncthreads();
     PH(sm.ph, 6);
     const unsigned tot = sm.total, padded = sm.padded;
+    if (V >= 3 && form >= ECCL_FMT_FORM_S1) { // the stream and the padding zeroed before the bits go in
+        // (this barrier before warp 7's look-back: after it, it made each sparse tile wait for its
+        // predecessors' sizes before writing anything)
+        for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) img[z] = 0;
+        __syncthreads();
+    }
     if (w == 7) { // the last warp looks back while the others build the image
 #ifdef ECCL_PHASE_TIMING
         if (lane == 0) sm.ph[9] = ph_clock();
@@ -612,10 +618,6 @@ __device__ void encode_tile32(const enc32_out &a, int *qs, uint32_t *img, c32_sm
             sm.tile_off = off;
             if (t == a.nt - 1) s->total_size = a.P + off + padded;
         }
-    }
-    if (V >= 3 && form >= ECCL_FMT_FORM_S1) { // the stream and the padding zeroed before the bits go in
-        for (unsigned z = tot / 4 + tid; z < padded / 4; z += NT) img[z] = 0;
-        __syncthreads();
     }
     if (b < (int)nblk) { // write the payload into the image
         uint32_t *o = img + (sm.wsum[w] + incl - p.size) / 4;
