@@ -133,20 +133,18 @@ ECCL_AVX2 static inline void write_planes_bytes(unsigned char *out, const __m256
     }
 }
 
-/* The F planes at `in` (32-bit words, bit i of plane j = bit j of value i) -> the 32 magnitudes in
- * four registers of 8 (m[k] holds values 8k..8k+7); *nz: the OR of the planes, *last: the top
- * plane (0 when F = 0). */
-ECCL_AVX2 static inline void planes_to_mag32(const unsigned char *in, int F, __m256i *m, uint32_t *nz,
-                                             uint32_t *last)
+/* planes_to_mag32 for F <= 3 planes: each value's bit shifted into place, 16 vector operations a
+ * plane but no transposition to pay. */
+ECCL_AVX2 static inline __attribute__((always_inline)) void planes_shift32(const unsigned char *in, int F, __m256i *m,
+                                                                           uint32_t *nz)
 {
-    const __m256i one = _mm256_set1_epi32(1);
-    const __m256i idx0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
-    const __m256i idx1 = _mm256_add_epi32(idx0, eight), idx2 = _mm256_add_epi32(idx1, eight);
-    const __m256i idx3 = _mm256_add_epi32(idx2, eight);
+    const __m256i one = _mm256_set1_epi32(1), idx0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i eight = _mm256_set1_epi32(8), idx1 = _mm256_add_epi32(idx0, eight);
+    const __m256i idx2 = _mm256_add_epi32(idx1, eight), idx3 = _mm256_add_epi32(idx2, eight);
     __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0;
-    uint32_t or_ = 0, w = 0;
+    uint32_t or_ = 0;
     for (int j = 0; j < F; j++) {
-        w = eccl_ld32(in + 4 * j);
+        const uint32_t w = eccl_ld32(in + 4 * j);
         or_ |= w;
         const __m256i wv = _mm256_set1_epi32((int)w);
         const __m128i sh = _mm_cvtsi32_si128(j);
@@ -160,7 +158,61 @@ ECCL_AVX2 static inline void planes_to_mag32(const unsigned char *in, int F, __m
     m[2] = m2;
     m[3] = m3;
     *nz = or_;
-    *last = w;
+}
+
+/* The F <= 32 planes at `in` (32-bit words, bit i of plane j = bit j of value i) -> the 32
+ * magnitudes in four registers of 8 (m[k] holds values 8k..8k+7); *nz: the OR of the planes,
+ * *last: the top plane (0 when F = 0). From 4 planes on, the inverse of mag_bytes32 +
+ * write_planes_bytes: each plane's bits spread to one byte a value (a byte shuffle of the
+ * broadcast word, then a test of each byte's own bit) and shifted into the bytes of its group of 8
+ * planes (byte b of the values: planes 8b..8b+7, the top one first, each step doubling the bytes;
+ * a byte never carries, it takes at most 8 bits), then the bytes transposed back into 32-bit
+ * values. 7 operations a plane where planes_shift32 takes 18: twice as fast on its own from 4
+ * planes (doc/performance.md section 41). */
+ECCL_AVX2 static inline __attribute__((always_inline)) void planes_to_mag32(const unsigned char *in, int F, __m256i *m,
+                                                                            uint32_t *nz, uint32_t *last)
+{
+    *last = F > 0 ? eccl_ld32(in + 4 * (F - 1)) : 0u;
+    if (F <= 3) {
+        planes_shift32(in, F, m, nz);
+        return;
+    }
+    /* byte t of lane L (value 16 L + t) takes byte 2 L + (t >> 3) of the word, and tests bit t & 7 */
+    const __m256i sel = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3,
+                                         3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x(0x8040201008040201ll), zero = _mm256_setzero_si256();
+    __m256i B[4] = {zero, zero, zero, zero};
+    uint32_t or_ = 0;
+    for (int g = 0; 8 * g < F; g++) {
+        __m256i acc = zero;
+        for (int j = (F < 8 * g + 8 ? F : 8 * g + 8) - 1; j >= 8 * g; j--) {
+            const uint32_t w = eccl_ld32(in + 4 * j);
+            or_ |= w;
+            __m256i b = _mm256_shuffle_epi8(_mm256_set1_epi32((int)w), sel);
+            b = _mm256_cmpeq_epi8(_mm256_and_si256(b, bit), bit); /* 0xFF where the bit is set */
+            acc = _mm256_sub_epi8(_mm256_add_epi8(acc, acc), b);
+        }
+        B[g] = acc;
+    }
+    *nz = or_;
+    if (F <= 8) { /* one byte a value */
+        const __m128i l = _mm256_castsi256_si128(B[0]), h = _mm256_extracti128_si256(B[0], 1);
+        m[0] = _mm256_cvtepu8_epi32(l);
+        m[1] = _mm256_cvtepu8_epi32(_mm_srli_si128(l, 8));
+        m[2] = _mm256_cvtepu8_epi32(h);
+        m[3] = _mm256_cvtepu8_epi32(_mm_srli_si128(h, 8));
+        return;
+    }
+    /* (b0, b1) and (b2, b3) pairs, then 32-bit values, in the lane order [0..3 | 16..19],
+     * [4..7 | 20..23], [8..11 | 24..27], [12..15 | 28..31] */
+    const __m256i lo01 = _mm256_unpacklo_epi8(B[0], B[1]), hi01 = _mm256_unpackhi_epi8(B[0], B[1]);
+    const __m256i lo23 = _mm256_unpacklo_epi8(B[2], B[3]), hi23 = _mm256_unpackhi_epi8(B[2], B[3]);
+    const __m256i x0 = _mm256_unpacklo_epi16(lo01, lo23), x1 = _mm256_unpackhi_epi16(lo01, lo23);
+    const __m256i x2 = _mm256_unpacklo_epi16(hi01, hi23), x3 = _mm256_unpackhi_epi16(hi01, hi23);
+    m[0] = _mm256_permute2x128_si256(x0, x1, 0x20);
+    m[1] = _mm256_permute2x128_si256(x2, x3, 0x20);
+    m[2] = _mm256_permute2x128_si256(x0, x1, 0x31);
+    m[3] = _mm256_permute2x128_si256(x2, x3, 0x31);
 }
 
 /* Planes -> signed deltas in four registers; checks the canonical form (block.c read_planes).
