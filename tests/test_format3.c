@@ -167,7 +167,7 @@ static void adversarial(void)
         eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
         double eb = is64 ? 0x1p-20 : 0x1p-10, D = eccl_fmt_quantum(eb);
         int64_t qmax = is64 ? ECCL_FMT_QMAX64 : ECCL_FMT_QMAX32;
-        for (int kind = 0; kind < 4; kind++) {
+        for (int kind = 0; kind < 5; kind++) {
             size_t counts[] = {1, 2, 3, 31, 33, 8192, 8193, 8192 + 40, 3 * 8192 - 5};
             for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
                 size_t n = counts[ci], z3, z2;
@@ -178,7 +178,12 @@ static void adversarial(void)
                     case 0: q = (i & 1) ? qmax : -qmax; break;                  /* L2 deltas 4*QMAX */
                     case 1: q = (i % 37 < 30) ? 5 : ((i & 2) ? qmax : -qmax); break; /* runs, extremes */
                     case 2: q = (i / 9 % 2) ? qmax - (int64_t)(i % 5) : -qmax + (int64_t)(i % 3); break;
-                    default: q = (i % 64 < 32) ? ((i & 1) ? qmax : -qmax) : (int64_t)(i / 7); break;
+                    case 3: q = (i % 64 < 32) ? ((i & 1) ? qmax : -qmax) : (int64_t)(i / 7); break;
+                    default: /* ramps just under QMAX, a kink now and then: sparse second-order
+                              * blocks of integers whose doubles leave int32 (sparse_fast.c); in
+                              * steps of 64, which float32 holds exactly there */
+                        q = (qmax & ~(int64_t)63) - 64 * (1000 + 3 * (int64_t)(i % 200)) + (i % 97 == 0 ? 128 : 0);
+                        break;
                     }
                     double v = (double)q * D;
                     if (is64) ((double *)x)[i] = v;
@@ -190,6 +195,11 @@ static void adversarial(void)
                 unsigned char *s = three_versions(x, n, dt, &b, what, &z3, &z2);
                 TU_RC(eccl_decompress(s, z3, y, n, dt), ECCL_SUCCESS);
                 TU_CHECK(tu_check_bound(x, y, n, is64, eb, 0, NULL) == 0, "%s: bound", what);
+                if (kind == 4 && n >= 8192) {
+                    size_t nf[4];
+                    forms_of(s, z3, nf);
+                    TU_CHECK(nf[3] > 0, "%s: no S2 tile (forms %zu %zu %zu %zu)", what, nf[0], nf[1], nf[2], nf[3]);
+                }
                 free(y), free(s), free(x);
             }
         }

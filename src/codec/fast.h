@@ -114,6 +114,12 @@ int eccl_fast_sparse_from_dense(const unsigned char *dense, int head, unsigned c
                                 eccl_bitw_t *bw);
 int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsigned code, int is64, eccl_bitr_t *br,
                               unsigned char *dense);
+/* The sparse block (code, form S1 or S2 of a float32 tile) of the integers of a tile slot
+ * (predecessors at q[-2], q[-1]): eccl_fast_write_quant32i of its dense twin
+ * (eccl_sparse_dense_form/code) and eccl_fast_sparse_from_dense in one, the same bytes and bits;
+ * ECCL_FAST_DECLINE where pext is not fast (the caller takes those two). */
+int eccl_fast_write_sparse32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned form, unsigned code,
+                              unsigned char *out, eccl_bitw_t *bw);
 /* Min and max over the finite values of x (+inf/-inf when there are none), and their number
  * (range_fast.c). */
 void eccl_fast_range_f32(const float *x, size_t n, double *lo, double *hi, size_t *nfinite);

@@ -115,6 +115,12 @@ int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsigned code, 
 {
     return eccl_sparse_to_dense(in, head, code, is64, br, dense);
 }
+int eccl_fast_write_sparse32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned form, unsigned code,
+                              unsigned char *out, eccl_bitw_t *bw)
+{
+    (void)p, (void)q, (void)head, (void)form, (void)code, (void)out, (void)bw;
+    return ECCL_FAST_DECLINE;
+}
 void eccl_fast_price_all32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned want, int *cost,
                             int *bytes, unsigned *code)
 {

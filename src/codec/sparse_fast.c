@@ -37,6 +37,42 @@ ECCL_AVX2 int eccl_fast_sparse_to_dense(const unsigned char *in, int head, unsig
     return eccl_sparse_to_dense_with(in, head, code, is64, br, dense, pdep32);
 }
 
+/* eccl_fast_write_quant32i of the sparse block's dense twin, then eccl_fast_sparse_from_dense, in
+ * one pass: the nonzero map from the deltas, each plane compacted as it comes out of the
+ * transposition (no dense payload written and read back). */
+ECCL_AVX2 int eccl_fast_write_sparse32i(const eccl_qparams_t *p, const int32_t *q, int head, unsigned form,
+                                        unsigned code, unsigned char *out, eccl_bitw_t *bw)
+{
+    if (!pext_fast()) return ECCL_FAST_DECLINE;
+    /* S1: first-order (Lorenzo) deltas; S2: second order (lag 1), in int32 whatever the integers:
+     * the sums wrap modulo 2^32, and a sparse S2 block's deltas are usable (at most FQ32 = 31 bits,
+     * section 8.2), so they come out exact (deltas_l2_wide is for pricing, which must tell) */
+    __m256i d[4];
+    deltas32(q, form == ECCL_FMT_FORM_S2 ? 1 : p->lag, form == ECCL_FMT_FORM_S2 ? 2 : 0, d);
+    d32_t S;
+    stats32(&S, d);
+    const int F = eccl_fmt_quant_planes(code, 0), H = head ? 4 : 0;
+    if (head) eccl_st32(out, (uint32_t)eccl_fmt_zigzag(q[0])); /* (a head block's d_0 is 0) */
+    if (F == 0) return H;
+    const __m256i zero = _mm256_setzero_si256();
+    uint32_t zmap = 0;
+    for (int k = 0; k < 4; k++)
+        zmap |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(S.mag[k], zero))) << (8 * k);
+    const uint32_t z = ~zmap;
+    eccl_st32(out + H, z);
+    uint32_t w[1 + ECCL_FMT_FQ32];
+    int n = 0;
+    if (eccl_fmt_code_sign(code) == ECCL_FMT_SIGN_MAP) w[n++] = pext32(S.neg, z);
+    __m256i B[4];
+    mag_bytes32(S.mag, (F + 7) >> 3, B);
+    for (int j = 0; j < F; j++) {
+        const __m256i b = _mm256_sll_epi16(B[j >> 3], _mm_cvtsi32_si128(7 - (j & 7)));
+        w[n++] = pext32((uint32_t)_mm256_movemask_epi8(b), z);
+    }
+    eccl_bitw_putn(bw, w, n, eccl_fmt_popc32(z));
+    return H + 4;
+}
+
 ECCL_AVX2 static inline eccl_fmt_dstat_t dstat32(const __m256i *d)
 {
     d32_t S;

@@ -352,12 +352,17 @@ static int64_t slots_v3(const eccl_qparams_t *p, void *slots, const unsigned cha
             c = t.code[f][k];
             const void *q = eccl_tile_slot(slots, is64, k);
             const int sparse = eccl_fmt_code_sparse(c, f);
-            unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64], *o = sparse ? dense : payload + off;
-            unsigned wf = sparse ? eccl_sparse_dense_form(f) : f >= ECCL_FMT_FORM_S1 ? ECCL_FMT_FORM_NONE : f;
-            unsigned wc = sparse ? eccl_sparse_dense_code(c, f) : c;
-            int size = is64 ? eccl_fast_write_quant64i(p, (const int64_t *)q, head, wf, wc, o)
+            int size = sparse && !is64 ? eccl_fast_write_sparse32i(p, (const int32_t *)q, head, f, c, payload + off, &bw)
+                                       : ECCL_FAST_DECLINE;
+            if (size == ECCL_FAST_DECLINE) { /* (a sparse block: its dense twin, then compacted) */
+                unsigned char dense[6 + 4 + 4 * ECCL_FMT_FQ64], *o = sparse ? dense : payload + off;
+                unsigned wf = sparse ? eccl_sparse_dense_form(f) : f >= ECCL_FMT_FORM_S1 ? ECCL_FMT_FORM_NONE : f;
+                unsigned wc = sparse ? eccl_sparse_dense_code(c, f) : c;
+                size = is64 ? eccl_fast_write_quant64i(p, (const int64_t *)q, head, wf, wc, o)
                             : eccl_fast_write_quant32i(p, (const int32_t *)q, head, wf, wc, o);
-            off += sparse ? eccl_fast_sparse_from_dense(dense, head, c, is64, payload + off, &bw) : size;
+                if (sparse) size = eccl_fast_sparse_from_dense(dense, head, c, is64, payload + off, &bw);
+            }
+            off += size;
         } else {
             uint64_t v[32];
             raw(ctx, k, v);
