@@ -3,7 +3,7 @@
 # leave the logs in $OUT (or ./gpu-logs). Run from the repository root after
 # `source .gpu-host/setup.sh` (see ../shared/gpu-host/README.md).
 #   what: build, test, bench, devbench, all (default: all); quicktest, fmt2test, fmt2mutants, fmt2coll, fmt3coll, hiertest, contracttest, nonblocktest, asynctest, asyncbench,
-#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl, x2sweep and x2chunks (two GPUs), x4bench (four), devops, issue21 and peers (one; peers: .peers in the carry, bench/peers/build.sh), profile on request
+#   gpusan, quickbench, devstreamtest, devstreambench, overlapbench, overlapgpubench, summabench, blacsbench, hierbench, hierdevbench, x2bench, fmt2bench, x2bcastauto, x2autovsnccl, x2sweep and x2chunks (two GPUs), x4bench (four), devops, issue21, ab (older trees in .ab/) and peers (one; peers: .peers in the carry, bench/peers/build.sh), profile on request
 set -u
 out=${OUT:-$PWD/gpu-logs}
 mkdir -p "$out"
@@ -493,6 +493,46 @@ case " $what " in *" issue21 "*) # issue 21's table: every row at 1 GiB (I21_MIB
         echo "== issue 21's rows, format $v"
         for f in "$out"/i21_*fmt$v.log; do sed -n '/^issue 21.s rows/,$p' "$f" | grep -E "^(sin|random|normal|trinidad|hgt|vinth2p)"; done
         grep -h -E "MISMATCH|NO$" "$out"/i21_*fmt$v.log
+    done ;;
+esac
+case " $what " in *" ab "*) # the GPU codec against older trees, on the same GPU in the same call. Each
+    # tree is a folder .ab/NAME at the repository root, made on the dev machine with
+    #   mkdir -p .ab/NAME && git archive REV -- . ':!bench/results' | tar x -C .ab/NAME
+    # (whole trees: automake needs doc/), named in the device call's carry (.ab is ignored). Each
+    # gets its library and bench_cuda_codec built; then AB_ROUNDS rounds (default 2) run
+    # bench_cuda_codec AB_ARGS --format V for each V of AB_FORMATS (default 1) on this tree and
+    # every older one in turn, and the rows of each tree are printed together at the end. AB_RAW: one more dataset (default ../.fields/trinidad.f32
+    # where it exists), given as --raw with --datasets normal,raw unless AB_ARGS names datasets.
+    ab_args=${AB_ARGS:---mib 1024 --iters 5 --rel 0 --panels 0}
+    ab_raw=${AB_RAW:-../.fields/trinidad.f32}
+    if [ -f "$ab_raw" ]; then
+        ab_raw=$(cd "$(dirname "$ab_raw")" && pwd)/$(basename "$ab_raw")
+        case " $ab_args " in *" --datasets "*) ;; *) ab_args="$ab_args --raw $ab_raw --datasets normal,raw" ;; esac
+    fi
+    ab_trees=("this:$PWD")
+    for d in ../.ab/*/; do
+        [ -d "$d" ] || continue
+        n=$(basename "$d") d=$(cd "$d" && pwd)
+        step "ab_build_$n" bash -c "cd '$d' && ./autogen.sh > /dev/null && mkdir -p build-gpu && cd build-gpu &&
+            ../configure -q CC=mpicc FC=mpifort --with-cuda --with-cuda-arch=${CUDA_ARCH:-90} &&
+            make -j$jobs bench/bench_cuda_codec" &&
+            [ -x "$d/build-gpu/bench/bench_cuda_codec" ] && ab_trees+=("$n:$d/build-gpu")
+    done
+    [ ${#ab_trees[@]} -gt 1 ] || echo "ab: no older tree under .ab/ built: only this tree's rows"
+    for r in $(seq 1 "${AB_ROUNDS:-2}"); do
+        for v in ${AB_FORMATS:-1}; do
+            for t in "${ab_trees[@]}"; do
+                step "ab_${t%%:*}_f${v}_$r" timeout "${BENCH_TIMEOUT:-300}" "${t#*:}/bench/bench_cuda_codec" $ab_args --format "$v"
+            done
+        done
+    done
+    echo "== ab: bench_cuda_codec $ab_args --format (${AB_FORMATS:-1}): each tree's rows, round by round"
+    for v in ${AB_FORMATS:-1}; do
+        for t in "${ab_trees[@]}"; do
+            for f in "$out/ab_${t%%:*}_f${v}"_[0-9]*.log; do
+                [ -f "$f" ] && sed -n '/^dataset/,/^$/p' "$f" | grep -v -e '^dataset' -e '^$' | sed "s|^|$(basename "$f" .log)  |"
+            done
+        done
     done ;;
 esac
 case " $what " in *" peers "*) # issue 21's table re-measured on this GPU: eccl (bench_cuda_codec) beside the peer
