@@ -501,8 +501,9 @@ case " $what " in *" ab "*) # the GPU codec against older trees, on the same GPU
     # (whole trees: automake needs doc/), named in the device call's carry (.ab is ignored). Each
     # gets its library and bench_cuda_codec built; then AB_ROUNDS rounds (default 2) run
     # bench_cuda_codec AB_ARGS --format V for each V of AB_FORMATS (default 1) on this tree and
-    # every older one in turn, and the rows of each tree are printed together at the end. AB_RAW: one more dataset (default ../.fields/trinidad.f32
-    # where it exists), given as --raw with --datasets normal,raw unless AB_ARGS names datasets.
+    # every older one in turn, and the rows of each tree are printed together at the end.
+    # AB_RAW: one more dataset (default ../.fields/trinidad.f32 where it exists), given as --raw
+    # with --datasets normal,raw unless AB_ARGS names datasets.
     ab_args=${AB_ARGS:---mib 1024 --iters 5 --rel 0 --panels 0}
     ab_raw=${AB_RAW:-../.fields/trinidad.f32}
     if [ -f "$ab_raw" ]; then
