@@ -357,7 +357,7 @@ int main(int argc, char **argv)
                    "  --raw FILE  one more dataset: FILE's values (raw little-endian reals of --dtype), repeated\n"
                    "              to fill N MiB (a real field tiled, as issue 21's rows are)\n"
                    "  --datasets  which rows to run (default all; raw needs --raw), then the strided panels\n"
-                   "  --format    stream format version (default 1; 3: float32 only)\n"
+                   "  --format    stream format version (default 1)\n"
                    "  --rel 0     no REL rows;  --panels 0  no strided panels\n"
                    "  --dump DIR  write each dataset's array (as the rows compress it: N MiB of --dtype, raw\n"
                    "              little-endian) to DIR/sin.f32, DIR/walk.f32, DIR/normal.f32 and DIR/<FILE's name\n"
@@ -390,10 +390,6 @@ int main(int argc, char **argv)
     }
     const eccl_dtype_t dt = is64 ? ECCL_FLOAT64 : ECCL_FLOAT32;
     const size_t es = is64 ? 8 : 4;
-    if (fmt == 3 && is64) {
-        fprintf(stderr, "bench_cuda_codec: format 3 on the GPU is float32 (and complex64) only, so far\n");
-        return 2;
-    }
     if (!(abs_eb > 0 && isfinite(abs_eb))) {
         fprintf(stderr, "bench_cuda_codec: --abs needs a finite bound > 0\n");
         return 2;

@@ -66,6 +66,13 @@ case " $what " in *" fmt2mutants "*) # each mutant of the version-2 and version-
     mutate cuda/enc64.cuh 's/!bad \&\& t1 < t0/!bad \&\& t1 <= t0/' warp_form_rule
     mutate cuda/enc64.cuh 's/qi, r > 1 ? r - 2 : 0)/qi, r - 1)/' warp_tail
     mutate cuda/compress64.cu 's/vel = base - sm.tail\[b - 1\]\[0\];/vel = 0;/' hom64_l2_velocity
+    # version 3 in the 64-bit encoders (the warp coder of enc64.cuh, compress64.cu's fast path)
+    mutate cuda/enc64.cuh 's/const uint32_t z = __ballot_sync(ECCL_WARP_FULL, S.m != 0);/const uint32_t z = __ballot_sync(ECCL_WARP_FULL, S.m > 1);/' warp_sparse_map
+    mutate cuda/enc64.cuh 's/^        pos += (unsigned)k;/        pos += 0;/' warp_sign_width
+    mutate cuda/enc64.cuh 's/if (n < 32) u \&= (1u << n) - 1u;/if (0) u = 0;/' stream_word_mask
+    mutate cuda/enc64.cuh 's/acc\[6\] += (unsigned)encode_raw<D64>/acc[6] += 0 * encode_raw<D64>/' warp_raw_price
+    mutate cuda/enc64.cuh 's/if (size < best) best = size, f = c;/if (size <= best) best = size, f = c;/' warp_form3_ties
+    mutate cuda/compress64.cu 's/const unsigned sb = sh + ((tot + 3u) \& ~3u);/const unsigned sb = sh + tot;/' fast_stream_start
     # back to the sources' build (a later call's copy of the tree may be older than the mutant's objects)
     make -j"$jobs" > /dev/null 2>&1 && make -j"$jobs" tests/test_cuda_format2 > /dev/null 2>&1 ;;
 esac
@@ -78,9 +85,11 @@ case " $what " in *" fmt2coll "*|*" quicktest "*|*" test "*|*" all "*) # the col
     step corrupt_device_fmt2_f64 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device
     step corrupt_device_fmt2_f32 timeout "$test_timeout" env ECCL_FORMAT=2 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32 ;;
 esac
-case " $what " in *" fmt3coll "*|*" test "*|*" all "*) # ECCL_FORMAT=3: the CUDA codec does not write version 3, so
-    # device buffers are staged through host memory and the CPU codec, bit for bit the host path's
-    step coll_device_fmt3_np2 timeout "$test_timeout" env ECCL_FORMAT=3 mpiexec -n 2 ./tests/test_coll_device ;;
+case " $what " in *" fmt3coll "*|*" test "*|*" all "*) # ECCL_FORMAT=3: calls on device buffers resident on the
+    # GPU codec's version 3 (float32 and float64), bit for bit the host path's; a corrupt stream
+    step coll_device_fmt3_np2 timeout "$test_timeout" env ECCL_FORMAT=3 ECCL_TEST_EXPECT_NCCL=$x2 mpiexec -n 2 ./tests/test_coll_device
+    step corrupt_device_fmt3_f32 timeout "$test_timeout" env ECCL_FORMAT=3 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device --float32
+    step corrupt_device_fmt3_f64 timeout "$test_timeout" env ECCL_FORMAT=3 ECCL_FAULT_INJECT=1:1 mpiexec -n 2 ./tests/test_coll_corrupt --device ;;
 esac
 case " $what " in *" quicktest "*) # a short subset for iterating on the GPU paths (one GPU is enough)
     step test_cuda_codec_quick timeout "$test_timeout" env ECCL_TEST_QUICK=1 ./tests/test_cuda_codec
@@ -473,18 +482,16 @@ case " $what " in *" devops "*) # issue 19, item 4: each device-resident operati
         done
     fi ;;
 esac
-case " $what " in *" issue21 "*) # issue 21's table: every row at 1 GiB (I21_MIB), formats I21_FORMATS (1 2; 3: float32 rows),
+case " $what " in *" issue21 "*) # issue 21's table: every row at 1 GiB (I21_MIB), formats I21_FORMATS (default 1 2),
     # bench_cuda_codec beside the peers' figures (bench/peers.h); the real fields as raw files in
     # I21_FIELDS (default ../.fields: `python3 bench/ncarg_raw.py .fields` on a machine with
     # libncarg-data and python3-netcdf4, then name .fields in the device call's carry)
     fields=${I21_FIELDS:-../.fields}; i21="--mib ${I21_MIB:-1024} --iters ${I21_ITERS:-5} --rel 0 --panels 0"
     for v in ${I21_FORMATS:-1 2}; do
         step i21_f32_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --datasets sin,walk,normal
-        [ "$v" = 3 ] || # (format 3 on the GPU: float32 only, so far)
-            step i21_f64_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --dtype float64 --abs 1e-6 --datasets sin
+        step i21_f64_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --dtype float64 --abs 1e-6 --datasets sin
         for r in "trinidad.f32 1e-4" "trinidad.f32 1e-2" "hgt.f32 1e-4" "vinth2p_T.f64 1e-6"; do
             set -- $r; dt=float32; case $1 in *.f64) dt=float64 ;; esac
-            [ "$v" = 3 ] && [ $dt = float64 ] && continue
             if [ -f "$fields/$1" ]; then
                 step i21_${1%.*}_$2_fmt$v timeout 300 ./bench/bench_cuda_codec $i21 --format $v --dtype $dt --abs $2 \
                     --raw "$fields/$1" --datasets raw

@@ -234,8 +234,6 @@ static eccl_result_t compress_view(eccl_cuda_codec_t c, const void *d_data, eccl
 {
     if (!c || !bound || !d_out || (!d_data && count)) return ECCL_ERR_INVALID_ARG;
     if (vmajor < 1 || vmajor > 3) return ECCL_ERR_INVALID_ARG;
-    /* (version 3's sparse tiles: the float32 and complex64 encoders only, so far) */
-    if (vmajor == 3 && is64_of(dtype)) return ECCL_ERR_UNSUPPORTED;
     size_t cap = eccl_compress_bound(count, dtype);
     if (cap == 0) return ECCL_ERR_INVALID_ARG;
     if ((uintptr_t)d_out & 15u) return ECCL_ERR_INVALID_ARG;
@@ -461,9 +459,8 @@ eccl_result_t eccl_cuda_hom_reduce_view(eccl_cuda_codec_t c, const void *d_strea
     a.in.exact_size = exact_size;
     a.in.count = count;
     a.in.dtype = (int)dtype;
-    /* (the output keeps the input's version: version 3 from the float32 and complex64 kernel's
-     * sparse-tile instance only, so far) */
-    a.in.vmax = c->vmax == 3 && !is64_of(dtype) ? 3 : 2;
+    /* (the output keeps the input's version: version 3 from the kernels' sparse-tile instances) */
+    a.in.vmax = c->vmax == 3 ? 3 : 2;
     a.in.n = (uint64_t)count * reals_of(dtype);
     a.in.nb = eccl_fmt_nblocks(a.in.n);
     a.in.nt = eccl_fmt_ntiles(a.in.nb);

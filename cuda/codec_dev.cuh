@@ -258,6 +258,16 @@ struct bit_gather {
     }
 };
 
+// A k-bit word (1 <= k <= 32, the bits above k zero) ORed into a sparse stream of words at bit
+// position pos (doc/format.md 7), in shared memory; words that neighbouring blocks share take
+// atomics (the float32 encoder's threads, the 64-bit warp coder's lanes).
+__device__ __forceinline__ void put_bits(uint32_t *st, unsigned pos, uint32_t c, int k)
+{
+    const unsigned wi = pos >> 5, sh = pos & 31u;
+    atomicOr(st + wi, c << sh);
+    if (sh + (unsigned)k > 32u) atomicOr(st + wi + 1, c >> (32u - sh));
+}
+
 // The 64-byte header (doc/format.md section 3) as the kernels need it.
 struct eccl_dev_header {
     unsigned char dtype, mode, vmajor; // vmajor: the format version written (0 means 1)

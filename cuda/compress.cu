@@ -18,7 +18,8 @@
 #include "cuda/enc64.cuh"
 #include "cuda/kernels.h"
 
-template <int NT>
+// V3: the instance that also writes version 3 (compress_tile's tables after the rows).
+template <int NT, bool V3>
 __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -37,7 +38,7 @@ __global__ void __launch_bounds__(NT, 1024 / NT) eccl_compress_kernel(eccl_comp_
     }
     __syncthreads();
     // dynamic shared memory: the rows, which the staging areas overlay
-    compress_tile<NT>(a, sm, (long long *)dyn);
+    compress_tile<NT, false, V3>(a, sm, (long long *)dyn, nullptr, V3 ? (v3tab *)(dyn + 256 * 32 * 8) : nullptr);
 }
 
 // A stream of zero elements: the header alone.
@@ -105,14 +106,16 @@ static __global__ void eccl_range_kernel(const void *x, eccl_view vw, uint64_t n
     }
 }
 
-#define ECCL_SMEM_MAX (65536 + 64)
+#define ECCL_SMEM_MAX (65536 + 64 + ECCL_V3TAB_BYTES)
 
 cudaError_t eccl_compress_setup(void)
 {
     cudaError_t e = eccl_compress32_setup();
     if (!e) e = eccl_compress64_setup();
-    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<256>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
-    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<256, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<1024, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<256, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
+    if (!e) e = cudaFuncSetAttribute(eccl_compress_kernel<1024, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, ECCL_SMEM_MAX);
     return e;
 }
 
@@ -124,10 +127,17 @@ cudaError_t eccl_launch_compress(const eccl_comp_args &a, int is64, int big, cud
     }
     if (!is64) return eccl_launch_compress32(a, big, st); /* thread-per-block (compress32.cu) */
     if (eccl_compress64_enabled()) return eccl_launch_compress64(a, big, st); /* (compress64.cu) */
-    const size_t smem = (size_t)256 * 32 * 8; /* the 256 blocks' rows, with the staging over them */
+    /* the 256 blocks' rows, with the staging over them (version 3: its tables after them) */
+    const size_t smem = (size_t)256 * 32 * 8 + (a.h.vmajor >= 3 ? ECCL_V3TAB_BYTES : 0);
     const unsigned grid = (unsigned)a.nt;
-    if (!big) eccl_compress_kernel<256><<<grid, 256, smem, st>>>(a);
-    else eccl_compress_kernel<1024><<<grid, 1024, smem, st>>>(a);
+    if (a.h.vmajor >= 3) {
+        if (!big) eccl_compress_kernel<256, true><<<grid, 256, smem, st>>>(a);
+        else eccl_compress_kernel<1024, true><<<grid, 1024, smem, st>>>(a);
+    } else if (!big) {
+        eccl_compress_kernel<256, false><<<grid, 256, smem, st>>>(a);
+    } else {
+        eccl_compress_kernel<1024, false><<<grid, 1024, smem, st>>>(a);
+    }
     return cudaGetLastError();
 }
 

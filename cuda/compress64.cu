@@ -48,6 +48,7 @@ struct c64_smem {
     comp_smem c;    // what compress_tile needs (tile id, parameters, header), the codes and qok
     tile_map map;   // VIEW: where the tile's values are read
     int wsum[8];    // per warp of planners: the inclusive sum of its blocks' sizes, then its offset
+    int wbits[8];   // the same for a sparse tile's stream bits (version 3)
     unsigned shift; // 2 when block 0 carries a head value (the image starts 2 bytes in), else 0
 };
 
@@ -106,8 +107,13 @@ __device__ __forceinline__ int quantize_tile64(const void *xp, const eccl_view &
 // stream's checksum field (in_checksum) and this CTA's share of the input's hash (hin, the same on
 // every thread): added to checksum2 once the tile is committed to this path, compared by the
 // last CTA (as compress_tile<.., true> does).
-// V2: the instance that also writes version 2 (the header's vmajor says which this stream is).
-template <int NT, bool V2>
+// V: the newest version the instance writes (the header's vmajor says which this stream is).
+// Version 3 prices the four forms per thread (plan_quant's want3) and chooses as the float32
+// encoder does (choose_form3; a fast tile has no RAW block); a sparse tile's stream follows the
+// payload in the image at A = align4(tot) (image byte sh + A, which need not be word-aligned:
+// the bits go in at 8 * (sh + A) from the image's start), zeroed before the blocks OR their
+// compacted words into it (put_bits).
+template <int NT, int V>
 __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, unsigned char *img, uint64_t t,
                              uint64_t b0, int nblk, const unsigned long long *in_checksum = nullptr,
                              unsigned long long hin = 0)
@@ -121,42 +127,57 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
     p.size = 0;
     p.head = 0;
     p.quant = 0;
-    const int l2 = V2 && sm.c.h.vmajor >= 2 && q.lag == 1; // (version 2: price form 1 too)
+    const int l2 = V >= 2 && sm.c.h.vmajor >= 2 && q.lag == 1; // (version 2: price form 1 too)
+    unsigned want3 = 0; // (version 3: every form the stream allows, doc/format.md 4.1)
+    if (V >= 3 && sm.c.h.vmajor >= 3)
+        for (unsigned f = 0; f < 4; f++) want3 |= (unsigned)eccl_fmt_form_ok(f, 3, q.quant, q.lag) << f;
     const int r = b < nblk && b0 + b == a.nb - 1 ? eccl_fmt_block_len(a.n, a.nb - 1) : 32;
-    if (b < nblk) p = plan_quant<true, !V2>(q, qs, b, r, b > 0, m, l2);
+    p.sparse = p.sbits = 0;
+    if (b < nblk) p = plan_quant<true, (V < 2)>(q, qs, b, r, b > 0, m, l2, want3 > 1u ? want3 : 0u);
     if (__syncthreads_or(b < nblk && p.size < 0)) return 0; // (a short last block QUANT cannot hold)
     unsigned form = ECCL_FMT_FORM_NONE;
-    if (V2) { // the tile's form, then the chosen encoding's magnitudes (second-order ones reach
-              // 2^32 - 4: still 32-bit words)
-        if (l2) form = choose_form(p, b < nblk, b > 0, sm.c.csum_tmp, &sm.c.form);
+    if (V >= 2) { // the tile's form, then the chosen encoding's magnitudes (second-order ones reach
+                  // 2^32 - 4: still 32-bit words)
+        if (V >= 3 && want3 > 1u) form = choose_form3(p, b < nblk, b > 0, 0u, want3, (unsigned *)sm.c.csum_tmp, &sm.c.form);
+        else if (l2) form = choose_form(p, b < nblk, b > 0, sm.c.csum_tmp, &sm.c.form);
         if (b < nblk) quant_mags(p, qs, b, r, b > 0, q.lag, m);
     }
+    const int sparse = V >= 3 && form >= ECCL_FMT_FORM_S1;
     if (b < nblk) {
         sm.c.codes[b] = (unsigned char)p.code;
         if (b == 0) sm.shift = p.head ? 2u : 0u;
     }
     if (in_checksum && tid == 0 && hin) atomicAdd(&s->checksum2, hin);
-    int incl = p.size; // CTA exclusive scan of the sizes (even numbers)
+    int incl = p.size, bincl = p.sbits; // CTA exclusive scans of the sizes (even numbers) and stream bits
     for (int o = 1; o < 32; o <<= 1) {
-        int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o);
-        if (lane >= o) incl += u;
+        int u = __shfl_up_sync(ECCL_WARP_FULL, incl, o), ub = __shfl_up_sync(ECCL_WARP_FULL, bincl, o);
+        if (lane >= o) incl += u, bincl += ub;
     }
-    if (lane == 31 && w < 8) sm.wsum[w] = incl;
+    if (lane == 31 && w < 8) sm.wsum[w] = incl, sm.wbits[w] = bincl;
     __syncthreads();
     if (tid == 0) { // the tile's size, published at once so successors can go on
-        unsigned tot = 0;
+        unsigned tot = 0, bits = 0;
         for (int k = 0; k < 8; k++) {
-            unsigned v = (unsigned)sm.wsum[k];
+            unsigned v = (unsigned)sm.wsum[k], vb = (unsigned)sm.wbits[k];
             sm.wsum[k] = (int)tot;
+            sm.wbits[k] = (int)bits;
             tot += v;
+            bits += vb;
         }
-        unsigned long long padded = (tot + 15u) & ~15ull;
+        unsigned long long padded = sparse ? eccl_fmt_sparse_tile_size(tot, bits) : (tot + 15u) & ~15ull;
         atomicExch(&s->status[t], eccl_lb_pack(a.epoch, t == 0 ? ECCL_LB_INC : ECCL_LB_AGG, padded));
         sm.c.total = tot;
         sm.c.padded = (unsigned)padded;
     }
     __syncthreads();
     const unsigned tot = sm.c.total, padded = sm.c.padded, sh = sm.shift;
+    uint32_t *const img32w = (uint32_t *)img;
+    if (sparse) { // the stream and the padding zeroed before the bits go in (sh + tot is a multiple
+        // of 4: only block 0's head value is not, and it makes sh 2), and the word after them,
+        // which the copy-out's funnel shifts read
+        for (unsigned z = (sh + tot) / 4 + tid; z <= (sh + padded) / 4; z += NT) img32w[z] = 0;
+        __syncthreads();
+    }
     if (w == NT / 32 - 1) { // the last warp looks back while the others build the image
         unsigned long long off = t == 0 ? 0 : look_back_warp(s, t, padded, a.epoch, lane);
         if (lane == 0) {
@@ -172,16 +193,38 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
             at = 8;
         }
         uint32_t *o = (uint32_t *)(img + at);
-        if (p.with_sign) *o++ = p.neg;
         const int F = p.F < 32 ? p.F : 32; // planes 32..44 of a 45-plane block are zero
-        planes(o, m, F);
-        for (int j = F; j < p.F; j++) o[j] = 0;
+        if (V >= 3 && p.sparse) { // the map; the sign word and the planes compacted onto it
+            if (p.F > 0) {
+                uint32_t z = 0;
+#pragma unroll
+                for (int i = 0; i < 32; i++) z |= (uint32_t)(m[i] != 0u) << i;
+                *o = z;
+                const bit_gather g(z);
+                const int k = __popc(z);
+                const unsigned sb = sh + ((tot + 3u) & ~3u); // the stream's image byte
+                uint32_t *st = img32w + sb / 4;
+                unsigned pos = 8u * (sb & 3u) + (unsigned)(sm.wbits[w] + bincl - p.sbits);
+                if (p.with_sign) {
+                    put_bits(st, pos, g.compact(p.neg), k);
+                    pos += (unsigned)k;
+                }
+                planes_to([st, pos, k, &g](int j, uint32_t pw) { put_bits(st, pos + (unsigned)(j * k), g.compact(pw), k); },
+                          m, F);
+            }
+        } else {
+            if (p.with_sign) *o++ = p.neg;
+            planes(o, m, F);
+            for (int j = F; j < p.F; j++) o[j] = 0;
+        }
     }
     __syncthreads();
 
-    // Copy out with 16-byte stores (shifted back by sh bytes, bytes past tot zero) and hash.
+    // Copy out with 16-byte stores (shifted back by sh bytes, bytes past tot zero: a sparse tile's
+    // image is zero after its stream) and hash.
     const unsigned long long gpos = a.P + sm.c.tile_off;
     const uint32_t *img32 = (const uint32_t *)img;
+    const unsigned lim = sparse ? padded : tot;
     unsigned long long h = 0;
     for (unsigned c = tid; c < padded / 16; c += NT) {
         uint32_t wd[4];
@@ -189,8 +232,8 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
         for (int k = 0; k < 4; k++) {
             const unsigned pb = 16 * c + 4 * k; // tile byte of this word
             uint32_t v = sh ? __funnelshift_r(img32[4 * c + k], img32[4 * c + k + 1], 16) : img32[4 * c + k];
-            if (pb >= tot) v = 0;
-            else if (tot - pb < 4) v &= (1u << (8 * (tot - pb))) - 1u;
+            if (pb >= lim) v = 0;
+            else if (lim - pb < 4) v &= (1u << (8 * (lim - pb))) - 1u;
             wd[k] = v;
         }
         uint4 v = make_uint4(wd[0], wd[1], wd[2], wd[3]);
@@ -238,7 +281,9 @@ __device__ int encode_tile64(const eccl_comp_args &a, c64_smem &sm, int *qs, uns
 // NT = 256 threads per CTA, or 1024 for small streams (fewer tiles than twice the SMs: 32 warps
 // quantize a tile instead of 8). VIEW: the input is a view (a.v.rows != 0), read through the
 // tile's map; one instance per layout, so that the contiguous kernel is the plain one.
-template <int NT, bool VIEW, bool V2>
+// V: the newest format version the instance writes (the header's vmajor says which this stream
+// is).
+template <int NT, bool VIEW, int V>
 __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compress64_kernel(eccl_comp_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -263,46 +308,53 @@ __global__ void __launch_bounds__(NT, NT == 256 ? ECCL_C64_MINB : 1) eccl_compre
     const uint64_t v0 = b0 * 32, nv = a.n - v0 < 8192 ? a.n - v0 : 8192;
     int *qs = (int *)dyn;
     if (sm.c.q.quant && quantize_tile64<NT, VIEW>(a.x, a.v, sm, qs, v0, nv, nblk, w, lane) &&
-        encode_tile64<NT, V2>(a, sm, qs, dyn, t, b0, nblk))
+        encode_tile64<NT, V>(a, sm, qs, dyn, t, b0, nblk))
         return;
     __syncthreads(); // (every thread is past the fast path's reads of the rows)
-    compress_tile<NT>(a, sm.c, (long long *)dyn);
+    compress_tile<NT, false, (V >= 3)>(a, sm.c, (long long *)dyn, nullptr, V >= 3 ? (v3tab *)(dyn + C64_SMEM) : nullptr);
 }
 
-template <bool V2> static cudaError_t setup64(void)
+// Dynamic shared memory of the instance for version V (version 3: its tables after the rows).
+#define C64_SMEM_V(V) (C64_SMEM + ((V) >= 3 ? ECCL_V3TAB_BYTES : 0))
+
+template <int V> static cudaError_t setup64(void)
 {
     cudaError_t e = cudaSuccess;
-    const void *k[4] = {(const void *)eccl_compress64_kernel<256, false, V2>, (const void *)eccl_compress64_kernel<1024, false, V2>,
-                        (const void *)eccl_compress64_kernel<256, true, V2>, (const void *)eccl_compress64_kernel<1024, true, V2>};
-    for (int i = 0; i < 4 && !e; i++) e = cudaFuncSetAttribute(k[i], cudaFuncAttributeMaxDynamicSharedMemorySize, C64_SMEM);
+    const void *k[4] = {(const void *)eccl_compress64_kernel<256, false, V>, (const void *)eccl_compress64_kernel<1024, false, V>,
+                        (const void *)eccl_compress64_kernel<256, true, V>, (const void *)eccl_compress64_kernel<1024, true, V>};
+    for (int i = 0; i < 4 && !e; i++) e = cudaFuncSetAttribute(k[i], cudaFuncAttributeMaxDynamicSharedMemorySize, C64_SMEM_V(V));
     return e;
 }
 
 cudaError_t eccl_compress64_setup(void)
 {
-    cudaError_t e = setup64<false>();
-    return e ? e : setup64<true>();
+    cudaError_t e = setup64<1>();
+    if (!e) e = setup64<2>();
+    return e ? e : setup64<3>();
 }
 
 int eccl_compress64_enabled(void) { return ECCL_C64_FAST; }
 
-// V2: the instance for version 2 (its pricing would cost the version-1 kernel registers).
-template <bool V2> static void launch64(const eccl_comp_args &a, int big, cudaStream_t st)
+// V: the instance for version V (version 2's pricing would cost the version-1 kernel registers,
+// version 3's the version-2 one).
+template <int V> static void launch64(const eccl_comp_args &a, int big, cudaStream_t st)
 {
     const unsigned g = (unsigned)a.nt;
+    const size_t sh = C64_SMEM_V(V);
     if (a.v.rows) {
-        if (big) eccl_compress64_kernel<1024, true, V2><<<g, 1024, C64_SMEM, st>>>(a);
-        else eccl_compress64_kernel<256, true, V2><<<g, 256, C64_SMEM, st>>>(a);
+        if (big) eccl_compress64_kernel<1024, true, V><<<g, 1024, sh, st>>>(a);
+        else eccl_compress64_kernel<256, true, V><<<g, 256, sh, st>>>(a);
     } else {
-        if (big) eccl_compress64_kernel<1024, false, V2><<<g, 1024, C64_SMEM, st>>>(a);
-        else eccl_compress64_kernel<256, false, V2><<<g, 256, C64_SMEM, st>>>(a);
+        if (big) eccl_compress64_kernel<1024, false, V><<<g, 1024, sh, st>>>(a);
+        else eccl_compress64_kernel<256, false, V><<<g, 256, sh, st>>>(a);
     }
 }
 
 cudaError_t eccl_launch_compress64(const eccl_comp_args &a, int big, cudaStream_t st)
 {
-    if (a.h.vmajor >= 2) launch64<true>(a, big, st);
-    else launch64<false>(a, big, st);
+    if (a.h.vmajor >= 3) launch64<3>(a, big, st);
+    else if (a.h.vmajor == 2) launch64<2>(a, big, st);
+    else launch64<1>(a, big, st);
     return cudaGetLastError();
 }
 
@@ -323,11 +375,13 @@ __device__ __forceinline__ unsigned long long rec_bits64(long long q, double D)
 }
 
 // A QUANT block's integers into its row (lane i: integer i), checked as decode_quant checks them.
+// SP: the tile may be sparse (version 3).
+template <bool SP>
 __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay, int b, uint64_t n, uint64_t b0,
                                    int lane, long long *row)
 {
     const eccl_dev_q &q = sm.q;
-    qblock k = parse_quant(sm, pay, b, n, b0, 1);
+    qblock k = parse_quant<SP>(sm, pay, b, n, b0, 1);
     unsigned long long m = lane_bits_k<unsigned long long>(pay, sm, k, lane);
     long long v = lane < k.r ? ((k.negmask >> lane) & 1u ? 0ll - (long long)m : (long long)m) : 0;
     if (k.l2) { // second order (a form-1 tile): q_{-1} + (i + 1) v + the double prefix sum of d
@@ -357,8 +411,9 @@ __device__ int decode_quant_ints64(const dec_smem &sm, const unsigned char *pay,
 // codes the rows. Returns 0, having written nothing, unless every input block is QUANT with at
 // most 30 planes, every local value quantizes within +-C64_QW, and every result stays within
 // +-C64_QW (then the rules give integers everywhere, as steps 1-3 would); the caller then takes
-// steps 1-3, which also report a corrupt input.
-template <bool VIEW>
+// steps 1-3, which also report a corrupt input. V: as eccl_hom64_kernel's (3: the input's sparse
+// blocks read, the output priced in the four forms).
+template <bool VIEW, int V>
 __device__ int hom_tile_fast(const eccl_hom_args &a, const eccl_comp_args &o, dec_smem &ds, c64_smem &sm, int *qs,
                              uint64_t t, uint64_t nblk, unsigned long long hin, const unsigned long long *in_checksum)
 {
@@ -374,7 +429,7 @@ __device__ int hom_tile_fast(const eccl_hom_args &a, const eccl_comp_args &o, de
             int *row = qs + ROW * tid;
             const int op = a.op;
             int fits = 1;
-            fine = decode_ints_thread64(ds, pay, tid, a.in.n, b0, [row, op, &fits](int i, long long qa) {
+            fine = decode_ints_thread64<(V >= 3)>(ds, pay, tid, a.in.n, b0, [row, op, &fits](int i, long long qa) {
                 const long long ql = row[i];
                 const long long Q = op == ECCL_KOP_SUM ? qa + ql : op == ECCL_KOP_MAX ? (qa > ql ? qa : ql) : (qa < ql ? qa : ql);
                 fits &= Q <= C64_QW && Q >= -C64_QW;
@@ -385,7 +440,7 @@ __device__ int hom_tile_fast(const eccl_hom_args &a, const eccl_comp_args &o, de
     }
     if (!__syncthreads_and(fine)) return 0;
     const unsigned long long hsum = cta_sum(hin, ds.csum_tmp);
-    return encode_tile64<256, true>(o, sm, qs, (unsigned char *)qs, t, b0, (int)nblk, in_checksum, hsum); // (either version)
+    return encode_tile64<256, V>(o, sm, qs, (unsigned char *)qs, t, b0, (int)nblk, in_checksum, hsum); // (2: either version)
 }
 
 // Shared memory: only the rows. The input payload is read in place (through L1, which the
@@ -404,9 +459,14 @@ __device__ int hom_tile_fast(const eccl_hom_args &a, const eccl_comp_args &o, de
 #endif
 #define HOM64_ROWS (256 * 32 * 8)
 #define HOM64_SMEM HOM64_ROWS
+// The instance for version V: version 3 also has the sparse input blocks' bit offsets
+// (dec_smem.bitoff, 1 KiB) and compress_tile's tables after the rows.
+#define HOM64_SMEM_V(V) (HOM64_SMEM + ((V) >= 3 ? 1024 + ECCL_V3TAB_BYTES : 0))
 
 // VIEW: the local array is a view (a.lv.rows != 0), read through the tile's map (ds.map).
-template <bool VIEW>
+// V: the newest input version the instance reads (and writes: the output keeps the input's), 2 or
+// 3 (a.in.vmax 3, eccl_cuda_codec_set_read_version).
+template <bool VIEW, int V>
 __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_hom_args a)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -420,6 +480,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     if (tid == 0) {
         hom_open(a, 1, ds, &sm.tile_id, &sm.h, &sm.q);
         if (VIEW) ds.map = sm64.map = make_tile_map(a.lv, sm.tile_id * 8192);
+        ds.bitoff = V >= 3 ? (unsigned *)(dyn + HOM64_SMEM) : nullptr;
     }
     __syncthreads();
     const unsigned long long t = sm.tile_id;
@@ -446,9 +507,9 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     // 1. The input tile: placement, payload, validation, chains.
     int ok = ds.ok;
     unsigned long long hin = 0;
-    if (ok) ok = tile_prepare<true, 256, false>(a.in, t, nullptr, ds, &hin);
+    if (ok) ok = tile_prepare<true, 256, false, false, (V >= 3)>(a.in, t, nullptr, ds, &hin);
     // The fast path (one thread per block) where the whole tile allows it, else steps 1-3 below.
-    if (ok && ECCL_HOM64_FAST && q.quant && hom_tile_fast<VIEW>(a, o, ds, sm64, (int *)dyn, t, nblk, hin, in_checksum))
+    if (ok && ECCL_HOM64_FAST && q.quant && hom_tile_fast<VIEW, V>(a, o, ds, sm64, (int *)dyn, t, nblk, hin, in_checksum))
         return;
     __syncthreads(); // (every thread is past the fast path's use of the shared memory)
     //    Each block's integers (or a RAW block's bits) into its row; ds.flag[b] = 1 where the input
@@ -465,7 +526,7 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
                 good &= decode_raw(q, code, pay + ds.boff[b], eccl_fmt_block_len(a.in.n, b0 + b), lane, rows,
                                    tile_map{0, 0, 0, 0}, (uint32_t)b * 32);
             else
-                good &= decode_quant_ints64(ds, pay, b, a.in.n, b0, lane, rows + b * 32);
+                good &= decode_quant_ints64<(V >= 3)>(ds, pay, b, a.in.n, b0, lane, rows + b * 32);
             if (lane == 0) ds.flag[b] = (unsigned char)!raw;
         }
         if (__syncthreads_or(!good)) {
@@ -529,19 +590,32 @@ __global__ void __launch_bounds__(256, ECCL_HOM64_MINB) eccl_hom64_kernel(eccl_h
     if (tid == 0 && hin) atomicAdd(&s->checksum2, hin);
 
     // 3. Encode the rows and write the tile out (the last CTA: header, checksum, input's verdict).
-    compress_tile<256, true>(o, sm, rows, in_checksum);
+    compress_tile<256, true, (V >= 3)>(o, sm, rows, in_checksum,
+                                       V >= 3 ? (v3tab *)(dyn + HOM64_SMEM + 1024) : nullptr);
+}
+
+template <int V> static cudaError_t hom64_setup1(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(eccl_hom64_kernel<false, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM_V(V));
+    return e ? e : cudaFuncSetAttribute(eccl_hom64_kernel<true, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM_V(V));
 }
 
 cudaError_t eccl_hom64_setup(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(eccl_hom64_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
-    return e ? e : cudaFuncSetAttribute(eccl_hom64_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, HOM64_SMEM);
+    cudaError_t e = hom64_setup1<2>();
+    return e ? e : hom64_setup1<3>();
+}
+
+template <int V> static void hom64_launch1(const eccl_hom_args &a, cudaStream_t st)
+{
+    if (a.lv.rows) eccl_hom64_kernel<true, V><<<(unsigned)a.in.nt, 256, HOM64_SMEM_V(V), st>>>(a);
+    else eccl_hom64_kernel<false, V><<<(unsigned)a.in.nt, 256, HOM64_SMEM_V(V), st>>>(a);
 }
 
 cudaError_t eccl_launch_hom64(const eccl_hom_args &a, cudaStream_t st)
 {
     if (a.in.nt == 0) return eccl_launch_hom32(a, st); // the header alone (any dtype)
-    if (a.lv.rows) eccl_hom64_kernel<true><<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
-    else eccl_hom64_kernel<false><<<(unsigned)a.in.nt, 256, HOM64_SMEM, st>>>(a);
+    if (a.in.vmax >= 3) hom64_launch1<3>(a, st);
+    else hom64_launch1<2>(a, st);
     return cudaGetLastError();
 }

@@ -86,11 +86,11 @@ typedef struct eccl_dev_ctx eccl_dev_ctx_t;
  * backend). */
 eccl_result_t eccl_dev_ctx_create(eccl_dev_ctx_t **ctx, int high);
 
-/* The stream format version (doc/format.md: 1 or 2) the context's compressions write
- * (eccl_dev_compress, eccl_dev_compress_keep, eccl_dev_sample); 1 from creation. Errors:
- * ECCL_ERR_INVALID_ARG (ctx NULL, another version), ECCL_ERR_UNSUPPORTED (no CUDA backend, or
- * version 3: the CUDA kernels do not have its sparse tiles; the collectives then stage device
- * buffers through host memory). */
+/* The stream format version (doc/format.md: 1, 2 or 3) the context's compressions write
+ * (eccl_dev_compress, eccl_dev_compress_keep, eccl_dev_sample); 1 from creation. Version 3 also
+ * makes its decoders and homomorphic kernels read sparse tiles (eccl_cuda_codec_set_read_version).
+ * Errors: ECCL_ERR_INVALID_ARG (ctx NULL, another version), ECCL_ERR_UNSUPPORTED (no CUDA
+ * backend). */
 eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *ctx, int vmajor);
 /* A non-blocking stream of the current device in *stream (a cudaStream_t), at the device's
  * greatest priority when `high`, else the default one. Errors: ECCL_ERR_CUDA, ECCL_ERR_UNSUPPORTED
@@ -117,11 +117,10 @@ eccl_result_t eccl_cuda_codec_wait(eccl_cuda_codec_t codec, void *stream);
  * ECCL_ERR_INVALID_ARG, ECCL_ERR_CUDA, ECCL_ERR_INTERNAL (a size above h_cap), the verdict's. */
 eccl_result_t eccl_cuda_codec_fetch(eccl_cuda_codec_t codec, const void *d_out, void *h_out, size_t h_cap, size_t spec,
                                     int verdict, size_t *h_size, void *stream);
-/* eccl_cuda_compress writing format version vmajor (1, 2 or 3, doc/format.md; versions 1 and 2 for
- * every dtype, version 3 for float32 and complex64; the collectives write what ECCL_FORMAT says,
- * through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA builds only, used by the tests and
- * benchmarks). Errors as eccl_cuda_compress; ECCL_ERR_UNSUPPORTED for version 3 of float64 and
- * complex128 (the CPU codec's only, so far), ECCL_ERR_INVALID_ARG for another vmajor. */
+/* eccl_cuda_compress writing format version vmajor (1, 2 or 3, doc/format.md, every dtype; the
+ * collectives write what ECCL_FORMAT says, through eccl_dev_ctx_set_format: cuda/codec.cu, CUDA
+ * builds only, used by the tests and benchmarks). Errors as eccl_cuda_compress;
+ * ECCL_ERR_INVALID_ARG for another vmajor. */
 eccl_result_t eccl_cuda_compress_fmt(eccl_cuda_codec_t codec, const void *d_data, size_t count, eccl_dtype_t dtype,
                                      const eccl_bound_t *bound, void *d_out, size_t out_capacity,
                                      unsigned long long *d_size, size_t *h_size, void *stream, int vmajor);

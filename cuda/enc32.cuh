@@ -108,15 +108,6 @@ __device__ __forceinline__ void planes(uint32_t *o, const uint32_t (&m)[32], int
     planes_to([o](int j, uint32_t w) { o[j] = w; }, m, F);
 }
 
-// A k-bit word (1 <= k <= 32, the bits above k zero) ORed into a sparse stream of words at bit
-// position pos (doc/format.md 7); words that neighbouring blocks share take shared-memory atomics.
-__device__ __forceinline__ void put_bits(uint32_t *st, unsigned pos, uint32_t c, int k)
-{
-    const unsigned wi = pos >> 5, sh = pos & 31u;
-    atomicOr(st + wi, c << sh);
-    if (sh + (unsigned)k > 32u) atomicOr(st + wi + 1, c >> (32u - sh));
-}
-
 // Everything one thread needs to write its block once the offsets are known.
 struct plan {
     int size, quant, none, F, with_sign, head, raw_coded;

@@ -233,10 +233,12 @@ static eccl_result_t fetch(eccl_dev_ctx_t *c, size_t bytes, size_t cap, void *h_
 
 extern "C" eccl_result_t eccl_dev_ctx_set_format(eccl_dev_ctx_t *c, int vmajor)
 {
-    if (c && vmajor == 3) return ECCL_ERR_UNSUPPORTED; /* (sparse tiles: the CPU codec only, so far) */
-    if (!c || (vmajor != 1 && vmajor != 2)) return ECCL_ERR_INVALID_ARG;
-    c->vmajor = vmajor;
-    return ECCL_SUCCESS;
+    if (!c || vmajor < 1 || vmajor > 3) return ECCL_ERR_INVALID_ARG;
+    // version 3: the decoders and homomorphic kernels that read sparse tiles (peers' streams are of
+    // the same version); versions 1 and 2 keep the instances without them (faster)
+    eccl_result_t rc = eccl_cuda_codec_set_read_version(c->codec, vmajor == 3 ? 3 : 2);
+    if (!rc) c->vmajor = vmajor;
+    return rc;
 }
 
 extern "C" eccl_result_t eccl_dev_compress(eccl_dev_ctx_t *c, const void *d_base, const eccl_dev_layout_t *lay,

@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the compressed stream format eccl_compress writes (doc/format.md). The CPU codec
  * reads format versions up to ECCL_FORMAT_VERSION_READ_MAX (version 2 adds second-order tiles,
  * version 3 sparse ones; the collectives write the version of eccl_config_t.format); the CUDA
- * codec reads and writes versions 1 and 2 (version 3 on request, float32 and complex64: doc/gpu.md). */
+ * codec reads and writes versions 1 and 2, and version 3 on request (doc/gpu.md). */
 #define ECCL_FORMAT_VERSION_MAJOR 1
 #define ECCL_FORMAT_VERSION_MINOR 0
 #define ECCL_FORMAT_VERSION_READ_MAX 3
@@ -247,11 +247,11 @@ typedef struct eccl_config {
     int format;                      /* the stream format version the collectives write
                                         (doc/format.md): 1, 2 or 3; 0 = unset (default 1, env
                                         ECCL_FORMAT). The CPU codec reads every version, so ranks
-                                        may differ on host buffers; the CUDA codec writes and reads
-                                        1 and 2 only: with 3, device buffers are staged through
-                                        host memory (the CPU codec), and a rank whose device
-                                        buffers stay on the GPU refuses a version-3 stream
-                                        (ECCL_ERR_UNSUPPORTED): give every rank the same format. */
+                                        may differ on host buffers. On device buffers every
+                                        version runs on the GPU, but the GPU of a rank of format
+                                        1 or 2 refuses a version-3 stream
+                                        (ECCL_ERR_UNSUPPORTED): give every rank the same
+                                        format. */
 } eccl_config_t;
 
 #define ECCL_CONFIG_INITIALIZER                                                                    \

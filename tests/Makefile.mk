@@ -111,7 +111,7 @@ DEVICE_COLL_TESTS = tests/coll_device_np2.mpi tests/coll_device_np3.mpi tests/co
 	tests/coll_device_hier_np6.mpi tests/coll_device_hier_staged_np4.mpi tests/corrupt_device_hier_np4.mpi \
 	tests/coll_device_fmt2_np2.mpi tests/coll_device_fmt3_np2.mpi
 # (coll_device_fmt2_*: ECCL_FORMAT=2, the GPU codec writing version 2; coll_device_fmt3_*: ECCL_FORMAT=3,
-# device buffers staged through the CPU codec; coll_device_hier_*: the hierarchical allreduce's node steps through CUDA IPC windows, three ranks
+# the GPU codec writing version 3; coll_device_hier_*: the hierarchical allreduce's node steps through CUDA IPC windows, three ranks
 # a node at np6; _staged: ECCL_NODE_IPC=0 stages them through the host as before)
 TESTS += $(DEVICE_COLL_TESTS)
 EXTRA_DIST += $(DEVICE_COLL_TESTS)

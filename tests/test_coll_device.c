@@ -11,8 +11,8 @@
  * =2 (with ECCL_TRANSPORT=nccl): compressed device-resident calls must send their streams by NCCL;
  * =0: they must fall back to MPI. Unset: one nccl allreduce first finds out which holds here.
  * ECCL_FAULT_NODE_IPC=R with ECCL_NODE_SIZE: only the case of a node that refuses the hierarchical
- * allreduce's CUDA IPC windows (refused_ipc_case). ECCL_FORMAT=3: every call on device buffers is
- * staged (the CUDA codec does not write version 3), and still bit for bit the host call's.
+ * allreduce's CUDA IPC windows (refused_ipc_case). ECCL_FORMAT=3: the GPU codec writes version 3
+ * (device-resident calls of every dtype, bit for bit the host call's).
  *
  * Usage: mpiexec -n P tests/test_coll_device
  */
@@ -145,12 +145,19 @@ static size_t defined_recv(int coll, size_t rbytes)
  * is up (ECCL_TEST_EXPECT_NCCL), else fall back to MPI. hierarchical keeps device buffers on the
  * GPU (CUDA IPC inside each node; staged with ECCL_NODE_IPC=0), and falls back to MPI on one node
  * (ECCL_NODE_SIZE makes nodes). */
-/* No GPU codec for the collectives: ECCL_DEVICE_RESIDENT=0, or ECCL_FORMAT=3 (the CUDA codec does
- * not write version 3: device buffers are staged through host memory and the CPU codec). */
+/* No GPU codec for the collectives: ECCL_DEVICE_RESIDENT=0. */
 static int staged_only(void)
 {
-    const char *env = getenv("ECCL_DEVICE_RESIDENT"), *fmt = getenv("ECCL_FORMAT");
-    return (env && !strcmp(env, "0")) || (fmt && !strcmp(fmt, "3"));
+    const char *env = getenv("ECCL_DEVICE_RESIDENT");
+    return env && !strcmp(env, "0");
+}
+
+/* ECCL_FORMAT=3 (the mixed-placement and GPU-model cases, written for the default format, are
+ * left out there). */
+static int format3(void)
+{
+    const char *fmt = getenv("ECCL_FORMAT");
+    return fmt && !strcmp(fmt, "3");
 }
 
 static int where(int coll, const char *alg, eccl_op_t op, int in_place, int dev_send, int dev_recv)
@@ -633,10 +640,10 @@ int main(int argc, char **argv)
                 }
         }
     if (size > 1 && !expect_nccl && !node_size_set() && !getenv("ECCL_DEVICE_RESIDENT") && !getenv("ECCL_COMPRESS") &&
-        !mpi_aware && !staged_only())
+        !mpi_aware && !staged_only() && !format3())
         gpu_model_case();
     const char *ipc = getenv("ECCL_NODE_IPC");
-    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT") && !staged_only()) {
+    if (size > 1 && node_size_set() && !(ipc && !strcmp(ipc, "0")) && !getenv("ECCL_DEVICE_RESIDENT") && !staged_only() && !format3()) {
         mixed_hier_case(ec);
         /* a buffer larger than the windows so far (2 MiB): every rank of a node grows its window
          * and maps the others' again; then a smaller call reuses them */

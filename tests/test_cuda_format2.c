@@ -4,9 +4,7 @@
  * and the GPU's values must equal the CPU's bit for bit, with the same verdict on damaged streams;
  * the GPU's streams (compression and homomorphic reduction) must equal the CPU's bytes. Every part
  * runs for version 2, then for version 3 (sparse tiles; the codec set to read it,
- * eccl_cuda_codec_set_read_version: by default a version-3 stream is refused), whose 64-bit
- * encoders the GPU does not have yet: there it must refuse with ECCL_ERR_UNSUPPORTED (compression,
- * homomorphic reduction) and still decode the CPU's streams.
+ * eccl_cuda_codec_set_read_version: by default a version-3 stream is refused).
  *  1. dtypes x bounds x sizes x data patterns (the sizes reach every decompression kernel: 1024-
  *     and 256-thread CTAs, the small-stream float32 instance), with a count of the form-L2 tiles
  *     seen, which must not be zero where the data is smooth;
@@ -23,9 +21,13 @@
  *     warp tile coder of enc64.cuh for float64 and complex128) write the CPU's version-2 bytes for
  *     every input of parts 1-2, with a count of the 64-bit form-L2 tiles written by the warp coder
  *     (tiles with a RAW block) and of those of QUANT blocks only (the fast path where the integers
- *     fit it), neither of which may be zero;
+ *     fit it), neither of which may be zero; in version 3, a count of the 64-bit sparse tiles the
+ *     GPU wrote (of QUANT blocks only, and with a RAW block: enc64.cuh's warp coder), none of
+ *     which may be zero either;
  *  6. the homomorphic kernels (SUM, MAX, MIN for the real types, SUM for the complex ones) on
- *     those streams write the CPU's version-2 output bytes.
+ *     those streams write the CPU's version-2 output bytes;
+ *  7. the collectives' GPU context (eccl_dev_ctx_set_format) in versions 3, 2 and 1: its streams,
+ *     homomorphic SUM and values the CPU's, for every dtype.
  * Skips with a message when there is no CUDA backend or no GPU.
  */
 #include "config.h"
@@ -167,9 +169,9 @@ static void explain(const unsigned char *s, size_t size, const unsigned char *g,
 }
 
 static long enc64_l2[2]; /* 64-bit form-L2 tiles the GPU wrote: [0] QUANT blocks only, [1] with a RAW block */
+static long enc64_sparse[2][2]; /* 64-bit tiles of form S1 and S2 the GPU wrote (version 3): [form - 2][with a RAW block] */
 
-/* Part 5: the GPU's version-V stream of x must be the CPU's s, byte for byte (version 3 of a 64-bit
- * type: refused, ECCL_ERR_UNSUPPORTED). */
+/* Part 5: the GPU's version-V stream of x must be the CPU's s, byte for byte. */
 static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
                            const unsigned char *s, size_t size, const char *what)
 {
@@ -179,12 +181,6 @@ static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, siz
     cudaMemcpy(g->dz, x, count * esz, cudaMemcpyHostToDevice);
     eccl_result_t rc = eccl_cuda_compress_fmt(g->codec, g->dz, count, dt, b, g->ds, g->cap_stream, NULL, &gsize,
                                               NULL, V);
-    if (V == 3 && is64_of(dt)) {
-        TU_CHECK(rc == ECCL_ERR_UNSUPPORTED, "%s %s n=%zu: gpu compress (v3, 64-bit): %s", what, eccl_dtype_name(dt),
-                 count, eccl_strerror(rc));
-        free(gs);
-        return;
-    }
     TU_CHECK(rc == ECCL_SUCCESS, "%s %s n=%zu: gpu compress (v%d): %s", what, eccl_dtype_name(dt), count, V,
              eccl_strerror(rc));
     if (rc == ECCL_SUCCESS) {
@@ -214,18 +210,18 @@ static void encode_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, siz
         eccl_stream_t st;
         if (is64_of(dt) && gsize == size && k == size && eccl_stream_parse(s, size, &st) == ECCL_SUCCESS)
             for (uint64_t t = 0; t < st.nt; t++) {
-                if (eccl_stream_tile_form(&st, t) != ECCL_FMT_FORM_L2) continue;
+                const unsigned form = eccl_stream_tile_form(&st, t);
                 int raw = 0;
                 for (uint64_t j = 256 * t; j < st.nb && j < 256 * t + 256; j++) raw |= eccl_fmt_code_is_raw(st.codes[j]);
-                enc64_l2[raw]++;
+                if (form >= ECCL_FMT_FORM_S1) enc64_sparse[form - ECCL_FMT_FORM_S1][raw]++;
+                if (form == ECCL_FMT_FORM_L2) enc64_l2[raw]++;
             }
     }
     free(gs);
 }
 
 /* Part 6: the homomorphic kernel on the version-V stream s of x, with x reversed as the local
- * operand, against eccl_hom_reduce: the same bytes (a version-V stream; version 3 of a 64-bit type:
- * refused, ECCL_ERR_UNSUPPORTED). */
+ * operand, against eccl_hom_reduce: the same bytes (a version-V stream). */
 static void hom_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t count, const void *x,
                         const unsigned char *s, size_t size, const char *what)
 {
@@ -241,11 +237,6 @@ static void hom_compare(gpu_t *g, eccl_dtype_t dt, const eccl_bound_t *b, size_t
         eccl_result_t r2 = eccl_cuda_hom_reduce(g->codec, g->ds, size, g->dy, count, dt, ops[k], g->dh, cap, NULL,
                                                 &o2, NULL);
         if (r2 == ECCL_SUCCESS) r2 = eccl_cuda_codec_check(g->codec, NULL);
-        if (V == 3 && is64_of(dt)) {
-            TU_CHECK(r2 == ECCL_ERR_UNSUPPORTED, "hom %s %s op %d n=%zu: v3 64-bit: gpu %s", what, eccl_dtype_name(dt),
-                     (int)ops[k], count, eccl_strerror(r2));
-            continue;
-        }
         TU_CHECK(r1 == r2, "hom %s %s op %d n=%zu: cpu %s, gpu %s", what, eccl_dtype_name(dt), (int)ops[k], count,
                  eccl_strerror(r1), eccl_strerror(r2));
         if (r1 == ECCL_SUCCESS && r2 == ECCL_SUCCESS) {
@@ -583,7 +574,8 @@ static void view_case(gpu_t *g, eccl_dtype_t dt, size_t m, size_t n, size_t ld)
  * 21-26 bits (float32) or 31-40 bits (64-bit: 45 planes, the warp decoder); kind 2, a slope that
  * turns at random points by up to 2^12 (second-order sparse blocks); kind 3, turns of 2^19-2^22
  * (float32: more than 20 planes, decode_l2_thread) or 2^33-2^36 (64-bit). The complex64 stream
- * holds kind 0 and 1's integers as its reals (form S1 with lag 2). */
+ * holds kind 0 and 1's integers as its reals (form S1 with lag 2). float64's kind 0 has a NaN in
+ * tile 2 (a RAW block in a sparse tile: the GPU's warp coder writes that tile). */
 static void sparse_cases(gpu_t *g, tu_rng *rng)
 {
     const size_t n = 8192 * 4 + 78;
@@ -614,12 +606,111 @@ static void sparse_cases(gpu_t *g, tu_rng *rng)
                 if (dt == ECCL_FLOAT64) ((double *)x)[i] = (double)q[i] * D;
                 else ((float *)x)[i] = (float)((double)q[i] * D);
             }
+            if (dt == ECCL_FLOAT64 && kind == 0) /* a RAW block inside a sparse tile (the warp coder) */
+                ((double *)x)[8192 * 2 + 333] = NAN;
             eccl_bound_t b = {ECCL_MODE_ABS, eb, 0};
             case_v2(g, dt, &b, dt == ECCL_COMPLEX64 ? n / 2 : n, x, names[kind], 12, rng);
             free(x);
         }
     }
     free(q);
+}
+
+/* The collectives' GPU context in each format (eccl_dev_ctx_set_format, as under ECCL_FORMAT):
+ * the streams of every dtype of a field with flat runs (sparse tiles in version 3) must be the
+ * CPU's bytes, and so must the context's homomorphic SUM of them, its decoded values the CPU's;
+ * versions 2 and 1 afterwards (the instances without sparse tiles again); other versions
+ * refused. */
+static void ctx_cases(void)
+{
+    const size_t n = 70001; /* (9 tiles, a short last block) */
+    const eccl_bound_t b = {ECCL_MODE_ABS, 1e-3, 0};
+    eccl_dev_ctx_t *ctx = NULL;
+    TU_RC(eccl_dev_ctx_create(&ctx, 1), ECCL_SUCCESS);
+    if (!ctx) exit(99);
+    TU_RC(eccl_dev_ctx_set_format(ctx, 4), ECCL_ERR_INVALID_ARG);
+    TU_RC(eccl_dev_ctx_set_format(ctx, 0), ECCL_ERR_INVALID_ARG);
+    TU_RC(eccl_dev_ctx_set_format(NULL, 3), ECCL_ERR_INVALID_ARG);
+    const size_t cap = eccl_compress_bound(n, ECCL_COMPLEX128);
+    unsigned char *x = tu_malloc(n * 16), *want = tu_malloc(cap), *got = tu_malloc(cap), *hw = tu_malloc(cap);
+    unsigned char *y = tu_malloc(n * 16), *z = tu_malloc(n * 16);
+    void *dx = NULL, *dy = NULL;
+    if (cudaMalloc(&dx, n * 16) || cudaMalloc(&dy, n * 16)) exit(99);
+    long sparse = 0;
+    for (int v = 3; v >= 1; v--) {
+        TU_RC(eccl_dev_ctx_set_format(ctx, v), ECCL_SUCCESS);
+        for (unsigned d = 0; d < 4; d++) {
+            const eccl_dtype_t dt = dtypes[d];
+            const size_t nr = n * reals_of(dt), esz = eccl_dtype_size(dt);
+            for (size_t i = 0; i < nr; i++) { /* runs of one value (zero deltas), ramps, noise */
+                const double t = (double)(i / 97 % 5 == 0 ? i : i / 61) * 0.01;
+                const double u = floor(sin(t) * 4000.0) * 1e-3 + (i % 211 == 0 ? 0.37 : 0.0);
+                if (is64_of(dt)) ((double *)x)[i] = u;
+                else ((float *)x)[i] = (float)u;
+            }
+            size_t wsize = 0, size = 0, hsize = 0;
+            TU_RC(eccl_compress_fmt(x, n, dt, &b, want, cap, &wsize, ECCL_PATH_AUTO, v), ECCL_SUCCESS);
+            if (cudaMemcpy(dx, x, n * esz, cudaMemcpyHostToDevice)) exit(99);
+            memset(got, 0xA5, cap);
+            eccl_result_t rc = eccl_dev_compress(ctx, dx, NULL, n, dt, &b, got, cap, &size);
+            TU_RC(rc, ECCL_SUCCESS);
+            if (!rc)
+                TU_CHECK(size == wsize && !memcmp(got, want, wsize), "version %d %s: eccl_dev_compress %zu bytes, the CPU %zu",
+                         v, eccl_dtype_name(dt), size, wsize);
+            if (v == 3) {
+                eccl_stream_t st;
+                if (eccl_stream_parse(want, wsize, &st)) exit(99);
+                for (uint64_t t = 0; t < st.nt; t++) sparse += eccl_stream_tile_form(&st, t) >= ECCL_FMT_FORM_S1;
+            }
+            if (v == 3) { /* the same elements in a column-major panel (lay: the BLACS layer's
+                                   matrix calls), padding rows NaN: the same stream and SUM */
+                const eccl_dev_layout_t lay = {1000, 1003, 5};
+                const size_t cols = (lay.first + n + lay.m - 1) / lay.m, mb = lay.ld * cols * esz;
+                unsigned char *A = tu_malloc(mb);
+                void *dA = NULL;
+                memset(A, 0xFF, mb);
+                for (size_t k = 0; k < n; k++)
+                    memcpy(A + ((lay.first + k) / lay.m * lay.ld + (lay.first + k) % lay.m) * esz, x + k * esz, esz);
+                if (cudaMalloc(&dA, mb) || cudaMemcpy(dA, A, mb, cudaMemcpyHostToDevice)) exit(99);
+                memset(got, 0xA5, cap);
+                TU_RC(eccl_dev_compress(ctx, dA, &lay, n, dt, &b, got, cap, &size), ECCL_SUCCESS);
+                TU_CHECK(size == wsize && !memcmp(got, want, wsize), "version 3 %s panel: eccl_dev_compress %zu bytes, the CPU %zu",
+                         eccl_dtype_name(dt), size, wsize);
+                TU_RC(eccl_hom_reduce(want, wsize, x, n, dt, ECCL_OP_SUM, hw, cap, &hsize), ECCL_SUCCESS);
+                memset(got, 0xA5, cap);
+                TU_RC(eccl_dev_hom_reduce(ctx, want, wsize, dA, &lay, n, dt, ECCL_OP_SUM, got, cap, &size), ECCL_SUCCESS);
+                TU_CHECK(size == hsize && !memcmp(got, hw, hsize), "version 3 %s panel: eccl_dev_hom_reduce %zu bytes, the CPU %zu",
+                         eccl_dtype_name(dt), size, hsize);
+                cudaFree(dA);
+                free(A);
+            }
+            /* the CPU's stream decoded by the context, whatever the dtype */
+            TU_RC(eccl_decompress(want, wsize, y, n, dt), ECCL_SUCCESS);
+            TU_RC(eccl_dev_decompress(ctx, want, wsize, dy, NULL, n, dt), ECCL_SUCCESS);
+            if (cudaMemcpy(z, dy, n * esz, cudaMemcpyDeviceToHost)) exit(99);
+            TU_CHECK(!memcmp(y, z, n * esz), "version %d %s: eccl_dev_decompress differs from the CPU", v,
+                     eccl_dtype_name(dt));
+            /* its homomorphic SUM with x */
+            TU_RC(eccl_hom_reduce(want, wsize, x, n, dt, ECCL_OP_SUM, hw, cap, &hsize), ECCL_SUCCESS);
+            memset(got, 0xA5, cap);
+            rc = eccl_dev_hom_reduce(ctx, want, wsize, dx, NULL, n, dt, ECCL_OP_SUM, got, cap, &size);
+            TU_RC(rc, ECCL_SUCCESS);
+            if (!rc)
+                TU_CHECK(size == hsize && !memcmp(got, hw, hsize), "version %d %s: eccl_dev_hom_reduce %zu bytes, the CPU %zu",
+                         v, eccl_dtype_name(dt), size, hsize);
+        }
+    }
+    printf("GPU context in formats 3, 2, 1: %ld sparse tiles among the version-3 inputs\n", sparse);
+    TU_CHECK(sparse > 0, "no sparse tile in the context's version-3 cases");
+    eccl_dev_ctx_free(ctx);
+    cudaFree(dx);
+    cudaFree(dy);
+    free(x);
+    free(y);
+    free(z);
+    free(want);
+    free(got);
+    free(hw);
 }
 
 int main(void)
@@ -665,6 +756,7 @@ int main(void)
         printf("GPU version-%d streams equal to the CPU's: %ld compressed, %ld homomorphic\n", V, encoded, homs);
         TU_CHECK(encoded > 0 && homs > 0, "no GPU version-%d stream compared", V);
     }
+    ctx_cases();
     printf("sparse tiles %ld; sparse blocks: 32-bit first order %ld, float32 second order rows %ld, wide %ld, "
            "64-bit rows %ld, 64-bit 45 planes %ld\n",
            sparse_tiles, sparse_blocks[0], sparse_blocks[1], sparse_blocks[2], sparse_blocks[3], sparse_blocks[4]);
@@ -672,6 +764,11 @@ int main(void)
         TU_CHECK(sparse_blocks[k] > 0, "no sparse block of kind %d: a decoder path goes untested", k);
     printf("64-bit form-L2 tiles written by the GPU: %ld of QUANT blocks only, %ld with a RAW block\n", enc64_l2[0],
            enc64_l2[1]);
+    printf("64-bit sparse tiles written by the GPU: form S1 %ld of QUANT blocks only, %ld with a RAW block; form S2 %ld, %ld\n",
+           enc64_sparse[0][0], enc64_sparse[0][1], enc64_sparse[1][0], enc64_sparse[1][1]);
+    TU_CHECK(enc64_sparse[0][0] + enc64_sparse[1][0] > 0 && enc64_sparse[0][1] + enc64_sparse[1][1] > 0 &&
+                 enc64_sparse[0][0] + enc64_sparse[0][1] > 0 && enc64_sparse[1][0] + enc64_sparse[1][1] > 0,
+             "the 64-bit encoders wrote no sparse tile of a kind: a version-3 path goes untested");
     TU_CHECK(enc64_l2[0] > 0 && enc64_l2[1] > 0, "a 64-bit encoder wrote no form-L2 tile: its version-2 path goes untested");
     printf("second-order blocks: float32 rows %ld, 64-bit rows %ld, 64-bit 45 planes %ld, head %ld, float32 wide %ld\n",
            l2_blocks[0], l2_blocks[1], l2_blocks[2], l2_blocks[3], l2_blocks[4]);
