@@ -271,7 +271,7 @@ void probe_print_help(void)
 "  --repeat K          time K compressions and K decompressions, keep the best (default 3)\n"
 "  --format V          stream format version (doc/format.md): 1 (default, what the collectives\n"
 "                      write unless ECCL_FORMAT says otherwise), 2 (second-order tiles: smooth\n"
-"                      fields), 3 (and sparse tiles: fields with flat runs; CPU codec only)\n"
+"                      fields), 3 (and sparse tiles: fields with flat runs)\n"
 "  -h, --help          this text\n"
 "  -V, --version       versions, and whether netCDF input is built in\n"
 "\n"
